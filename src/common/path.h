@@ -1,0 +1,34 @@
+/* Path helpers. Every result is a fresh string the caller frees. */
+#ifndef KJ_PATH_H
+#define KJ_PATH_H
+
+#include <stdbool.h>
+
+/* "~" and "~/x" become HOME and HOME/x; other paths are copied. "~user" is
+ * not supported: NULL with errno EINVAL. A NULL or relative home: NULL, EINVAL. */
+char *path_expand_home(const char *p, const char *home);
+
+/* Absolute (relative to base, which must be absolute) and lexically clean:
+ * no "//", no "." or ".." components, no trailing '/' except for "/". */
+char *path_normalize(const char *p, const char *base);
+
+/* Like realpath(3) but the path need not exist: every existing component is
+ * resolved through symlinks (dangling ones too, since creating through a
+ * dangling link creates its target), and the missing tail is appended
+ * lexically. NULL with errno ELOOP after 40 links, or EINVAL for a relative
+ * base. */
+char *path_resolve(const char *p, const char *base);
+
+/* Component-wise containment of clean absolute paths: "/srv/data" is under
+ * "/srv" and under itself, never under "/srv/dat". */
+bool path_is_under(const char *path, const char *dir);
+
+/* PATH relative to DIR ("" when equal); NULL when not under it. Points into path. */
+const char *path_relative_to(const char *path, const char *dir);
+
+char *path_join(const char *a, const char *b);
+
+/* Parent directory of a clean absolute path ("/" stays "/"). */
+char *path_dirname(const char *p);
+
+#endif

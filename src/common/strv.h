@@ -1,0 +1,30 @@
+/* A growable argv: always NULL-terminated, owns its strings. */
+#ifndef KJ_STRV_H
+#define KJ_STRV_H
+
+#include <stddef.h>
+#include "util.h"
+
+struct strv {
+	char **v;   /* v[n] == NULL whenever v != NULL */
+	size_t n;
+	size_t cap;
+};
+
+#define STRV_INIT { NULL, 0, 0 }
+
+void strv_push(struct strv *s, const char *str);       /* copies str */
+void strv_take(struct strv *s, char *str);             /* takes ownership */
+KJ_PRINTF(2, 3) void strv_pushf(struct strv *s, const char *fmt, ...);
+void strv_pushv(struct strv *s, const char *const *v); /* NULL-terminated */
+void strv_pushn(struct strv *s, const char *a, const char *b); /* two at once */
+/* Never NULL: an empty strv yields a one-element array { NULL }. */
+char *const *strv_argv(struct strv *s);
+void strv_free(struct strv *s);
+/* One line a POSIX shell reads back as the same words. */
+char *shell_quote(const char *word);
+char *strv_shell_join(const struct strv *s);
+/* Index of the first element equal to str, or -1. */
+long strv_find(const struct strv *s, const char *str);
+
+#endif

@@ -1,0 +1,193 @@
+#include "config.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fatal_exit_status = 1;
+
+void set_fatal_status(int status) { fatal_exit_status = status; }
+int fatal_status(void) { return fatal_exit_status; }
+
+static const char *prog(void)
+{
+	extern char *program_invocation_short_name;
+	return program_invocation_short_name;
+}
+
+static void vmsg(const char *fmt, va_list ap, int errnum)
+{
+	/* One write, so concurrent writers cannot interleave within the line. */
+	char buf[2048];
+	int n = snprintf(buf, sizeof buf, "%s: ", prog());
+	if (n < 0 || (size_t)n >= sizeof buf)
+		n = 0;
+	int m = vsnprintf(buf + n, sizeof buf - n, fmt, ap);
+	if (m > 0)
+		n = (size_t)(n + m) >= sizeof buf ? (int)sizeof buf - 1 : n + m;
+	if (errnum)
+		n += snprintf(buf + n, sizeof buf - n, ": %s", strerror(errnum));
+	if ((size_t)n >= sizeof buf - 1)
+		n = sizeof buf - 2;
+	buf[n++] = '\n';
+	(void)!write(STDERR_FILENO, buf, n);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap, 0);
+	va_end(ap);
+	exit(fatal_exit_status);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap, e);
+	va_end(ap);
+	exit(fatal_exit_status);
+}
+
+void warn_msg(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap, 0);
+	va_end(ap);
+}
+
+static void *oom(void)
+{
+	die("out of memory");
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	return p ? p : oom();
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	return p ? p : oom();
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	void *q = reallocarray(p, n ? n : 1, size ? size : 1);
+	return q ? q : oom();
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	return p ? p : oom();
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+	return p ? p : oom();
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *p;
+	if (vasprintf(&p, fmt, ap) < 0)
+		oom();
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void fmt_into(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+bool str_has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool str_eq(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+void closep(int *fd)
+{
+	if (*fd >= 0) {
+		int e = errno;
+		close(*fd);
+		errno = e;
+	}
+}
+
+char *read_file_capped(const char *path, size_t max, size_t *len_out)
+{
+	/* O_NONBLOCK: opening a FIFO planted in place of a config must not hang. */
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return NULL;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return NULL;
+	}
+	if ((size_t)st.st_size > max) {
+		errno = EFBIG;
+		return NULL;
+	}
+	size_t cap = (size_t)st.st_size + 1, len = 0;
+	char *buf = xmalloc(cap + 1);
+	for (;;) {
+		ssize_t r = read(fd, buf + len, cap - len);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+		if (len > max) {
+			free(buf);
+			errno = EFBIG;
+			return NULL;
+		}
+		if (len == cap) {
+			cap *= 2;
+			buf = xreallocarray(buf, cap + 1, 1);
+		}
+	}
+	buf[len] = '\0';
+	if (len_out)
+		*len_out = len;
+	return buf;
+}

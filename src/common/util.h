@@ -1,0 +1,57 @@
+/* Small shared helpers: fatal errors, allocators that cannot fail, cleanup. */
+#ifndef KJ_UTIL_H
+#define KJ_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#define KJ_NORETURN __attribute__((noreturn))
+#define KJ_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* The exit status used when the program itself fails (kjail: 125, kli: 2).
+ * Set once from main() before anything can fail. */
+void set_fatal_status(int status);
+int fatal_status(void);
+
+/* One line on stderr, "prog: message", then exit(fatal_status()). */
+KJ_NORETURN KJ_PRINTF(1, 2) void die(const char *fmt, ...);
+/* Same, with ": strerror(errno)" appended (errno saved on entry). */
+KJ_NORETURN KJ_PRINTF(1, 2) void die_errno(const char *fmt, ...);
+KJ_PRINTF(1, 2) void warn_msg(const char *fmt, ...);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+KJ_PRINTF(1, 2) char *xasprintf(const char *fmt, ...);
+KJ_PRINTF(1, 0) char *xvasprintf(const char *fmt, va_list ap);
+
+/* Format into a caller's fixed buffer (truncating); used for error messages. */
+KJ_PRINTF(3, 4) void fmt_into(char *buf, size_t len, const char *fmt, ...);
+
+bool str_has_prefix(const char *s, const char *prefix);
+bool str_eq(const char *a, const char *b);
+
+/* Read a whole regular file of at most max bytes; NULL and errno on failure
+ * (EFBIG if larger, EINVAL if not a regular file). */
+char *read_file_capped(const char *path, size_t max, size_t *len_out);
+
+static inline void freep(void *p) { free(*(void **)p); }
+void closep(int *fd);
+#define _cleanup_free_ __attribute__((cleanup(freep)))
+#define _cleanup_close_ __attribute__((cleanup(closep)))
+
+static inline void *steal_pointer(void *pp)
+{
+	void **p = pp;
+	void *v = *p;
+	*p = NULL;
+	return v;
+}
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,75 @@
+#include "config.h"
+#include "bwrap.h"
+
+static void emit_op(struct strv *a, const struct op *o)
+{
+	switch (o->kind) {
+	case OP_RO_ROOT:
+		strv_pushv(a, (const char *const[]){ "--ro-bind", "/", "/", NULL });
+		break;
+	case OP_DEV:
+		strv_pushn(a, "--dev", o->path);
+		break;
+	case OP_PROC:
+		strv_pushn(a, "--proc", o->path);
+		break;
+	case OP_TMP:
+		strv_pushn(a, "--tmpfs", o->path);
+		break;
+	case OP_BIND:
+	case OP_PIN:
+		strv_pushv(a, (const char *const[]){ "--bind", o->path, o->path, NULL });
+		break;
+	case OP_PROC_BIND:
+	case OP_PROTECT:
+	case OP_HELPER:
+		strv_pushv(a, (const char *const[]){ "--ro-bind", o->path, o->path, NULL });
+		break;
+	case OP_MASK_FILE:
+		/* A real empty file: open succeeds, reads 0 bytes, writes get EROFS
+		 * (a /dev/null bind would swallow writes instead). */
+		strv_pushn(a, "--perms", "0444");
+		strv_push(a, "--ro-bind-data");
+		strv_pushf(a, "%d", o->fd);
+		strv_push(a, o->path);
+		break;
+	case OP_MASK_DIR:
+		strv_pushn(a, "--perms", "0555");
+		strv_pushn(a, "--tmpfs", o->path);
+		strv_pushn(a, "--remount-ro", o->path);
+		break;
+	}
+}
+
+void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
+		 const struct jail_fds *fds, char *const *cmd, struct strv *a)
+{
+	strv_push(a, bwrap);
+	/* As root, bwrap would otherwise keep every capability and the command
+	 * could remount / read-write: a user namespace and --cap-drop ALL
+	 * leave it nothing. */
+	strv_push(a, "--unshare-user");
+	strv_push(a, "--disable-userns");
+	if (!pl->nested_userns)
+		strv_push(a, "--unshare-pid");
+	strv_push(a, "--unshare-ipc");
+	strv_push(a, "--unshare-uts");
+	strv_push(a, "--unshare-cgroup-try");
+	if (!pl->network)
+		strv_push(a, "--unshare-net");
+	strv_push(a, "--die-with-parent");
+	strv_pushn(a, "--cap-drop", "ALL");
+	for (size_t i = 0; i < pl->nops; i++)
+		emit_op(a, &pl->ops[i]);
+	strv_pushn(a, "--chdir", pl->workspace);
+	if (fds->seccomp >= 0) {
+		strv_push(a, "--seccomp");
+		strv_pushf(a, "%d", fds->seccomp);
+	}
+	strv_push(a, "--");
+	strv_push(a, self);
+	strv_pushf(a, "--jail-entry=%d,%d", fds->status, fds->user_err);
+	strv_push(a, "--");
+	for (; cmd && *cmd; cmd++)
+		strv_push(a, *cmd);
+}

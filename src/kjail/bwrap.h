@@ -1,0 +1,23 @@
+/* Plan in, bubblewrap argv out. Pure: no I/O. */
+#ifndef KJ_BWRAP_H
+#define KJ_BWRAP_H
+
+#include "host.h"
+#include "strv.h"
+
+/* Descriptors the jail is handed, opened by run.c. */
+struct jail_fds {
+	int status;   /* the entry helper writes 'R' here just before exec */
+	int user_err; /* the user's stderr; bwrap's own goes to kjail for diagnosis */
+	int seccomp;  /* exported BPF program, or -1 */
+};
+
+/* The first minimum bwrap release with everything used here
+ * (--disable-userns, --args, --ro-bind-data, --perms). */
+#define BWRAP_MIN_VERSION "0.8.0"
+
+/* argv = bwrap, its options, "--", self --jail-entry=S,E "--" cmd... */
+void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
+		 const struct jail_fds *fds, char *const *cmd, struct strv *argv);
+
+#endif

@@ -1,0 +1,78 @@
+#include "config.h"
+#include "defaults.h"
+
+#include <stddef.h>
+
+const char *const default_home_masks[] = {
+	".ssh",
+	".gnupg",
+	".aws",
+	".azure",
+	".config/gcloud",
+	".kube",
+	".docker/config.json",
+	".netrc",
+	".git-credentials",
+	".config/gh",
+	".npmrc",
+	".pypirc",
+	".cargo/credentials.toml",
+	".password-store",
+	".local/share/keyrings",
+	NULL,
+};
+
+const char *const default_socket_masks[] = {
+	"/run/docker.sock",
+	"/var/run/docker.sock",
+	"/run/podman/podman.sock",
+	"/run/containerd/containerd.sock",
+	NULL,
+};
+
+/* Not *_KEY: the agent's own model API key has to reach it. */
+const char *const default_env_scrub[] = {
+	"AWS_*",
+	"AZURE_*",
+	"*_TOKEN",
+	"*_SECRET",
+	"*_SECRET_*",
+	"*_PASSWORD",
+	"SSH_AUTH_SOCK",
+	"GPG_AGENT_INFO",
+	"DBUS_SESSION_BUS_ADDRESS",
+	"GOOGLE_APPLICATION_CREDENTIALS",
+	NULL,
+};
+
+/* Each of these changes what runs later, outside the jail, when the user
+ * next works in the directory: a hook, a git config (core.hooksPath,
+ * core.fsmonitor), a worktree's gitdir pointer, a submodule URL, a direnv
+ * script, an editor task that runs on folder open. */
+const struct protected_name protected_in_root[] = {
+	{ ".git/hooks", "git hooks", PROTECT_ANY },
+	{ ".git/config", "git config", PROTECT_ANY },
+	{ ".git", "git worktree link", PROTECT_FILE_ONLY },
+	{ ".gitmodules", "git submodules", PROTECT_ANY },
+	{ ".envrc", "direnv script", PROTECT_ANY },
+	{ ".vscode", "editor config", PROTECT_ANY },
+	{ ".idea", "editor config", PROTECT_ANY },
+	{ NULL, NULL, 0 },
+};
+
+const struct protected_name protected_in_home[] = {
+	{ ".bashrc", "shell startup file", PROTECT_ANY },
+	{ ".bash_profile", "shell startup file", PROTECT_ANY },
+	{ ".bash_login", "shell startup file", PROTECT_ANY },
+	{ ".bash_logout", "shell startup file", PROTECT_ANY },
+	{ ".profile", "shell startup file", PROTECT_ANY },
+	{ ".zshrc", "shell startup file", PROTECT_ANY },
+	{ ".zshenv", "shell startup file", PROTECT_ANY },
+	{ ".zprofile", "shell startup file", PROTECT_ANY },
+	{ ".zlogin", "shell startup file", PROTECT_ANY },
+	{ ".config/fish", "shell startup file", PROTECT_ANY },
+	{ ".gitconfig", "git config", PROTECT_ANY },
+	{ ".config/git", "git config", PROTECT_ANY },
+	{ ".ssh", "ssh config", PROTECT_ANY },
+	{ NULL, NULL, 0 },
+};

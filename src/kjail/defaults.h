@@ -1,0 +1,26 @@
+/* What kjail protects without being asked. */
+#ifndef KJ_DEFAULTS_H
+#define KJ_DEFAULTS_H
+
+#include <stddef.h>
+
+/* Credential stores, relative to a home directory. */
+extern const char *const default_home_masks[];
+/* Sockets of container engines, absolute. */
+extern const char *const default_socket_masks[];
+/* Environment patterns (fnmatch) removed unless --keep-env names them. */
+extern const char *const default_env_scrub[];
+
+struct protected_name {
+	const char *rel;    /* relative to a writable root */
+	const char *why;
+	int kind;           /* PROTECT_ANY, PROTECT_FILE_ONLY */
+};
+enum { PROTECT_ANY = 0, PROTECT_FILE_ONLY = 1 };
+
+/* Inside every writable root. */
+extern const struct protected_name protected_in_root[];
+/* Relative to $HOME, when $HOME lies inside a writable root. */
+extern const struct protected_name protected_in_home[];
+
+#endif

@@ -1,0 +1,172 @@
+#include "config.h"
+#include "explain.h"
+#include "path.h"
+#include "util.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *op_verdict(enum op_kind k)
+{
+	switch (k) {
+	case OP_RO_ROOT:
+	case OP_PROC_BIND:
+	case OP_PROTECT:
+	case OP_HELPER:
+		return "read-only";
+	case OP_DEV:
+	case OP_PROC:
+	case OP_TMP:
+		return "private";
+	case OP_BIND:
+	case OP_PIN:
+		return "writable";
+	case OP_MASK_FILE:
+	case OP_MASK_DIR:
+		return "masked";
+	}
+	return "read-only";
+}
+
+void explain_verdict(const struct plan *pl, const char *path, const char *cwd, struct verdict *v)
+{
+	char *real = path_resolve(path, cwd);
+	v->path = real ? real : path_normalize(path, cwd);
+	const struct op *o = plan_verdict(pl, v->path);
+	if (!o) {
+		v->what = "read-only";
+		v->rule = "read-only";
+		v->origin = "host root";
+		return;
+	}
+	v->what = op_verdict(o->kind);
+	v->rule = o->rule;
+	v->origin = o->origin;
+}
+
+/* "(origin)" when the rule only repeats the verdict, else "(rule; origin)". */
+static void print_why(FILE *out, const char *verdict, const char *rule, const char *origin)
+{
+	if (strcmp(verdict, rule) == 0)
+		fprintf(out, "(%s)", origin);
+	else
+		fprintf(out, "(%s; %s)", rule, origin);
+}
+
+static const char *network_text(const struct plan *pl)
+{
+	return pl->network ? "shared with the host"
+			   : "cut: own network namespace, loopback only (DNS does not resolve)";
+}
+
+static void text_policy(FILE *out, const struct policy *p, const struct plan *pl,
+			const char *bwrap)
+{
+	fprintf(out, "backend: %s (%s; %s)\n", backend_name(pl->backend), bwrap ? bwrap : "no bwrap",
+		p->backend_origin);
+	for (size_t i = 0; i < p->sources.n; i++)
+		fprintf(out, "config: %s\n", p->sources.v[i].value);
+	fprintf(out, "workspace: %s (writable; %s)\n", pl->workspace, p->workspace_origin);
+	fprintf(out, "network: %s (%s)\n", network_text(pl), p->network.origin);
+	fprintf(out, "user namespaces: none can be created inside\n");
+	fprintf(out, "processes: own PID namespace, %s\n",
+		pl->nested_userns ? "not unshared (--nested-userns); host /proc bound read-only"
+				  : "nothing outlives the command");
+	fprintf(out, "capabilities: all dropped\n");
+	for (size_t i = 0; i < pl->nops; i++) {
+		const struct op *o = &pl->ops[i];
+		fprintf(out, "%s: %s ", op_verdict(o->kind), o->path);
+		print_why(out, op_verdict(o->kind), o->rule, o->origin);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < pl->created.n; i++)
+		fprintf(out, "created: %s (empty, so it can be pinned read-only: %s)\n",
+			pl->created.v[i].value, pl->created.v[i].origin);
+	for (size_t i = 0; i < pl->unguarded.n; i++)
+		fprintf(out, "unprotected: %s (absent, so not pinned: a %s made in the jail is "
+			     "not blocked; kjail warns after the run)\n",
+			pl->unguarded.v[i].value, pl->unguarded.v[i].origin);
+	for (size_t i = 0; i < pl->skipped.n; i++)
+		fprintf(out, "skipped: %s (%s)\n", pl->skipped.v[i].value, pl->skipped.v[i].origin);
+	for (size_t i = 0; i < pl->env_removed.n; i++)
+		fprintf(out, "env unset: %s (%s)\n", pl->env_removed.v[i].value,
+			pl->env_removed.v[i].origin);
+}
+
+static json_t *entries_json(const struct entry_list *l, const char *k1, const char *k2)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < l->n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s}", k1, l->v[i].value, k2,
+						   l->v[i].origin));
+	return a;
+}
+
+static void json_policy(FILE *out, const struct policy *p, const struct plan *pl,
+			const char *bwrap)
+{
+	json_t *mounts = json_array();
+	for (size_t i = 0; i < pl->nops; i++) {
+		const struct op *o = &pl->ops[i];
+		json_array_append_new(mounts, json_pack("{s:s, s:s, s:s, s:s}", "path", o->path,
+							"verdict", op_verdict(o->kind), "rule",
+							o->rule, "origin", o->origin));
+	}
+	json_t *sources = json_array();
+	for (size_t i = 0; i < p->sources.n; i++)
+		json_array_append_new(sources, json_string(p->sources.v[i].value));
+	json_t *o = json_pack(
+		"{s:s, s:s, s:s?, s:o, s:s, s:{s:b, s:s}, s:b, s:o, s:o, s:o, s:o, s:o}",
+		"type", "policy", "backend", backend_name(pl->backend), "bwrap", bwrap,
+		"sources", sources, "workspace", pl->workspace,
+		"network", "enabled", pl->network, "origin", p->network.origin,
+		"nested_userns", pl->nested_userns, "mounts", mounts,
+		"created", entries_json(&pl->created, "path", "why"),
+		"unprotected", entries_json(&pl->unguarded, "path", "why"),
+		"skipped", entries_json(&pl->skipped, "path", "why"),
+		"env_unset", entries_json(&pl->env_removed, "name", "rule"));
+	char *s = json_dumps(o, JSON_COMPACT);
+	fprintf(out, "%s\n", s);
+	free(s);
+	json_decref(o);
+}
+
+void explain_policy(FILE *out, const struct policy *p, const struct plan *pl, const char *bwrap,
+		    bool json)
+{
+	if (json)
+		json_policy(out, p, pl, bwrap);
+	else
+		text_policy(out, p, pl, bwrap);
+}
+
+void explain_paths(FILE *out, const struct plan *pl, const char *cwd, char *const *paths,
+		   bool json)
+{
+	json_t *arr = json ? json_array() : NULL;
+	for (; *paths; paths++) {
+		struct verdict v;
+		explain_verdict(pl, *paths, cwd, &v);
+		if (json)
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s}", "path",
+							     *paths, "resolved", v.path, "verdict",
+							     v.what, "rule", v.rule, "origin",
+							     v.origin));
+		else {
+			fprintf(out, "%s: %s ", *paths, v.what);
+			print_why(out, v.what, v.rule, v.origin);
+			if (strcmp(*paths, v.path) != 0)
+				fprintf(out, " -> %s", v.path);
+			fputc('\n', out);
+		}
+		free(v.path);
+	}
+	if (json) {
+		json_t *o = json_pack("{s:s, s:o}", "type", "verdicts", "verdicts", arr);
+		char *s = json_dumps(o, JSON_COMPACT);
+		fprintf(out, "%s\n", s);
+		free(s);
+		json_decref(o);
+	}
+}

@@ -1,0 +1,26 @@
+/* --explain: the jail in words (or JSON), and the verdict on a path. Pure
+ * over the plan and policy, except that it writes to the stream it is given. */
+#ifndef KJ_EXPLAIN_H
+#define KJ_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "host.h"
+#include "policy.h"
+
+struct verdict {
+	char *path;      /* resolved */
+	const char *what; /* "masked", "writable", "read-only", "private", ... */
+	const char *rule;
+	const char *origin;
+};
+
+/* Verdict for path (resolved against cwd). *v owns only v->path. */
+void explain_verdict(const struct plan *pl, const char *path, const char *cwd, struct verdict *v);
+
+void explain_policy(FILE *out, const struct policy *p, const struct plan *pl, const char *bwrap,
+		    bool json);
+void explain_paths(FILE *out, const struct plan *pl, const char *cwd, char *const *paths,
+		   bool json);
+
+#endif

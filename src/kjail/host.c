@@ -1,0 +1,469 @@
+#include "config.h"
+#include "host.h"
+#include "conf.h"
+#include "defaults.h"
+#include "env.h"
+#include "path.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum kind { K_MISSING, K_DIR, K_FILE, K_LINK };
+
+static enum kind kind_of(const char *path, bool follow)
+{
+	struct stat st;
+	if ((follow ? stat(path, &st) : lstat(path, &st)) < 0)
+		return K_MISSING;
+	if (S_ISLNK(st.st_mode))
+		return K_LINK;
+	return S_ISDIR(st.st_mode) ? K_DIR : K_FILE;
+}
+
+struct op *plan_add(struct plan *pl, enum op_kind kind, const char *path, const char *rule,
+		    const char *origin)
+{
+	pl->ops = xreallocarray(pl->ops, pl->nops + 1, sizeof *pl->ops);
+	struct op *o = &pl->ops[pl->nops++];
+	o->kind = kind;
+	o->path = xstrdup(path);
+	o->rule = xstrdup(rule);
+	o->origin = xstrdup(origin);
+	o->fd = -1;
+	return o;
+}
+
+/* A candidate mount before ordering. */
+struct cand {
+	char *path;
+	char *rule;
+	char *origin;
+	enum op_kind kind;
+};
+
+struct cands {
+	struct cand *v;
+	size_t n;
+};
+
+static void cand_add(struct cands *c, enum op_kind kind, const char *path, const char *rule,
+		     const char *origin)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].path, path) == 0)
+			return; /* first rule for a path wins; origins stay honest */
+	c->v = xreallocarray(c->v, c->n + 1, sizeof *c->v);
+	c->v[c->n++] = (struct cand){ xstrdup(path), xstrdup(rule), xstrdup(origin), kind };
+}
+
+static void cands_free(struct cands *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->v[i].path);
+		free(c->v[i].rule);
+		free(c->v[i].origin);
+	}
+	free(c->v);
+}
+
+static int cand_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct cand *)a)->path, ((const struct cand *)b)->path);
+}
+
+/* Parents sort before children, so mounts stack the right way round. */
+static void emit_sorted(struct plan *pl, struct cands *c)
+{
+	if (c->n)
+		qsort(c->v, c->n, sizeof *c->v, cand_cmp);
+	for (size_t i = 0; i < c->n; i++)
+		plan_add(pl, c->v[i].kind, c->v[i].path, c->v[i].rule, c->v[i].origin);
+}
+
+static bool in_private_area(const char *path)
+{
+	return path_is_under(path, "/tmp") || path_is_under(path, "/dev") ||
+	       path_is_under(path, "/proc");
+}
+
+static const struct cand *covering(const struct cands *c, const char *path)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (path_is_under(path, c->v[i].path))
+			return &c->v[i];
+	return NULL;
+}
+
+struct builder {
+	const struct policy *p;
+	const struct host *h;
+	struct plan *pl;
+	struct cands roots;    /* writable roots */
+	struct cands pins;
+	struct cands protects;
+	struct cands masks;
+	char *err;
+	size_t errlen;
+};
+
+KJ_PRINTF(2, 3) static bool fail(struct builder *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b->err, b->errlen, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static void skip(struct builder *b, const char *path, const char *why, const char *origin)
+{
+	for (size_t i = 0; i < b->pl->skipped.n; i++)
+		if (strcmp(b->pl->skipped.v[i].value, path) == 0)
+			return;
+	_cleanup_free_ char *o = xasprintf("%s (%s)", why, origin);
+	entry_add(&b->pl->skipped, path, o);
+}
+
+static bool add_writable(struct builder *b, const char *path, const char *rule, const char *origin,
+			 bool strict)
+{
+	_cleanup_free_ char *real = path_resolve(path, b->h->cwd);
+	if (!real)
+		return fail(b, "%s: %s: %s", origin, path, strerror(errno));
+	if (strcmp(real, "/") == 0)
+		return fail(b, "%s: refusing to make / writable: that is no jail", origin);
+	if (kind_of(real, true) == K_MISSING) {
+		if (strict)
+			return fail(b, "%s: %s: no such file or directory", origin, path);
+		skip(b, real, "missing, not bound writable", origin);
+		return true;
+	}
+	cand_add(&b->roots, OP_BIND, real, rule, origin);
+	return true;
+}
+
+static void add_mask(struct builder *b, const char *path, const char *origin)
+{
+	_cleanup_free_ char *real = path_resolve(path, b->h->cwd);
+	if (!real) {
+		skip(b, path, "unresolvable, not masked", origin);
+		return;
+	}
+	switch (kind_of(real, true)) {
+	case K_MISSING:
+	case K_LINK:
+		skip(b, real, "missing, nothing to mask", origin);
+		return;
+	case K_DIR:
+		cand_add(&b->masks, OP_MASK_DIR, real, "masked", origin);
+		return;
+	case K_FILE:
+		cand_add(&b->masks, OP_MASK_FILE, real, "masked", origin);
+		return;
+	}
+}
+
+static void add_home_masks(struct builder *b, const char *home)
+{
+	if (!home || home[0] != '/')
+		return;
+	for (const char *const *m = default_home_masks; *m; m++) {
+		_cleanup_free_ char *p = path_join(home, *m);
+		add_mask(b, p, "built-in credential store");
+	}
+}
+
+static void add_default_masks(struct builder *b)
+{
+	const struct host *h = b->h;
+	add_home_masks(b, h->home);
+	if (h->home_env && (!h->home || strcmp(h->home_env, h->home) != 0))
+		add_home_masks(b, h->home_env);
+	if (h->xdg_runtime_dir && h->xdg_runtime_dir[0] == '/')
+		add_mask(b, h->xdg_runtime_dir, "built-in: session bus, agent and display sockets");
+	_cleanup_free_ char *run_user = xasprintf("/run/user/%u", h->uid);
+	add_mask(b, run_user, "built-in: session bus, agent and display sockets");
+	if (h->ssh_auth_sock && h->ssh_auth_sock[0] == '/')
+		add_mask(b, h->ssh_auth_sock, "built-in: ssh agent socket");
+	for (const char *const *s = default_socket_masks; *s; s++)
+		add_mask(b, *s, "built-in: container engine socket");
+}
+
+/* Bind every directory strictly between root and path onto itself. */
+static void pin_ancestors(struct builder *b, const char *root, const char *path)
+{
+	_cleanup_free_ char *dir = path_dirname(path);
+	while (strcmp(dir, root) != 0 && path_is_under(dir, root)) {
+		cand_add(&b->pins, OP_PIN, dir, "pinned: ancestor of a protected path",
+			 "built-in protection");
+		char *up = path_dirname(dir);
+		free(dir);
+		dir = up;
+	}
+}
+
+static bool make_dirs(const char *path, mode_t mode)
+{
+	_cleanup_free_ char *parent = path_dirname(path);
+	if (strcmp(parent, path) != 0 && kind_of(parent, false) == K_MISSING &&
+	    !make_dirs(parent, 0700))
+		return false;
+	return mkdir(path, mode) == 0 || errno == EEXIST;
+}
+
+/* Protect root/rel. create: make a missing directory first, so it can be
+ * pinned read-only rather than created (and filled) inside the jail. */
+static void protect(struct builder *b, const char *root, const char *rel, const char *why,
+		    int flags, bool create)
+{
+	_cleanup_free_ char *p = path_join(root, rel);
+	_cleanup_free_ char *origin = xasprintf("built-in protection inside writable %s", root);
+	_cleanup_free_ char *rule = xasprintf("protected: %s", why);
+	enum kind k = kind_of(p, false);
+	if (flags == PROTECT_FILE_ONLY && k != K_FILE)
+		return;
+	if (k == K_LINK) {
+		/* A symlink cannot be a mount point; its target is what matters and
+		 * is handled where it lives. The name itself stays replaceable. */
+		skip(b, p, "symlink, cannot be pinned", origin);
+		return;
+	}
+	if (k == K_MISSING) {
+		if (!create) {
+			entry_add(&b->pl->unguarded, p, why);
+			return;
+		}
+		/* git makes its hooks directory 0755; config directories stay private */
+		mode_t mode = str_has_prefix(rel, ".git/") ? 0755 : 0700;
+		if (!b->h->dry_run && !make_dirs(p, mode)) {
+			entry_add(&b->pl->unguarded, p, why);
+			return;
+		}
+		entry_add(&b->pl->created, p, why);
+	}
+	cand_add(&b->protects, OP_PROTECT, p, rule, origin);
+	pin_ancestors(b, root, p);
+}
+
+static void protect_root(struct builder *b, const char *root)
+{
+	if (kind_of(root, true) != K_DIR)
+		return;
+	_cleanup_free_ char *git = path_join(root, ".git");
+	bool git_dir = kind_of(git, false) == K_DIR;
+	for (const struct protected_name *n = protected_in_root; n->rel; n++) {
+		bool create = git_dir && strcmp(n->rel, ".git/hooks") == 0;
+		protect(b, root, n->rel, n->why, n->kind, create);
+	}
+}
+
+/* kjail's and kli's config directories, wherever a writable root holds them. */
+static void protect_config_dirs(struct builder *b)
+{
+	const struct host *h = b->h;
+	struct strv dirs = STRV_INIT;
+	static const char *const tools[] = { "kjail", "kli" };
+	for (size_t t = 0; t < ARRAY_SIZE(tools); t++) {
+		if (h->home)
+			strv_pushf(&dirs, "%s/.config/%s", h->home, tools[t]);
+		if (h->home_env && h->home_env[0] == '/')
+			strv_pushf(&dirs, "%s/.config/%s", h->home_env, tools[t]);
+		if (h->xdg_config_home && h->xdg_config_home[0] == '/')
+			strv_pushf(&dirs, "%s/%s", h->xdg_config_home, tools[t]);
+	}
+	strv_take(&dirs, path_dirname(KJ_SYSTEM_CONFIG));
+	strv_take(&dirs, path_dirname(KLI_SYSTEM_CONFIG));
+	for (size_t i = 0; i < dirs.n; i++) {
+		_cleanup_free_ char *real = path_resolve(dirs.v[i], "/");
+		if (!real)
+			continue;
+		for (size_t r = 0; r < b->roots.n; r++) {
+			const char *root = b->roots.v[r].path;
+			const char *rel = path_relative_to(real, root);
+			if (!rel || !rel[0])
+				continue;
+			protect(b, root, rel, "kjail and kli configuration", PROTECT_ANY, true);
+			break;
+		}
+	}
+	strv_free(&dirs);
+}
+
+static bool check_masks(struct builder *b)
+{
+	/* Sorted, a directory mask precedes everything under it. */
+	if (b->masks.n)
+		qsort(b->masks.v, b->masks.n, sizeof *b->masks.v, cand_cmp);
+	struct cands kept = { 0 };
+	for (size_t i = 0; i < b->masks.n; i++) {
+		struct cand *m = &b->masks.v[i];
+		for (size_t r = 0; r < b->roots.n; r++)
+			if (path_is_under(b->roots.v[r].path, m->path))
+				return fail(b, "%s: mask %s would hide the writable %s %s", m->origin,
+					    m->path, b->roots.v[r].rule, b->roots.v[r].path);
+		const struct cand *outer = covering(&kept, m->path);
+		if (outer) {
+			_cleanup_free_ char *why = xasprintf("already hidden by the mask on %s",
+							     outer->path);
+			skip(b, m->path, why, m->origin);
+			continue;
+		}
+		if (in_private_area(m->path) && !covering(&b->roots, m->path)) {
+			skip(b, m->path, "not visible: private in the jail", m->origin);
+			continue;
+		}
+		cand_add(&kept, m->kind, m->path, m->rule, m->origin);
+	}
+	cands_free(&b->masks);
+	b->masks = kept;
+	return true;
+}
+
+static void add_helper(struct builder *b)
+{
+	const char *self = b->h->self;
+	if (!self || !in_private_area(self) || covering(&b->roots, self))
+		return;
+	plan_add(b->pl, OP_HELPER, self, "kjail's entry helper", "built-in");
+}
+
+static bool build(struct builder *b)
+{
+	const struct policy *p = b->p;
+	struct plan *pl = b->pl;
+	const char *ws = p->workspace ? p->workspace : b->h->cwd;
+
+	_cleanup_free_ char *wsreal = path_resolve(ws, b->h->cwd);
+	if (!wsreal)
+		return fail(b, "workspace %s: %s", ws, strerror(errno));
+	if (kind_of(wsreal, true) != K_DIR)
+		return fail(b, "workspace %s: not an existing directory", ws);
+	pl->workspace = xstrdup(wsreal);
+	if (!add_writable(b, wsreal, "workspace", p->workspace_origin, true))
+		return false;
+	for (size_t i = 0; i < p->writable.n; i++) {
+		const struct entry *e = &p->writable.v[i];
+		bool strict = str_has_prefix(e->origin, "--");
+		if (!add_writable(b, e->value, "writable path", e->origin, strict))
+			return false;
+	}
+
+	for (size_t r = 0, n = b->roots.n; r < n; r++)
+		protect_root(b, b->roots.v[r].path);
+	const char *home_env = b->h->home_env;
+	for (size_t r = 0, n = b->roots.n; r < n; r++) {
+		const char *root = b->roots.v[r].path;
+		const char *homes[] = { b->h->home, home_env };
+		for (size_t i = 0; i < ARRAY_SIZE(homes); i++) {
+			if (!homes[i] || homes[i][0] != '/')
+				continue;
+			_cleanup_free_ char *home = path_resolve(homes[i], "/");
+			const char *rel = home ? path_relative_to(home, root) : NULL;
+			if (!rel)
+				continue;
+			for (const struct protected_name *pn = protected_in_home; pn->rel; pn++) {
+				_cleanup_free_ char *relp = rel[0] ? path_join(rel, pn->rel)
+								  : xstrdup(pn->rel);
+				protect(b, root, relp, pn->why, pn->kind, false);
+			}
+		}
+	}
+	protect_config_dirs(b);
+
+	if (p->defaults.value)
+		add_default_masks(b);
+	for (size_t i = 0; i < p->deny_read.n; i++)
+		add_mask(b, p->deny_read.v[i].value, p->deny_read.v[i].origin);
+	if (!check_masks(b))
+		return false;
+	if (b->h->self) {
+		const struct cand *m = covering(&b->masks, b->h->self);
+		if (m)
+			return fail(b, "kjail's own binary %s lies under the mask on %s (%s)",
+				    b->h->self, m->path, m->origin);
+	}
+
+	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
+	plan_add(pl, OP_DEV, "/dev", "private", "minimal /dev");
+	if (p->nested_userns.value)
+		plan_add(pl, OP_PROC_BIND, "/proc", "read-only", "host /proc (--nested-userns)");
+	else
+		plan_add(pl, OP_PROC, "/proc", "private", "the jail's own processes");
+	plan_add(pl, OP_TMP, "/tmp", "private", "empty tmpfs");
+	add_helper(b);
+	emit_sorted(pl, &b->roots);
+	emit_sorted(pl, &b->pins);
+	emit_sorted(pl, &b->protects);
+	emit_sorted(pl, &b->masks);
+	return true;
+}
+
+bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
+		struct plan *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	out->backend = p->backend;
+#ifdef KJ_OS_DARWIN
+	if (out->backend == BACKEND_AUTO)
+		out->backend = BACKEND_SEATBELT;
+#else
+	if (out->backend == BACKEND_AUTO)
+		out->backend = BACKEND_BWRAP;
+#endif
+	out->network = p->network.value;
+	out->nested_userns = p->nested_userns.value;
+	struct builder b = { .p = p, .h = h, .pl = out, .err = err, .errlen = errlen };
+	bool ok = build(&b);
+	cands_free(&b.roots);
+	cands_free(&b.pins);
+	cands_free(&b.protects);
+	cands_free(&b.masks);
+	if (ok)
+		env_filter(envp, p, &out->env, &out->env_removed);
+	return ok;
+}
+
+static void list_free(struct entry_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].value);
+		free(l->v[i].origin);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+void plan_free(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nops; i++) {
+		free(pl->ops[i].path);
+		free(pl->ops[i].rule);
+		free(pl->ops[i].origin);
+	}
+	free(pl->ops);
+	free(pl->workspace);
+	list_free(&pl->skipped);
+	list_free(&pl->created);
+	list_free(&pl->unguarded);
+	list_free(&pl->env_removed);
+	strv_free(&pl->env);
+	memset(pl, 0, sizeof *pl);
+}
+
+const struct op *plan_verdict(const struct plan *pl, const char *path)
+{
+	const struct op *found = NULL;
+	for (size_t i = 0; i < pl->nops; i++) {
+		const struct op *o = &pl->ops[i];
+		bool hit = o->kind == OP_MASK_FILE || o->kind == OP_HELPER
+				   ? strcmp(path, o->path) == 0
+				   : path_is_under(path, o->path);
+		if (hit)
+			found = o;
+	}
+	return found;
+}

@@ -1,0 +1,74 @@
+/* From policy to plan: the one place that looks at the host (stat,
+ * realpath) and decides what the jail mounts where. The builders (bwrap.c,
+ * explain.c) are pure functions of the plan. */
+#ifndef KJ_HOST_H
+#define KJ_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "policy.h"
+#include "strv.h"
+
+enum op_kind {
+	OP_RO_ROOT,   /* --ro-bind / / */
+	OP_DEV,       /* --dev /dev */
+	OP_PROC,      /* --proc /proc */
+	OP_PROC_BIND, /* --ro-bind /proc /proc (--nested-userns) */
+	OP_TMP,       /* --tmpfs /tmp */
+	OP_BIND,      /* a writable root */
+	OP_PIN,       /* an ancestor of a protected path, bound onto itself so it
+		       * cannot be renamed away and rebuilt */
+	OP_PROTECT,   /* read-only inside a writable root */
+	OP_MASK_FILE, /* empty read-only file over it */
+	OP_MASK_DIR,  /* empty read-only tmpfs over it */
+	OP_HELPER,    /* kjail's own binary, when the jail would not see it */
+};
+
+struct op {
+	enum op_kind kind;
+	char *path;    /* real path on the host and in the jail */
+	char *rule;    /* "workspace", "masked", "protected: git hooks", ... */
+	char *origin;  /* "built-in credential store", "FILE:LINE", "--deny-read" */
+	int fd;        /* OP_MASK_FILE: the empty data descriptor, once opened */
+};
+
+struct host {
+	const char *cwd;             /* absolute */
+	const char *home;            /* the account's home (passwd) */
+	const char *home_env;        /* $HOME, may be NULL */
+	const char *xdg_config_home; /* may be NULL */
+	const char *xdg_runtime_dir; /* may be NULL */
+	const char *ssh_auth_sock;   /* may be NULL */
+	const char *self;            /* kjail's own binary, real path */
+	unsigned uid;
+	bool dry_run;                /* --print/--explain: create nothing */
+};
+
+struct plan {
+	enum backend backend;        /* resolved: never BACKEND_AUTO */
+	char *workspace;
+	bool network;
+	bool nested_userns;
+	struct op *ops;
+	size_t nops;
+	struct entry_list skipped;   /* value: path, origin: why and from where */
+	struct entry_list created;   /* directories kjail made so it could pin them */
+	struct entry_list unguarded; /* protected names absent at start */
+	struct strv env;             /* the environment bwrap gets */
+	struct entry_list env_removed;
+};
+
+/* Builds the plan; false with one line in err on a policy that cannot be
+ * honoured (missing workspace, a mask that would hide a writable root...). */
+bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
+		struct plan *out, char *err, size_t errlen);
+void plan_free(struct plan *pl);
+/* Appends an op (copies strings); exposed for tests that build plans by hand. */
+struct op *plan_add(struct plan *pl, enum op_kind kind, const char *path, const char *rule,
+		    const char *origin);
+
+/* The op that decides what the jail does with PATH (a clean absolute real
+ * path): the last one covering it, or NULL for a path under no op. */
+const struct op *plan_verdict(const struct plan *pl, const char *path);
+
+#endif

@@ -1,0 +1,30 @@
+noinst_LIBRARIES += libkjail.a
+libkjail_a_SOURCES = \
+	src/kjail/policy.c src/kjail/policy.h \
+	src/kjail/defaults.c src/kjail/defaults.h \
+	src/kjail/conf.c src/kjail/conf.h \
+	src/kjail/env.c src/kjail/env.h \
+	src/kjail/host.c src/kjail/host.h \
+	src/kjail/bwrap.c src/kjail/bwrap.h \
+	src/kjail/explain.c src/kjail/explain.h \
+	src/kjail/run.c src/kjail/run.h
+libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)
+
+KJAIL_LIBS = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS)
+
+bin_PROGRAMS += kjail
+kjail_SOURCES = src/kjail/main.c
+kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+kjail_LDADD = $(KJAIL_LIBS)
+
+check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf
+TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf
+tests_unit_test_env_SOURCES = tests/unit/test_env.c
+tests_unit_test_env_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_env_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_bwrap_SOURCES = tests/unit/test_bwrap.c
+tests_unit_test_bwrap_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_bwrap_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_conf_SOURCES = tests/unit/test_conf.c
+tests_unit_test_conf_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_conf_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

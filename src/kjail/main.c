@@ -1,0 +1,334 @@
+/* kjail: run a command with the host read-only, the workspace writable,
+ * credentials masked and secrets scrubbed. */
+#include "config.h"
+#include "bwrap.h"
+#include "conf.h"
+#include "explain.h"
+#include "host.h"
+#include "path.h"
+#include "policy.h"
+#include "run.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+enum {
+	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND,
+	OPT_PRINT, OPT_EXPLAIN, OPT_JSON,
+};
+
+static const char short_opts[] = "+C:w:r:e:k:nhV";
+static const struct option long_opts[] = {
+	{ "workspace", required_argument, NULL, 'C' },
+	{ "writable", required_argument, NULL, 'w' },
+	{ "deny-read", required_argument, NULL, 'r' },
+	{ "deny-env", required_argument, NULL, 'e' },
+	{ "keep-env", required_argument, NULL, 'k' },
+	{ "no-network", no_argument, NULL, 'n' },
+	{ "network", no_argument, NULL, OPT_NETWORK },
+	{ "nested-userns", no_argument, NULL, OPT_NESTED },
+	{ "no-defaults", no_argument, NULL, OPT_NO_DEFAULTS },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "print", no_argument, NULL, OPT_PRINT },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *out)
+{
+	fputs("Usage: kjail [OPTION]... [--] [COMMAND [ARG]...]\n"
+	      "Run COMMAND (default: $SHELL, else /bin/sh) confined: the host read-only,\n"
+	      "the workspace writable, credential stores masked, secrets removed from the\n"
+	      "environment, no privileges, no new user namespaces.\n"
+	      "\n"
+	      "  -C, --workspace=DIR    writable workspace (default: the current directory)\n"
+	      "  -w, --writable=PATH    also bind PATH writable (repeatable)\n"
+	      "  -r, --deny-read=PATH   mask PATH: a file reads as empty, a directory lists\n"
+	      "                         empty (repeatable)\n"
+	      "  -e, --deny-env=NAME    unset NAME; shell glob patterns allowed (repeatable)\n"
+	      "  -k, --keep-env=NAME    let NAME through the built-in secret scrub (repeatable)\n"
+	      "  -n, --no-network       own network namespace, loopback only (no DNS either)\n"
+	      "      --network          keep the host network (the default)\n"
+	      "      --nested-userns    inside a container that masks /proc: bind /proc\n"
+	      "                         instead of mounting it, no PID namespace\n"
+	      "      --no-defaults      drop the built-in masks and environment scrub\n"
+	      "                         (protected paths stay)\n"
+	      "      --config=FILE      read FILE instead of the system and user config\n"
+	      "      --backend=NAME     auto | bwrap | seatbelt | container\n"
+	      "      --print            print the backend invocation instead of running it\n"
+	      "      --explain [PATH]...  describe the jail, or the verdict on each PATH\n"
+	      "      --json             machine-readable --print and --explain\n"
+	      "  -h, --help             show this help and exit\n"
+	      "  -V, --version          show the version and build and exit\n"
+	      "\n"
+	      "Config: " KJ_SYSTEM_CONFIG ", then $XDG_CONFIG_HOME/kjail/config.ini\n"
+	      "(default ~/.config/kjail/config.ini); see kjail(1).\n"
+	      "Exit status: the command's own (128+N for signal N); 125 if kjail fails;\n"
+	      "126 if COMMAND cannot be executed; 127 if it is not found.\n",
+	      out);
+}
+
+static KJ_NORETURN void bad_usage(void)
+{
+	fputs("Try 'kjail --help' for more information.\n", stderr);
+	exit(KJ_EXIT_FAIL);
+}
+
+static void version(void)
+{
+	const char *bwrap = bwrap_find();
+	printf("kjail %s\n", PACKAGE_VERSION);
+#ifdef KJ_OS_LINUX
+	printf("backends: bwrap (%s%s), container\n", bwrap ? bwrap : KJ_BWRAP_PATH,
+	       bwrap ? "" : ", not installed");
+#else
+	printf("backends: seatbelt (/usr/bin/sandbox-exec), container\n");
+#endif
+	printf("seccomp: not built in yet\n");
+	printf("system config: %s\n", KJ_SYSTEM_CONFIG);
+}
+
+struct cli {
+	const char *config;
+	bool print, explain, json;
+	const char *home;      /* for ~ in flag values */
+};
+
+/* First pass: only what decides which config files to read. */
+static void pre_scan(int argc, char **argv, struct cli *cli)
+{
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		if (c == OPT_CONFIG)
+			cli->config = optarg;
+		else if (c == 'h') {
+			usage(stdout);
+			exit(0);
+		} else if (c == 'V') {
+			version();
+			exit(0);
+		}
+	}
+	optind = 0;
+	opterr = 1;
+}
+
+static char *flag_path(const struct cli *cli, const char *flag, const char *value)
+{
+	if (!value[0])
+		die("%s: empty path", flag);
+	char *p = path_expand_home(value, cli->home);
+	if (!p)
+		die("%s: cannot expand '%s'", flag, value);
+	return p;
+}
+
+static void add_flag_path(struct entry_list *l, const struct cli *cli, const char *flag,
+			  const char *value)
+{
+	_cleanup_free_ char *p = flag_path(cli, flag, value);
+	entry_add(l, p, flag);
+}
+
+static void add_flag_pattern(struct entry_list *l, const char *flag, const char *value)
+{
+	if (!env_pattern_valid(value))
+		die("%s: not a variable name or pattern: '%s'", flag, value);
+	entry_add(l, value, flag);
+}
+
+/* Second pass: flags override config scalars and add to its lists. */
+static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p)
+{
+	int c;
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			free(p->workspace);
+			p->workspace = flag_path(cli, "--workspace", optarg);
+			str_set(&p->workspace_origin, "--workspace");
+			break;
+		case 'w':
+			add_flag_path(&p->writable, cli, "--writable", optarg);
+			break;
+		case 'r':
+			add_flag_path(&p->deny_read, cli, "--deny-read", optarg);
+			break;
+		case 'e':
+			add_flag_pattern(&p->deny_env, "--deny-env", optarg);
+			break;
+		case 'k':
+			add_flag_pattern(&p->keep_env, "--keep-env", optarg);
+			break;
+		case 'n':
+			bool_set(&p->network, false, "--no-network");
+			break;
+		case OPT_NETWORK:
+			bool_set(&p->network, true, "--network");
+			break;
+		case OPT_NESTED:
+			bool_set(&p->nested_userns, true, "--nested-userns");
+			break;
+		case OPT_NO_DEFAULTS:
+			bool_set(&p->defaults, false, "--no-defaults");
+			break;
+		case OPT_CONFIG:
+			break;
+		case OPT_BACKEND:
+			if (!backend_parse(optarg, &p->backend))
+				die("--backend: expected auto, bwrap, seatbelt or container, got '%s'",
+				    optarg);
+			str_set(&p->backend_origin, "--backend");
+			break;
+		case OPT_PRINT:
+			cli->print = true;
+			break;
+		case OPT_EXPLAIN:
+			cli->explain = true;
+			break;
+		case OPT_JSON:
+			cli->json = true;
+			break;
+		default:
+			bad_usage();
+		}
+	}
+	if (cli->print && cli->explain)
+		die("--print and --explain cannot be combined");
+	if (cli->json && !cli->print && !cli->explain)
+		die("--json goes with --print or --explain");
+}
+
+static void load_config(struct policy *p, const struct cli *cli, const char *home)
+{
+	char err[1024];
+	if (cli->config) {
+		if (!config_load_file(p, cli->config, false, home, err, sizeof err))
+			die("%s", err);
+		return;
+	}
+	if (!config_load_file(p, KJ_SYSTEM_CONFIG, true, home, err, sizeof err))
+		die("%s", err);
+	_cleanup_free_ char *user = config_user_path(home, getenv("XDG_CONFIG_HOME"));
+	if (user && !config_load_file(p, user, true, home, err, sizeof err))
+		die("%s", err);
+}
+
+/* A config file the jail could rewrite would loosen the next jail. */
+static void refuse_writable_configs(const struct policy *p, const struct plan *pl,
+				    const char *cwd)
+{
+	for (size_t i = 0; i < p->sources.n; i++) {
+		_cleanup_free_ char *real = path_resolve(p->sources.v[i].value, cwd);
+		const struct op *o = real ? plan_verdict(pl, real) : NULL;
+		if (o && (o->kind == OP_BIND || o->kind == OP_PIN))
+			die("%s: config file lies inside the writable %s %s; refusing it "
+			    "(the jail could rewrite it)",
+			    p->sources.v[i].value, o->rule, o->path);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	set_fatal_status(KJ_EXIT_FAIL);
+	if (argc >= 3 && str_has_prefix(argv[1], "--jail-entry=") && strcmp(argv[2], "--") == 0)
+		jail_entry(argv[1] + strlen("--jail-entry="), argv + 3);
+
+	struct passwd *pw = getpwuid(getuid());
+	const char *home_env = getenv("HOME");
+	const char *home = home_env && home_env[0] == '/' ? home_env : pw ? pw->pw_dir : NULL;
+	struct cli cli = { .home = home };
+	pre_scan(argc, argv, &cli);
+
+	struct policy p;
+	policy_init(&p);
+	load_config(&p, &cli, home);
+	apply_flags(argc, argv, &cli, &p);
+	char **rest = argv + optind;
+
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		die_errno("cannot get the current directory");
+	char self[PATH_MAX];
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (sl <= 0)
+		die_errno("cannot find kjail's own binary (/proc/self/exe)");
+	self[sl] = '\0';
+
+	struct host h = {
+		.cwd = cwd,
+		.home = pw ? pw->pw_dir : NULL,
+		.home_env = home_env,
+		.xdg_config_home = getenv("XDG_CONFIG_HOME"),
+		.xdg_runtime_dir = getenv("XDG_RUNTIME_DIR"),
+		.ssh_auth_sock = getenv("SSH_AUTH_SOCK"),
+		.self = self,
+		.uid = (unsigned)getuid(),
+		.dry_run = cli.print || cli.explain,
+	};
+	struct plan pl;
+	char err[1024];
+	if (!plan_build(&p, &h, environ, &pl, err, sizeof err))
+		die("%s", err);
+	refuse_writable_configs(&p, &pl, cwd);
+
+	enum backend be = pl.backend;
+	const char *bwrap = be == BACKEND_BWRAP ? bwrap_find() : NULL;
+	if (cli.explain) {
+		if (rest[0])
+			explain_paths(stdout, &pl, cwd, rest, cli.json);
+		else
+			explain_policy(stdout, &p, &pl, bwrap, cli.json);
+		return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
+	}
+
+	char *default_cmd[] = { NULL, NULL };
+	if (!rest[0]) {
+		const char *sh = getenv("SHELL");
+		default_cmd[0] = (char *)(sh && sh[0] ? sh : "/bin/sh");
+		rest = default_cmd;
+	}
+
+	switch (be) {
+	case BACKEND_CONTAINER:
+		if (cli.print) {
+			_cleanup_free_ char *line = NULL;
+			struct strv v = STRV_INIT;
+			strv_pushv(&v, (const char *const *)rest);
+			line = strv_shell_join(&v);
+			strv_free(&v);
+			printf("%s\n", line);
+			return 0;
+		}
+		run_container(&pl, rest);
+	case BACKEND_SEATBELT:
+		die("--backend seatbelt needs macOS's sandbox-exec; on Linux use --backend bwrap");
+	case BACKEND_BWRAP:
+		if (!bwrap)
+			die("bubblewrap not found (looked in %s); install it: "
+			    "'apt-get install bubblewrap' (Debian, Ubuntu) or 'dnf install bubblewrap'",
+			    bwrap_search_list());
+		break;
+	case BACKEND_AUTO:
+		break;
+	}
+	int rc = run_bwrap(&pl, bwrap, self,
+			   rest, cli.print ? (cli.json ? RUN_PRINT_JSON : RUN_PRINT) : RUN_EXEC);
+	plan_free(&pl);
+	policy_free(&p);
+	return rc;
+}

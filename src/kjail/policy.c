@@ -1,0 +1,85 @@
+#include "config.h"
+#include "policy.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void str_set(char **dst, const char *value)
+{
+	free(*dst);
+	*dst = value ? xstrdup(value) : NULL;
+}
+
+void bool_set(struct bool_setting *s, bool value, const char *origin)
+{
+	s->value = value;
+	str_set(&s->origin, origin);
+}
+
+void policy_init(struct policy *p)
+{
+	memset(p, 0, sizeof *p);
+	bool_set(&p->network, true, "built-in default");
+	bool_set(&p->nested_userns, false, "built-in default");
+	bool_set(&p->defaults, true, "built-in default");
+	p->backend = BACKEND_AUTO;
+	str_set(&p->backend_origin, "built-in default");
+	str_set(&p->workspace_origin, "current directory");
+}
+
+void entry_add(struct entry_list *l, const char *value, const char *origin)
+{
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n].value = xstrdup(value);
+	l->v[l->n].origin = xstrdup(origin);
+	l->n++;
+}
+
+static void list_free(struct entry_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].value);
+		free(l->v[i].origin);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+void policy_free(struct policy *p)
+{
+	free(p->workspace);
+	free(p->workspace_origin);
+	free(p->network.origin);
+	free(p->nested_userns.origin);
+	free(p->defaults.origin);
+	free(p->backend_origin);
+	list_free(&p->writable);
+	list_free(&p->deny_read);
+	list_free(&p->deny_env);
+	list_free(&p->keep_env);
+	list_free(&p->sources);
+}
+
+static const char *const backend_names[] = {
+	[BACKEND_AUTO] = "auto",
+	[BACKEND_BWRAP] = "bwrap",
+	[BACKEND_SEATBELT] = "seatbelt",
+	[BACKEND_CONTAINER] = "container",
+};
+
+bool backend_parse(const char *name, enum backend *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(backend_names); i++)
+		if (strcmp(name, backend_names[i]) == 0) {
+			*out = (enum backend)i;
+			return true;
+		}
+	return false;
+}
+
+const char *backend_name(enum backend b)
+{
+	return backend_names[b];
+}

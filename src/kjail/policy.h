@@ -1,0 +1,52 @@
+/* The policy: plain data, every entry with its origin. */
+#ifndef KJ_POLICY_H
+#define KJ_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum backend { BACKEND_AUTO, BACKEND_BWRAP, BACKEND_SEATBELT, BACKEND_CONTAINER };
+
+/* One list entry: the value as written (a path or a pattern) and where it
+ * came from ("built-in credential store", "FILE:LINE", "--deny-read"). */
+struct entry {
+	char *value;
+	char *origin;
+};
+
+struct entry_list {
+	struct entry *v;
+	size_t n;
+};
+
+struct bool_setting {
+	bool value;
+	char *origin;
+};
+
+struct policy {
+	char *workspace;            /* NULL: the current directory */
+	char *workspace_origin;
+	struct bool_setting network;
+	struct bool_setting nested_userns;
+	struct bool_setting defaults;
+	enum backend backend;
+	char *backend_origin;
+	struct entry_list writable;
+	struct entry_list deny_read;
+	struct entry_list deny_env;
+	struct entry_list keep_env;
+	/* Config files read, in order (for --explain). */
+	struct entry_list sources;
+};
+
+void policy_init(struct policy *p);
+void policy_free(struct policy *p);
+void entry_add(struct entry_list *l, const char *value, const char *origin);
+void bool_set(struct bool_setting *s, bool value, const char *origin);
+void str_set(char **dst, const char *value);
+
+bool backend_parse(const char *name, enum backend *out);
+const char *backend_name(enum backend b);
+
+#endif

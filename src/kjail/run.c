@@ -1,0 +1,403 @@
+#include "config.h"
+#include "run.h"
+#include "bwrap.h"
+#include "strv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <sched.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *const bwrap_candidates[] = {
+	KJ_BWRAP_PATH, "/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap", NULL,
+};
+
+static bool executable_file(const char *path)
+{
+	struct stat st;
+	return path[0] == '/' && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, X_OK) == 0;
+}
+
+const char *bwrap_find(void)
+{
+	for (const char *const *c = bwrap_candidates; *c; c++)
+		if (executable_file(*c))
+			return *c;
+	return NULL;
+}
+
+const char *bwrap_search_list(void)
+{
+	return KJ_BWRAP_PATH ", /usr/bin/bwrap, /usr/local/bin/bwrap, /bin/bwrap";
+}
+
+static int open_cloexec_devnull(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die_errno("cannot open /dev/null");
+	return fd;
+}
+
+/* One empty-data descriptor per masked file: bwrap reads each to EOF and
+ * closes it. Many masks need many descriptors, so lift the soft limit. */
+static void open_mask_fds(struct plan *pl)
+{
+	size_t need = 0;
+	for (size_t i = 0; i < pl->nops; i++)
+		need += pl->ops[i].kind == OP_MASK_FILE;
+	struct rlimit rl;
+	if (need && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < need + 64) {
+		if (rl.rlim_max < need + 64)
+			die("%zu masked files need more descriptors than the hard limit %llu allows",
+			    need, (unsigned long long)rl.rlim_max);
+		rl.rlim_cur = need + 64 > rl.rlim_max ? rl.rlim_max : need + 64;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			die_errno("cannot raise the descriptor limit for %zu masked files", need);
+	}
+	for (size_t i = 0; i < pl->nops; i++)
+		if (pl->ops[i].kind == OP_MASK_FILE)
+			pl->ops[i].fd = open_cloexec_devnull();
+}
+
+static void print_invocation(const struct strv *argv, const struct plan *pl, bool json)
+{
+	if (!json) {
+		_cleanup_free_ char *line = strv_shell_join(argv);
+		printf("%s\n", line);
+		return;
+	}
+	json_t *arr = json_array();
+	for (size_t i = 0; i < argv->n; i++)
+		json_array_append_new(arr, json_string(argv->v[i]));
+	json_t *env = json_array();
+	for (size_t i = 0; i < pl->env_removed.n; i++)
+		json_array_append_new(env, json_string(pl->env_removed.v[i].value));
+	json_t *o = json_pack("{s:s, s:s, s:o, s:o}", "type", "invocation", "backend", "bwrap",
+			      "argv", arr, "env_unset", env);
+	char *s = json_dumps(o, JSON_COMPACT);
+	printf("%s\n", s);
+	free(s);
+	json_decref(o);
+}
+
+/* bwrap reads its options (not the command) from --args FD, so a policy
+ * of any size fits; *cmd_at is where "--" and the command start. */
+static int make_args_fd(const struct strv *argv, size_t *cmd_at)
+{
+	int fd = memfd_create("kjail-args", MFD_CLOEXEC);
+	if (fd < 0)
+		die_errno("memfd_create");
+	size_t end = 1;
+	while (end < argv->n && strcmp(argv->v[end], "--") != 0)
+		end++;
+	*cmd_at = end;
+	for (size_t i = 1; i < end; i++) {
+		const char *s = argv->v[i];
+		size_t len = strlen(s) + 1, off = 0;
+		while (off < len) {
+			ssize_t w = write(fd, s + off, len - off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				die_errno("writing bwrap arguments");
+			off += (size_t)w;
+		}
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		die_errno("lseek");
+	return fd;
+}
+
+static void keep_across_exec(int fd)
+{
+	if (fd >= 0 && fcntl(fd, F_SETFD, 0) < 0)
+		_exit(KJ_EXIT_FAIL);
+}
+
+static size_t read_all(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	while (n + 1 < cap) {
+		ssize_t r = read(fd, buf + n, cap - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+static long read_sysctl(const char *path)
+{
+	char buf[32];
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (read_all(fd, buf, sizeof buf) == 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+/* Can this process make a user namespace at all? Tried in a child. */
+static int userns_errno(void)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : (errno & 0xff));
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : EPERM;
+}
+
+static void bwrap_version(const char *bwrap, char *out, size_t len)
+{
+	out[0] = '\0';
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(p[1], STDOUT_FILENO);
+		execl(bwrap, bwrap, "--version", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	if (pid > 0) {
+		read_all(p[0], out, len);
+		waitpid(pid, NULL, 0);
+	}
+	close(p[0]);
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/* Why the jail did not start, with the fix, as one line. */
+static KJ_NORETURN void diagnose(const char *bwrap, char *msg)
+{
+	msg[strcspn(msg, "\n")] = '\0';
+	const char *what = msg[0] ? msg : "bwrap exited before the command started";
+	char fix[512] = "";
+	if (getuid() != 0 && read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
+		fmt_into(fix, sizeof fix,
+			 "AppArmor restricts unprivileged user namespaces "
+			 "(kernel.apparmor_restrict_unprivileged_userns=1); fix: install the AppArmor "
+			 "profile for bwrap from kjail's contrib/apparmor, or run "
+			 "'sysctl kernel.apparmor_restrict_unprivileged_userns=0'");
+	else if (read_sysctl("/proc/sys/user/max_user_namespaces") == 0)
+		fmt_into(fix, sizeof fix,
+			 "user namespaces are disabled (user.max_user_namespaces=0); fix: "
+			 "'sysctl user.max_user_namespaces=10000', or if a container or VM is the "
+			 "boundary, choose --backend container");
+	else if (read_sysctl("/proc/sys/kernel/unprivileged_userns_clone") == 0 && getuid() != 0)
+		fmt_into(fix, sizeof fix,
+			 "unprivileged user namespaces are disabled; fix: "
+			 "'sysctl kernel.unprivileged_userns_clone=1'");
+	else if (userns_errno() != 0)
+		fmt_into(fix, sizeof fix,
+			 "this process may not create user namespaces (a container without them?); "
+			 "fix: allow user namespaces in the container, or if the container is the "
+			 "boundary, choose --backend container");
+	else if (strstr(msg, "Unknown option") || strstr(msg, "unrecognized option")) {
+		char ver[128];
+		bwrap_version(bwrap, ver, sizeof ver);
+		fmt_into(fix, sizeof fix, "%s is too old (%s); fix: install bubblewrap %s or later",
+			 bwrap, ver[0] ? ver : "unknown version", BWRAP_MIN_VERSION);
+	}
+	die("cannot start the jail: %s%s%s", what, fix[0] ? "; " : "", fix);
+}
+
+static KJ_NORETURN void exec_bwrap(const char *bwrap, int args_fd, char *const *tail,
+				   const struct plan *pl,
+				   const struct jail_fds *fds, int err_w, const sigset_t *old)
+{
+	/* kjail going away for any reason takes the jail with it. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		_exit(KJ_EXIT_FAIL);
+	for (size_t i = 0; i < pl->nops; i++)
+		keep_across_exec(pl->ops[i].fd);
+	keep_across_exec(args_fd);
+	keep_across_exec(fds->status);
+	keep_across_exec(fds->user_err);
+	keep_across_exec(fds->seccomp);
+	if (dup2(err_w, STDERR_FILENO) < 0)
+		_exit(KJ_EXIT_FAIL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	sigprocmask(SIG_SETMASK, old, NULL);
+	char fdbuf[16];
+	snprintf(fdbuf, sizeof fdbuf, "%d", args_fd);
+	struct strv argv = STRV_INIT;
+	strv_pushv(&argv, (const char *const[]){ bwrap, "--args", fdbuf, NULL });
+	strv_pushv(&argv, (const char *const *)tail);
+	execve(bwrap, strv_argv(&argv), strv_argv((struct strv *)&pl->env));
+	dprintf(STDERR_FILENO, "cannot execute %s: %s\n", bwrap, strerror(errno));
+	_exit(KJ_EXIT_FAIL);
+}
+
+/* Wait for bwrap, passing on the signals meant for the whole jail. */
+static int wait_forwarding(pid_t child)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	for (;;) {
+		int st;
+		pid_t r = waitpid(child, &st, WNOHANG);
+		if (r == child)
+			return st;
+		if (r < 0 && errno != EINTR)
+			die_errno("waitpid");
+		int sig = sigwaitinfo(&set, NULL);
+		if (sig == SIGTERM || sig == SIGHUP)
+			kill(child, sig);
+	}
+}
+
+static void warn_unguarded(const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->unguarded.n; i++) {
+		struct stat st;
+		if (lstat(pl->unguarded.v[i].value, &st) == 0)
+			warn_msg("warning: the jail created %s (%s): review it before you trust it",
+				 pl->unguarded.v[i].value, pl->unguarded.v[i].origin);
+	}
+}
+
+int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
+	      enum run_mode mode)
+{
+	int status_p[2], err_p[2];
+	if (pipe2(status_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0)
+		die_errno("pipe");
+	int user_err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (user_err < 0)
+		die_errno("cannot duplicate stderr");
+	open_mask_fds(pl);
+	struct jail_fds fds = { .status = status_p[1], .user_err = user_err, .seccomp = -1 };
+	struct strv argv = STRV_INIT;
+	bwrap_build(pl, bwrap, self, &fds, cmd, &argv);
+	if (mode != RUN_EXEC) {
+		print_invocation(&argv, pl, mode == RUN_PRINT_JSON);
+		strv_free(&argv);
+		return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
+	}
+	size_t cmd_at;
+	int args_fd = make_args_fd(&argv, &cmd_at);
+
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	/* Ctrl-C reaches the whole foreground group; the command decides. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+
+	pid_t child = fork();
+	if (child < 0)
+		die_errno("fork");
+	if (child == 0)
+		exec_bwrap(bwrap, args_fd, argv.v + cmd_at, pl, &fds, err_p[1], &old);
+	strv_free(&argv);
+
+	close(status_p[1]);
+	close(err_p[1]);
+	close(args_fd);
+	close(user_err);
+	for (size_t i = 0; i < pl->nops; i++)
+		if (pl->ops[i].fd >= 0) {
+			close(pl->ops[i].fd);
+			pl->ops[i].fd = -1;
+		}
+
+	int st = wait_forwarding(child);
+	char ready = 0;
+	fcntl(status_p[0], F_SETFL, O_NONBLOCK);
+	bool started = read(status_p[0], &ready, 1) == 1 && ready == 'R';
+	char msg[4096];
+	fcntl(err_p[0], F_SETFL, O_NONBLOCK);
+	size_t n = read_all(err_p[0], msg, sizeof msg);
+	close(status_p[0]);
+	close(err_p[0]);
+	if (!started)
+		diagnose(bwrap, msg);
+	if (n) /* bwrap had something to say after the start: pass it on */
+		(void)!write(STDERR_FILENO, msg, n);
+	warn_unguarded(pl);
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return KJ_EXIT_FAIL;
+}
+
+static KJ_NORETURN void exec_command(char *const *cmd, char *const *envp)
+{
+	if (envp)
+		execvpe(cmd[0], cmd, envp);
+	else
+		execvp(cmd[0], cmd);
+	int e = errno;
+	warn_msg("%s: %s", cmd[0], strerror(e));
+	_exit(e == ENOENT || e == ENOTDIR ? KJ_EXIT_NOTFOUND : KJ_EXIT_NOEXEC);
+}
+
+void run_container(const struct plan *pl, char *const *cmd)
+{
+	warn_msg("--backend container: no jail is set up; the container is the boundary "
+		 "(environment scrubbed only)");
+	if (chdir(pl->workspace) < 0)
+		die_errno("cannot enter the workspace %s", pl->workspace);
+	exec_command(cmd, strv_argv((struct strv *)&pl->env));
+}
+
+static int parse_fd(const char *s, const char **end)
+{
+	char *e;
+	errno = 0;
+	long v = strtol(s, &e, 10);
+	if (errno || e == s || v < 0 || v > INT_MAX)
+		die("--jail-entry: bad descriptor list");
+	*end = e;
+	return (int)v;
+}
+
+void jail_entry(const char *spec, char *const *cmd)
+{
+	const char *p;
+	int status = parse_fd(spec, &p);
+	if (*p != ',')
+		die("--jail-entry: bad descriptor list");
+	int user_err = parse_fd(p + 1, &p);
+	if (*p)
+		die("--jail-entry: bad descriptor list");
+	if (!cmd || !cmd[0])
+		die("--jail-entry: no command");
+	if (write(status, "R", 1) != 1)
+		die_errno("--jail-entry: cannot report readiness");
+	close(status);
+	if (dup2(user_err, STDERR_FILENO) < 0)
+		die_errno("--jail-entry: cannot restore stderr");
+	close(user_err);
+	exec_command(cmd, NULL);
+}

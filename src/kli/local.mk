@@ -1,0 +1,1 @@
+# kli: filled in by the kli authority work.

@@ -1,0 +1,1 @@
+# libFuzzer harnesses (built with clang when present).

@@ -1,0 +1,1 @@
+# Integration tests (TAP shell) for kjail, and their C helpers.
