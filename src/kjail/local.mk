@@ -17,8 +17,8 @@ kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = $(KJAIL_LIBS)
 
-check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf
-TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf
+check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host
+TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host
 tests_unit_test_env_SOURCES = tests/unit/test_env.c
 tests_unit_test_env_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_env_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
@@ -28,3 +28,6 @@ tests_unit_test_bwrap_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_conf_SOURCES = tests/unit/test_conf.c
 tests_unit_test_conf_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_conf_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_host_SOURCES = tests/unit/test_host.c
+tests_unit_test_host_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_host_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

@@ -26,7 +26,7 @@ enum {
 	OPT_PRINT, OPT_EXPLAIN, OPT_JSON,
 };
 
-static const char short_opts[] = "+C:w:r:e:k:nhV";
+static const char short_opts[] = "+:C:w:r:e:k:nhV";
 static const struct option long_opts[] = {
 	{ "workspace", required_argument, NULL, 'C' },
 	{ "writable", required_argument, NULL, 'w' },
@@ -81,10 +81,15 @@ static void usage(FILE *out)
 	      out);
 }
 
-static KJ_NORETURN void bad_usage(void)
+/* getopt's own messages take two lines and the full path; say it once. */
+static KJ_NORETURN void bad_usage(int c, char **argv)
 {
-	fputs("Try 'kjail --help' for more information.\n", stderr);
-	exit(KJ_EXIT_FAIL);
+	const char *word = argv[optind - 1];
+	if (c == ':')
+		die("option '%s' needs a value; try 'kjail --help'", word);
+	if (optopt && !str_has_prefix(word, "--"))
+		die("unknown option '-%c'; try 'kjail --help'", optopt);
+	die("unknown option '%s'; try 'kjail --help'", word);
 }
 
 static void version(void)
@@ -124,7 +129,6 @@ static void pre_scan(int argc, char **argv, struct cli *cli)
 		}
 	}
 	optind = 0;
-	opterr = 1;
 }
 
 static char *flag_path(const struct cli *cli, const char *flag, const char *value)
@@ -204,7 +208,7 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 			cli->json = true;
 			break;
 		default:
-			bad_usage();
+			bad_usage(c, argv);
 		}
 	}
 	if (cli->print && cli->explain)

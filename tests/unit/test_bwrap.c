@@ -1,0 +1,128 @@
+/* Golden argv for representative plans. */
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "kjail/bwrap.h"
+
+static void base(struct plan *pl, const char *ws)
+{
+	memset(pl, 0, sizeof *pl);
+	pl->backend = BACKEND_BWRAP;
+	pl->workspace = xstrdup(ws);
+	pl->network = true;
+	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
+	plan_add(pl, OP_DEV, "/dev", "private", "x");
+	plan_add(pl, OP_PROC, "/proc", "private", "x");
+	plan_add(pl, OP_TMP, "/tmp", "private", "x");
+	plan_add(pl, OP_BIND, ws, "workspace", "current directory");
+}
+
+static void check(struct plan *pl, const struct jail_fds *fds, char *const *cmd,
+		  const char *expect)
+{
+	struct strv a = STRV_INIT;
+	bwrap_build(pl, "/usr/bin/bwrap", "/usr/bin/kjail", fds, cmd, &a);
+	char *got = strv_shell_join(&a);
+	assert_string_equal(got, expect);
+	free(got);
+	strv_free(&a);
+	plan_free(pl);
+}
+
+#define HEAD "/usr/bin/bwrap --unshare-user --disable-userns "
+#define NS "--unshare-ipc --unshare-uts --unshare-cgroup-try "
+#define CAPS "--die-with-parent --cap-drop ALL "
+#define MOUNTS "--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp "
+
+static const struct jail_fds fds = { .status = 4, .user_err = 5, .seccomp = -1 };
+
+static void test_default(void **state)
+{
+	(void)state;
+	struct plan pl;
+	base(&pl, "/home/u/proj");
+	char *cmd[] = { "make", "-j2", NULL };
+	check(&pl, &fds, cmd,
+	      HEAD "--unshare-pid " NS CAPS MOUNTS
+	      "--bind /home/u/proj /home/u/proj --chdir /home/u/proj "
+	      "-- /usr/bin/kjail --jail-entry=4,5 -- make -j2");
+}
+
+static void test_no_network_masks_protected(void **state)
+{
+	(void)state;
+	struct plan pl;
+	base(&pl, "/w");
+	pl.network = false;
+	plan_add(&pl, OP_PIN, "/w/.git", "pinned", "x");
+	plan_add(&pl, OP_PROTECT, "/w/.git/hooks", "protected: git hooks", "x");
+	plan_add(&pl, OP_MASK_DIR, "/home/u/.aws", "masked", "built-in credential store");
+	struct op *f = plan_add(&pl, OP_MASK_FILE, "/home/u/.netrc", "masked", "x");
+	f->fd = 9;
+	char *cmd[] = { "sh", NULL };
+	check(&pl, &fds, cmd,
+	      HEAD "--unshare-pid " NS "--unshare-net " CAPS MOUNTS
+	      "--bind /w /w --bind /w/.git /w/.git --ro-bind /w/.git/hooks /w/.git/hooks "
+	      "--perms 0555 --tmpfs /home/u/.aws --remount-ro /home/u/.aws "
+	      "--perms 0444 --ro-bind-data 9 /home/u/.netrc "
+	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5 -- sh");
+}
+
+static void test_nested_userns_and_seccomp(void **state)
+{
+	(void)state;
+	struct plan pl;
+	memset(&pl, 0, sizeof pl);
+	pl.workspace = xstrdup("/w");
+	pl.network = true;
+	pl.nested_userns = true;
+	plan_add(&pl, OP_RO_ROOT, "/", "read-only", "host root");
+	plan_add(&pl, OP_DEV, "/dev", "private", "x");
+	plan_add(&pl, OP_PROC_BIND, "/proc", "read-only", "x");
+	plan_add(&pl, OP_TMP, "/tmp", "private", "x");
+	plan_add(&pl, OP_HELPER, "/tmp/b/kjail", "helper", "x");
+	plan_add(&pl, OP_BIND, "/w", "workspace", "x");
+	struct jail_fds f = { .status = 3, .user_err = 7, .seccomp = 8 };
+	char *cmd[] = { "true", NULL };
+	check(&pl, &f, cmd,
+	      HEAD NS CAPS
+	      "--ro-bind / / --dev /dev --ro-bind /proc /proc --tmpfs /tmp "
+	      "--ro-bind /tmp/b/kjail /tmp/b/kjail --bind /w /w --chdir /w --seccomp 8 "
+	      "-- /usr/bin/kjail --jail-entry=3,7 -- true");
+}
+
+static void test_awkward_paths_stay_single_words(void **state)
+{
+	(void)state;
+	struct plan pl;
+	base(&pl, "/home/u/my proj");
+	plan_add(&pl, OP_MASK_DIR, "/home/u/it's --bind / /", "masked", "--deny-read");
+	char *cmd[] = { "echo", "a b", "--", NULL };
+	struct strv a = STRV_INIT;
+	bwrap_build(&pl, "/usr/bin/bwrap", "/usr/bin/kjail", &fds, cmd, &a);
+	/* The hostile name is one argv element, never split into options. */
+	assert_true(strv_find(&a, "/home/u/it's --bind / /") > 0);
+	assert_int_equal(strv_find(&a, "/home/u/my proj"), strv_find(&a, "--bind") + 1);
+	char *line = strv_shell_join(&a);
+	assert_non_null(strstr(line, "--tmpfs '/home/u/it'\\''s --bind / /'"));
+	assert_non_null(strstr(line, "-- echo 'a b' --"));
+	free(line);
+	strv_free(&a);
+	plan_free(&pl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default),
+		cmocka_unit_test(test_no_network_masks_protected),
+		cmocka_unit_test(test_nested_userns_and_seccomp),
+		cmocka_unit_test(test_awkward_paths_stay_single_words),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,117 @@
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "kjail/env.h"
+
+static char *envp[] = {
+	"PATH=/usr/bin", "HOME=/home/u", "AWS_SECRET_ACCESS_KEY=a", "AWS_REGION=eu",
+	"GITHUB_TOKEN=t", "MY_SECRET=s", "DB_SECRET_VALUE=v", "PGPASSWORD=no-underscore",
+	"DB_PASSWORD=p", "SSH_AUTH_SOCK=/run/x", "OPENAI_API_KEY=k", "AZURE_X=1",
+	"DBUS_SESSION_BUS_ADDRESS=unix:x", "GPG_AGENT_INFO=g", "GOOGLE_APPLICATION_CREDENTIALS=c",
+	"TOKEN=bare", "noequals", "=novalue", "EMPTY=", NULL,
+};
+
+static bool kept(const struct strv *s, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < s->n; i++)
+		if (strncmp(s->v[i], name, n) == 0 && s->v[i][n] == '=')
+			return true;
+	return false;
+}
+
+static const char *removed_origin(const struct entry_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].value, name) == 0)
+			return l->v[i].origin;
+	return NULL;
+}
+
+static void test_builtin_scrub(void **state)
+{
+	(void)state;
+	struct policy p;
+	policy_init(&p);
+	struct strv k = STRV_INIT;
+	struct entry_list r = { 0 };
+	env_filter(envp, &p, &k, &r);
+	const char *gone[] = { "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "GITHUB_TOKEN", "MY_SECRET",
+			       "DB_SECRET_VALUE", "DB_PASSWORD", "SSH_AUTH_SOCK", "AZURE_X",
+			       "DBUS_SESSION_BUS_ADDRESS", "GPG_AGENT_INFO",
+			       "GOOGLE_APPLICATION_CREDENTIALS" };
+	for (size_t i = 0; i < sizeof gone / sizeof *gone; i++) {
+		assert_false(kept(&k, gone[i]));
+		assert_non_null(removed_origin(&r, gone[i]));
+	}
+	/* Not *_KEY: the model key passes. Patterns need their underscore. */
+	const char *stay[] = { "PATH", "HOME", "OPENAI_API_KEY", "PGPASSWORD", "TOKEN", "EMPTY" };
+	for (size_t i = 0; i < sizeof stay / sizeof *stay; i++)
+		assert_true(kept(&k, stay[i]));
+	assert_string_equal(removed_origin(&r, "GITHUB_TOKEN"),
+			    "built-in secret scrub, pattern *_TOKEN");
+	/* malformed entries are dropped, not passed */
+	assert_int_equal(k.n, 6);
+	strv_free(&k);
+	policy_free(&p);
+	for (size_t i = 0; i < r.n; i++) {
+		free(r.v[i].value);
+		free(r.v[i].origin);
+	}
+	free(r.v);
+}
+
+static void test_keep_and_deny(void **state)
+{
+	(void)state;
+	struct policy p;
+	policy_init(&p);
+	entry_add(&p.keep_env, "GITHUB_TOKEN", "--keep-env");
+	entry_add(&p.keep_env, "OPENAI_*", "--keep-env");
+	entry_add(&p.deny_env, "OPENAI_API_KEY", "cfg:3");
+	entry_add(&p.deny_env, "HO?E", "--deny-env");
+	struct strv k = STRV_INIT;
+	struct entry_list r = { 0 };
+	env_filter(envp, &p, &k, &r);
+	assert_true(kept(&k, "GITHUB_TOKEN"));           /* exempted */
+	assert_false(kept(&k, "OPENAI_API_KEY"));        /* explicit deny beats keep */
+	assert_string_equal(removed_origin(&r, "OPENAI_API_KEY"), "cfg:3, pattern OPENAI_API_KEY");
+	assert_false(kept(&k, "HOME"));
+	assert_string_equal(removed_origin(&r, "HOME"), "--deny-env, pattern HO?E");
+	assert_false(kept(&k, "MY_SECRET"));
+	strv_free(&k);
+	policy_free(&p);
+}
+
+static void test_no_defaults(void **state)
+{
+	(void)state;
+	struct policy p;
+	policy_init(&p);
+	bool_set(&p.defaults, false, "--no-defaults");
+	entry_add(&p.deny_env, "PATH", "--deny-env");
+	struct strv k = STRV_INIT;
+	struct entry_list r = { 0 };
+	env_filter(envp, &p, &k, &r);
+	assert_true(kept(&k, "AWS_SECRET_ACCESS_KEY"));
+	assert_true(kept(&k, "GITHUB_TOKEN"));
+	assert_false(kept(&k, "PATH"));  /* explicit entries still apply */
+	assert_int_equal(r.n, 1);
+	strv_free(&k);
+	policy_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builtin_scrub),
+		cmocka_unit_test(test_keep_and_deny),
+		cmocka_unit_test(test_no_defaults),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

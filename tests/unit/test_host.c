@@ -1,0 +1,267 @@
+/* plan_build over a real directory tree (made under the build directory,
+ * not /tmp, like the rest of the suite). */
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kjail/host.h"
+#include "path.h"
+
+static char root[PATH_MAX];
+
+static char *at(const char *rel)
+{
+	return xasprintf("%s/%s", root, rel);
+}
+
+static void mk(const char *rel, bool dir)
+{
+	_cleanup_free_ char *p = at(rel);
+	if (dir)
+		assert_int_equal(mkdir(p, 0755), 0);
+	else {
+		int fd = open(p, O_CREAT | O_WRONLY, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	char cwd[PATH_MAX / 2];
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	snprintf(root, sizeof root, "%s/test_host.XXXXXX", cwd);
+	assert_non_null(mkdtemp(root));
+	char *real = realpath(root, NULL);
+	snprintf(root, sizeof root, "%s", real);
+	free(real);
+	mk("home", true);
+	mk("home/.aws", true);
+	mk("home/.aws/credentials", false);
+	mk("home/.netrc", false);
+	mk("home/.config", true);
+	mk("ws", true);
+	mk("ws/.git", true);
+	mk("ws/.git/config", false);
+	mk("ws/.envrc", false);
+	mk("ws/secret.txt", false);
+	mk("other", true);
+	_cleanup_free_ char *link = at("ws/link-to-aws");
+	_cleanup_free_ char *aws = at("home/.aws");
+	assert_int_equal(symlink(aws, link), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	_cleanup_free_ char *cmd = xasprintf("rm -rf '%s'", root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+struct fixture {
+	struct policy p;
+	struct host h;
+	struct plan pl;
+	char err[1024];
+	char *home, *ws;
+};
+
+static void fx_init(struct fixture *f, bool dry)
+{
+	memset(f, 0, sizeof *f);
+	policy_init(&f->p);
+	f->home = at("home");
+	f->ws = at("ws");
+	f->h.cwd = f->ws;
+	f->h.home = f->home;
+	f->h.uid = 4242;
+	f->h.self = "/usr/bin/kjail";
+	f->h.dry_run = dry;
+}
+
+static void fx_free(struct fixture *f)
+{
+	plan_free(&f->pl);
+	policy_free(&f->p);
+	free(f->home);
+	free(f->ws);
+}
+
+static const struct op *find(const struct plan *pl, enum op_kind k, const char *rel)
+{
+	_cleanup_free_ char *p = at(rel);
+	for (size_t i = 0; i < pl->nops; i++)
+		if (pl->ops[i].kind == k && strcmp(pl->ops[i].path, p) == 0)
+			return &pl->ops[i];
+	return NULL;
+}
+
+static size_t index_of(const struct plan *pl, const struct op *o)
+{
+	return (size_t)(o - pl->ops);
+}
+
+static void test_default_plan(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fx_init(&f, true);
+	char *envp[] = { "A_TOKEN=x", "PATH=/bin", NULL };
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	const struct op *ws = find(&f.pl, OP_BIND, "ws");
+	const struct op *pin = find(&f.pl, OP_PIN, "ws/.git");
+	const struct op *cfg = find(&f.pl, OP_PROTECT, "ws/.git/config");
+	const struct op *hooks = find(&f.pl, OP_PROTECT, "ws/.git/hooks");
+	const struct op *envrc = find(&f.pl, OP_PROTECT, "ws/.envrc");
+	const struct op *aws = find(&f.pl, OP_MASK_DIR, "home/.aws");
+	const struct op *netrc = find(&f.pl, OP_MASK_FILE, "home/.netrc");
+	assert_non_null(ws);
+	assert_non_null(pin);
+	assert_non_null(cfg);
+	assert_non_null(hooks);
+	assert_non_null(envrc);
+	assert_non_null(aws);
+	assert_non_null(netrc);
+	assert_string_equal(aws->origin, "built-in credential store");
+	/* binds, then pins, then protections, then masks */
+	assert_true(index_of(&f.pl, ws) < index_of(&f.pl, pin));
+	assert_true(index_of(&f.pl, pin) < index_of(&f.pl, hooks));
+	assert_true(index_of(&f.pl, hooks) < index_of(&f.pl, aws));
+	/* dry run: the hooks directory is planned, not made */
+	_cleanup_free_ char *hp = at("ws/.git/hooks");
+	struct stat st;
+	assert_int_equal(lstat(hp, &st), -1);
+	assert_int_equal(f.pl.created.n, 1);
+	/* a missing mask leaves nothing behind */
+	_cleanup_free_ char *ssh = at("home/.ssh");
+	assert_int_equal(lstat(ssh, &st), -1);
+	assert_int_equal(f.pl.env.n, 1);
+	assert_string_equal(f.pl.env_removed.v[0].value, "A_TOKEN");
+	/* verdicts follow the mount stack */
+	_cleanup_free_ char *cred = at("home/.aws/credentials");
+	assert_int_equal(plan_verdict(&f.pl, cred)->kind, OP_MASK_DIR);
+	_cleanup_free_ char *src = at("ws/src/main.c");
+	assert_int_equal(plan_verdict(&f.pl, src)->kind, OP_BIND);
+	assert_int_equal(plan_verdict(&f.pl, "/etc/passwd")->kind, OP_RO_ROOT);
+	assert_int_equal(plan_verdict(&f.pl, "/tmp/x")->kind, OP_TMP);
+	fx_free(&f);
+}
+
+static void test_hooks_created_when_running(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fx_init(&f, false);
+	char *envp[] = { NULL };
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	_cleanup_free_ char *hp = at("ws/.git/hooks");
+	struct stat st;
+	assert_int_equal(stat(hp, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0755);
+	assert_int_equal(rmdir(hp), 0);
+	fx_free(&f);
+}
+
+static void test_masks_resolved_nested_and_inside_workspace(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fx_init(&f, true);
+	entry_add(&f.p.deny_read, "link-to-aws", "--deny-read");   /* relative, a symlink */
+	entry_add(&f.p.deny_read, "secret.txt", "--deny-read");
+	_cleanup_free_ char *inner = at("home/.aws/credentials");
+	entry_add(&f.p.deny_read, inner, "cfg:4");
+	char *envp[] = { NULL };
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	/* the link resolved onto the built-in mask: one mask, first origin */
+	const struct op *aws = find(&f.pl, OP_MASK_DIR, "home/.aws");
+	assert_non_null(aws);
+	assert_null(find(&f.pl, OP_MASK_DIR, "ws/link-to-aws"));
+	/* the nested one is dropped (it could not be mounted in a read-only tmpfs) */
+	assert_null(find(&f.pl, OP_MASK_FILE, "home/.aws/credentials"));
+	bool noted = false;
+	for (size_t i = 0; i < f.pl.skipped.n; i++)
+		noted |= strcmp(f.pl.skipped.v[i].value, inner) == 0 &&
+			 strstr(f.pl.skipped.v[i].origin, "already hidden") != NULL;
+	assert_true(noted);
+	/* a mask inside the workspace comes after the workspace bind */
+	const struct op *sec = find(&f.pl, OP_MASK_FILE, "ws/secret.txt");
+	assert_non_null(sec);
+	assert_true(index_of(&f.pl, find(&f.pl, OP_BIND, "ws")) < index_of(&f.pl, sec));
+	fx_free(&f);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	struct fixture f;
+	char *envp[] = { NULL };
+
+	fx_init(&f, true);
+	entry_add(&f.p.deny_read, f.ws, "--deny-read");
+	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_non_null(strstr(f.err, "would hide the writable workspace"));
+	fx_free(&f);
+
+	fx_init(&f, true);
+	entry_add(&f.p.writable, "/nonexistent-kjail-test", "--writable");
+	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_string_equal(f.err, "--writable: /nonexistent-kjail-test: no such file or directory");
+	fx_free(&f);
+
+	fx_init(&f, true);
+	entry_add(&f.p.writable, "/nonexistent-kjail-test", "cfg:2");
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_string_equal(f.pl.skipped.v[0].value, "/nonexistent-kjail-test");
+	fx_free(&f);
+
+	fx_init(&f, true);
+	f.p.workspace = xstrdup("/");
+	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_non_null(strstr(f.err, "refusing to make / writable"));
+	fx_free(&f);
+}
+
+static void test_home_as_workspace(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fx_init(&f, true);
+	f.p.workspace = at("home");
+	mk("home/.bashrc", false);
+	char *envp[] = { NULL };
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_non_null(find(&f.pl, OP_PROTECT, "home/.bashrc"));
+	/* kjail's config directory is pinned even though it does not exist yet */
+	assert_non_null(find(&f.pl, OP_PROTECT, "home/.config/kjail"));
+	assert_non_null(find(&f.pl, OP_PROTECT, "home/.config/kli"));
+	assert_non_null(find(&f.pl, OP_PIN, "home/.config"));
+	_cleanup_free_ char *rc = at("home/.bashrc");
+	assert_int_equal(unlink(rc), 0);
+	fx_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default_plan),
+		cmocka_unit_test(test_hooks_created_when_running),
+		cmocka_unit_test(test_masks_resolved_nested_and_inside_workspace),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_home_as_workspace),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
