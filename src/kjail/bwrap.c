@@ -49,7 +49,8 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
 	 * could remount / read-write: a user namespace and --cap-drop ALL
 	 * leave it nothing. */
 	strv_push(a, "--unshare-user");
-	strv_push(a, "--disable-userns");
+	if (!pl->allow_userns)
+		strv_push(a, "--disable-userns");
 	if (!pl->nested_userns)
 		strv_push(a, "--unshare-pid");
 	strv_push(a, "--unshare-ipc");

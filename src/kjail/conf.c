@@ -11,6 +11,7 @@ static const struct ini_key_spec sandbox_keys[] = {
 	{ "network", false },
 	{ "nested-userns", false },
 	{ "defaults", false },
+	{ "allow-userns", false },
 	{ "backend", false },
 	{ "writable", true },
 	{ "deny-read", true },
@@ -107,6 +108,8 @@ static bool on_item(void *ctxp, const struct ini_item *it, char *err, size_t err
 		return set_bool(&p->nested_userns, it, origin, err, errlen);
 	if (strcmp(k, "defaults") == 0)
 		return set_bool(&p->defaults, it, origin, err, errlen);
+	if (strcmp(k, "allow-userns") == 0)
+		return set_bool(&p->allow_userns, it, origin, err, errlen);
 	if (strcmp(k, "backend") == 0) {
 		if (!backend_parse(it->value, &p->backend)) {
 			fmt_into(err, errlen, "backend: expected auto, bwrap, seatbelt or container, got '%s'",

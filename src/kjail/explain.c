@@ -1,8 +1,11 @@
 #include "config.h"
 #include "explain.h"
+#include "landlock.h"
 #include "path.h"
+#include "seccomp.h"
 #include "util.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +48,53 @@ void explain_verdict(const struct plan *pl, const char *path, const char *cwd, s
 	v->origin = o->origin;
 }
 
+static const char *errno_name(int e)
+{
+	return e == EPERM ? "EPERM" : e == ENOSYS ? "ENOSYS" : "error";
+}
+
+/* One line per distinct (system call, argument test): the personality
+ * rule is dozens of BPF rules but one idea. */
+static void text_filter(FILE *out, const struct plan *pl)
+{
+	struct sc_opts o = { .allow_userns = pl->allow_userns };
+	size_t n;
+	struct sc_rule *r = seccomp_rules(&o, &n);
+	fprintf(out, "seccomp: %s\n", seccomp_built_in() ? "filter on" : "NOT built in");
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = strcmp(r[i].syscall, r[j].syscall) == 0 &&
+			      str_eq(r[i].what ? r[i].what : "", r[j].what ? r[j].what : "");
+		if (dup)
+			continue;
+		fprintf(out, "seccomp: %s%s%s -> %s (%s)\n", r[i].syscall, r[i].what ? " " : "",
+			r[i].what ? r[i].what : "", errno_name(r[i].err), r[i].why);
+	}
+	free(r);
+}
+
+static json_t *json_filter(const struct plan *pl)
+{
+	struct sc_opts o = { .allow_userns = pl->allow_userns };
+	size_t n;
+	struct sc_rule *r = seccomp_rules(&o, &n);
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = strcmp(r[i].syscall, r[j].syscall) == 0 &&
+			      str_eq(r[i].what ? r[i].what : "", r[j].what ? r[j].what : "");
+		if (!dup)
+			json_array_append_new(a, json_pack("{s:s, s:s?, s:s, s:s}", "syscall",
+							   r[i].syscall, "argument", r[i].what,
+							   "errno", errno_name(r[i].err), "why",
+							   r[i].why));
+	}
+	free(r);
+	return a;
+}
+
 /* "(origin)" when the rule only repeats the verdict, else "(rule; origin)". */
 static void print_why(FILE *out, const char *verdict, const char *rule, const char *origin)
 {
@@ -69,11 +119,19 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 		fprintf(out, "config: %s\n", p->sources.v[i].value);
 	fprintf(out, "workspace: %s (writable; %s)\n", pl->workspace, p->workspace_origin);
 	fprintf(out, "network: %s (%s)\n", network_text(pl), p->network.origin);
-	fprintf(out, "user namespaces: none can be created inside\n");
+	if (pl->allow_userns)
+		fprintf(out, "user namespaces: allowed (%s): the command may build its own "
+			     "namespaces and, inside them, hold capabilities over them; the mount, "
+			     "keyring and other filter rules still apply\n",
+			p->allow_userns.origin);
+	else
+		fprintf(out, "user namespaces: none can be created inside\n");
 	fprintf(out, "processes: own PID namespace, %s\n",
 		pl->nested_userns ? "not unshared (--nested-userns); host /proc bound read-only"
 				  : "nothing outlives the command");
 	fprintf(out, "capabilities: all dropped\n");
+	fprintf(out, "landlock: %s\n", landlock_status());
+	text_filter(out, pl);
 	for (size_t i = 0; i < pl->nops; i++) {
 		const struct op *o = &pl->ops[i];
 		fprintf(out, "%s: %s ", op_verdict(o->kind), o->path);
@@ -126,6 +184,9 @@ static void json_policy(FILE *out, const struct policy *p, const struct plan *pl
 		"unprotected", entries_json(&pl->unguarded, "path", "why"),
 		"skipped", entries_json(&pl->skipped, "path", "why"),
 		"env_unset", entries_json(&pl->env_removed, "name", "rule"));
+	json_object_set_new(o, "allow_userns", json_boolean(pl->allow_userns));
+	json_object_set_new(o, "seccomp", json_filter(pl));
+	json_object_set_new(o, "landlock", json_string(landlock_status()));
 	char *s = json_dumps(o, JSON_COMPACT);
 	fprintf(out, "%s\n", s);
 	free(s);

@@ -416,6 +416,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 #endif
 	out->network = p->network.value;
 	out->nested_userns = p->nested_userns.value;
+	out->allow_userns = p->allow_userns.value;
 	struct builder b = { .p = p, .h = h, .pl = out, .err = err, .errlen = errlen };
 	bool ok = build(&b);
 	cands_free(&b.roots);

@@ -49,6 +49,7 @@ struct plan {
 	char *workspace;
 	bool network;
 	bool nested_userns;
+	bool allow_userns;
 	struct op *ops;
 	size_t nops;
 	struct entry_list skipped;   /* value: path, origin: why and from where */

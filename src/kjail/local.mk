@@ -7,7 +7,9 @@ libkjail_a_SOURCES = \
 	src/kjail/host.c src/kjail/host.h \
 	src/kjail/bwrap.c src/kjail/bwrap.h \
 	src/kjail/explain.c src/kjail/explain.h \
-	src/kjail/run.c src/kjail/run.h
+	src/kjail/run.c src/kjail/run.h \
+	src/kjail/seccomp.c src/kjail/seccomp.h \
+	src/kjail/landlock.c src/kjail/landlock.h
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)
 
 KJAIL_LIBS = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS)
@@ -17,8 +19,8 @@ kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = $(KJAIL_LIBS)
 
-check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host
-TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host
+check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp
+TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp
 tests_unit_test_env_SOURCES = tests/unit/test_env.c
 tests_unit_test_env_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_env_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
@@ -31,3 +33,6 @@ tests_unit_test_conf_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_host_SOURCES = tests/unit/test_host.c
 tests_unit_test_host_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_host_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_seccomp_SOURCES = tests/unit/test_seccomp.c
+tests_unit_test_seccomp_CFLAGS = $(UNIT_CFLAGS) $(SECCOMP_CFLAGS)
+tests_unit_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

@@ -8,6 +8,8 @@
 #include "path.h"
 #include "policy.h"
 #include "run.h"
+#include "landlock.h"
+#include "seccomp.h"
 #include "util.h"
 
 #include <errno.h>
@@ -23,7 +25,7 @@ extern char **environ;
 
 enum {
 	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND,
-	OPT_PRINT, OPT_EXPLAIN, OPT_JSON,
+	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS,
 };
 
 static const char short_opts[] = "+:C:w:r:e:k:nhV";
@@ -37,6 +39,7 @@ static const struct option long_opts[] = {
 	{ "network", no_argument, NULL, OPT_NETWORK },
 	{ "nested-userns", no_argument, NULL, OPT_NESTED },
 	{ "no-defaults", no_argument, NULL, OPT_NO_DEFAULTS },
+	{ "allow-userns", no_argument, NULL, OPT_ALLOW_USERNS },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "print", no_argument, NULL, OPT_PRINT },
@@ -66,6 +69,8 @@ static void usage(FILE *out)
 	      "                         instead of mounting it, no PID namespace\n"
 	      "      --no-defaults      drop the built-in masks and environment scrub\n"
 	      "                         (protected paths stay)\n"
+	      "      --allow-userns     let the command create user namespaces (for tools\n"
+	      "                         that sandbox themselves); see kjail(1) for the cost\n"
 	      "      --config=FILE      read FILE instead of the system and user config\n"
 	      "      --backend=NAME     auto | bwrap | seatbelt | container\n"
 	      "      --print            print the backend invocation instead of running it\n"
@@ -102,7 +107,11 @@ static void version(void)
 #else
 	printf("backends: seatbelt (/usr/bin/sandbox-exec), container\n");
 #endif
-	printf("seccomp: not built in yet\n");
+	if (seccomp_built_in())
+		printf("seccomp: built in (libseccomp)\n");
+	else
+		printf("seccomp: NOT built in: kjail refuses to run except with --backend container\n");
+	printf("landlock: %s\n", landlock_status());
 	printf("system config: %s\n", KJ_SYSTEM_CONFIG);
 }
 
@@ -189,6 +198,9 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 			break;
 		case OPT_NO_DEFAULTS:
 			bool_set(&p->defaults, false, "--no-defaults");
+			break;
+		case OPT_ALLOW_USERNS:
+			bool_set(&p->allow_userns, true, "--allow-userns");
 			break;
 		case OPT_CONFIG:
 			break;

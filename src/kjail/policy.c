@@ -23,6 +23,7 @@ void policy_init(struct policy *p)
 	bool_set(&p->network, true, "built-in default");
 	bool_set(&p->nested_userns, false, "built-in default");
 	bool_set(&p->defaults, true, "built-in default");
+	bool_set(&p->allow_userns, false, "built-in default");
 	p->backend = BACKEND_AUTO;
 	str_set(&p->backend_origin, "built-in default");
 	str_set(&p->workspace_origin, "current directory");
@@ -54,6 +55,7 @@ void policy_free(struct policy *p)
 	free(p->network.origin);
 	free(p->nested_userns.origin);
 	free(p->defaults.origin);
+	free(p->allow_userns.origin);
 	free(p->backend_origin);
 	list_free(&p->writable);
 	list_free(&p->deny_read);

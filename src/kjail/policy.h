@@ -30,6 +30,7 @@ struct policy {
 	struct bool_setting network;
 	struct bool_setting nested_userns;
 	struct bool_setting defaults;
+	struct bool_setting allow_userns;
 	enum backend backend;
 	char *backend_origin;
 	struct entry_list writable;

@@ -1,6 +1,8 @@
 #include "config.h"
 #include "run.h"
 #include "bwrap.h"
+#include "landlock.h"
+#include "seccomp.h"
 #include "strv.h"
 
 #include <errno.h>
@@ -292,7 +294,12 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	if (user_err < 0)
 		die_errno("cannot duplicate stderr");
 	open_mask_fds(pl);
-	struct jail_fds fds = { .status = status_p[1], .user_err = user_err, .seccomp = -1 };
+	struct sc_opts so = { .allow_userns = pl->allow_userns };
+	char scerr[512];
+	int seccomp_fd = seccomp_export(&so, scerr, sizeof scerr);
+	if (seccomp_fd < 0)
+		die("%s", scerr);
+	struct jail_fds fds = { .status = status_p[1], .user_err = user_err, .seccomp = seccomp_fd };
 	struct strv argv = STRV_INIT;
 	bwrap_build(pl, bwrap, self, &fds, cmd, &argv);
 	if (mode != RUN_EXEC) {
@@ -324,6 +331,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	close(err_p[1]);
 	close(args_fd);
 	close(user_err);
+	close(seccomp_fd);
 	for (size_t i = 0; i < pl->nops; i++)
 		if (pl->ops[i].fd >= 0) {
 			close(pl->ops[i].fd);
@@ -393,6 +401,9 @@ void jail_entry(const char *spec, char *const *cmd)
 		die("--jail-entry: bad descriptor list");
 	if (!cmd || !cmd[0])
 		die("--jail-entry: no command");
+	char err[256];
+	if (landlock_apply_scopes(err, sizeof err) == LL_FAILED)
+		die("cannot apply the Landlock scopes: %s", err);
 	if (write(status, "R", 1) != 1)
 		die_errno("--jail-entry: cannot report readiness");
 	close(status);

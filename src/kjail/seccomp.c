@@ -1,0 +1,231 @@
+#include "config.h"
+#include "seccomp.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef HAVE_SECCOMP
+#include <seccomp.h>
+#endif
+
+#define TIOCSTI_REQ 0x5412
+#define TIOCLINUX_REQ 0x541C
+#define CLONE_NEWUSER_FLAG 0x10000000ULL
+#define O_CREAT_FLAG 0100ULL
+#define O_TMPFILE_FLAG 020000000ULL   /* __O_TMPFILE, without O_DIRECTORY */
+#define SUID 04000ULL
+#define SGID 02000ULL
+
+struct rules {
+	struct sc_rule *v;
+	size_t n;
+};
+
+static struct sc_rule *add(struct rules *r, const char *sys, int err, const char *what,
+			   const char *why)
+{
+	r->v = xreallocarray(r->v, r->n + 1, sizeof *r->v);
+	struct sc_rule *x = &r->v[r->n++];
+	memset(x, 0, sizeof *x);
+	x->syscall = sys;
+	x->err = err;
+	x->what = what;
+	x->why = why;
+	return x;
+}
+
+static void cond(struct sc_rule *x, unsigned arg, enum sc_op op, uint64_t mask, uint64_t value)
+{
+	x->cond[x->ncond++] = (struct sc_cond){ arg, op, mask, value };
+}
+
+static void add_all(struct rules *r, const char *const *names, int err, const char *why)
+{
+	for (; *names; names++)
+		add(r, *names, err, NULL, why);
+}
+
+/* A mode argument with the set-user-ID or set-group-ID bit: one rule per bit,
+ * since a rule tests each argument once. flag, when not 0, must also be set
+ * in argument flags_arg (O_CREAT or O_TMPFILE for open). */
+static void add_mode_rules(struct rules *r, const char *sys, unsigned mode_arg,
+			   unsigned flags_arg, uint64_t flag)
+{
+	static const struct { uint64_t bit; const char *what; } bits[] = {
+		{ SUID, "set-user-ID bit" }, { SGID, "set-group-ID bit" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bits); i++) {
+		struct sc_rule *x = add(r, sys, EPERM, bits[i].what,
+					"no set-ID files left behind for others to run");
+		if (flag)
+			cond(x, flags_arg, SC_MASKED_EQ, flag, flag);
+		cond(x, mode_arg, SC_MASKED_EQ, bits[i].bit, bits[i].bit);
+	}
+}
+
+/* personality(2) is allowed for exactly 0 (PER_LINUX) and 0xffffffff (the
+ * query). libseccomp takes one comparison per argument, so "neither" is
+ * spelled bit by bit: bit 31 clear and any lower bit set, or bit 31 set and
+ * any lower bit clear, or anything above 32 bits. */
+static void add_personality(struct rules *r)
+{
+	const char *why = "execution domains weaken ASLR and W^X";
+	struct sc_rule *x = add(r, "personality", EPERM, "other than PER_LINUX or the query", why);
+	cond(x, 0, SC_GT, 0, 0xffffffffULL);
+	for (unsigned i = 0; i < 31; i++) {
+		uint64_t m = (1ULL << 31) | (1ULL << i);
+		x = add(r, "personality", EPERM, "other than PER_LINUX or the query", why);
+		cond(x, 0, SC_MASKED_EQ, m, 1ULL << i);
+		x = add(r, "personality", EPERM, "other than PER_LINUX or the query", why);
+		cond(x, 0, SC_MASKED_EQ, m, 1ULL << 31);
+	}
+}
+
+struct sc_rule *seccomp_rules(const struct sc_opts *o, size_t *n)
+{
+	struct rules r = { 0 };
+	struct sc_rule *x;
+
+	x = add(&r, "ioctl", EPERM, "TIOCSTI", "typing into the user's terminal");
+	cond(x, 1, SC_MASKED_EQ, 0xffffffffULL, TIOCSTI_REQ);
+	x = add(&r, "ioctl", EPERM, "TIOCLINUX", "typing into the user's terminal");
+	cond(x, 1, SC_MASKED_EQ, 0xffffffffULL, TIOCLINUX_REQ);
+
+	if (!o->allow_userns) {
+		const char *why = "a new user namespace would let it rebuild its view";
+		add(&r, "unshare", EPERM, NULL, why);
+		add(&r, "setns", EPERM, NULL, why);
+		x = add(&r, "clone", EPERM, "CLONE_NEWUSER", why);
+		cond(x, 0, SC_MASKED_EQ, CLONE_NEWUSER_FLAG, CLONE_NEWUSER_FLAG);
+	}
+	/* clone3 passes its flags in memory a filter cannot read; ENOSYS makes
+	 * libc fall back to clone, whose flags the rule above sees. */
+	add(&r, "clone3", ENOSYS, NULL, "its flags cannot be inspected; libc falls back to clone");
+
+	static const char *const mounts[] = {
+		"mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen",
+		"fsconfig", "fsmount", "fspick", "mount_setattr", NULL,
+	};
+	add_all(&r, mounts, EPERM, "the mount table is the jail");
+	static const char *const keys[] = { "keyctl", "add_key", "request_key", NULL };
+	add_all(&r, keys, EPERM, "the kernel keyring is shared across namespaces");
+	static const char *const kernel[] = {
+		"bpf", "perf_event_open", "userfaultfd", "kexec_load", "kexec_file_load",
+		"init_module", "finit_module", "delete_module", "reboot", "swapon", "swapoff",
+		"syslog", "acct", "quotactl", "lookup_dcookie", "uselib", "nfsservctl", "vm86",
+		"vm86old", NULL,
+	};
+	add_all(&r, kernel, EPERM, "kernel attack surface no agent needs");
+	add_personality(&r);
+	static const char *const uring[] = {
+		"io_uring_setup", "io_uring_enter", "io_uring_register", NULL,
+	};
+	add_all(&r, uring, EPERM, "io_uring bypasses syscall filtering");
+
+	add_mode_rules(&r, "chmod", 1, 0, 0);
+	add_mode_rules(&r, "fchmod", 1, 0, 0);
+	add_mode_rules(&r, "fchmodat", 2, 0, 0);
+	add_mode_rules(&r, "fchmodat2", 2, 0, 0);
+	add_mode_rules(&r, "creat", 1, 0, 0);
+	add_mode_rules(&r, "open", 2, 1, O_CREAT_FLAG);
+	add_mode_rules(&r, "open", 2, 1, O_TMPFILE_FLAG);
+	add_mode_rules(&r, "openat", 3, 2, O_CREAT_FLAG);
+	add_mode_rules(&r, "openat", 3, 2, O_TMPFILE_FLAG);
+	add_mode_rules(&r, "mknod", 1, 0, 0);
+	add_mode_rules(&r, "mknodat", 2, 0, 0);
+	add(&r, "openat2", ENOSYS, NULL, "its mode sits in memory a filter cannot read");
+	*n = r.n;
+	return r.v;
+}
+
+#ifdef HAVE_SECCOMP
+bool seccomp_built_in(void) { return true; }
+
+static bool add_arches(scmp_filter_ctx ctx, char *err, size_t errlen)
+{
+	if (seccomp_arch_native() != SCMP_ARCH_X86_64)
+		return true;
+	static const uint32_t extra[] = { SCMP_ARCH_X86, SCMP_ARCH_X32 };
+	for (size_t i = 0; i < ARRAY_SIZE(extra); i++) {
+		int rc = seccomp_arch_add(ctx, extra[i]);
+		if (rc < 0 && rc != -EEXIST) {
+			fmt_into(err, errlen, "seccomp: cannot add a compat ABI: %s", strerror(-rc));
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool add_rule(scmp_filter_ctx ctx, const struct sc_rule *x, char *err, size_t errlen)
+{
+	int nr = seccomp_syscall_resolve_name(x->syscall);
+	if (nr == __NR_SCMP_ERROR) {
+		fmt_into(err, errlen, "seccomp: libseccomp does not know %s", x->syscall);
+		return false;
+	}
+	struct scmp_arg_cmp c[2];
+	for (unsigned i = 0; i < x->ncond; i++) {
+		const struct sc_cond *k = &x->cond[i];
+		if (k->op == SC_MASKED_EQ)
+			c[i] = (struct scmp_arg_cmp){ k->arg, SCMP_CMP_MASKED_EQ, k->mask, k->value };
+		else
+			c[i] = (struct scmp_arg_cmp){ k->arg, SCMP_CMP_GT, k->value, 0 };
+	}
+	int rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(x->err), nr, x->ncond, c);
+	if (rc < 0) {
+		fmt_into(err, errlen, "seccomp: cannot add the rule for %s: %s", x->syscall,
+			 strerror(-rc));
+		return false;
+	}
+	return true;
+}
+
+int seccomp_export(const struct sc_opts *o, char *err, size_t errlen)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx) {
+		fmt_into(err, errlen, "seccomp: cannot initialise libseccomp");
+		return -1;
+	}
+	size_t n;
+	struct sc_rule *rules = seccomp_rules(o, &n);
+	bool ok = add_arches(ctx, err, errlen);
+	for (size_t i = 0; ok && i < n; i++)
+		ok = add_rule(ctx, &rules[i], err, errlen);
+	free(rules);
+	int fd = -1;
+	if (ok) {
+		fd = memfd_create("kjail-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+		if (fd < 0) {
+			fmt_into(err, errlen, "seccomp: memfd_create: %s", strerror(errno));
+		} else {
+			int rc = seccomp_export_bpf(ctx, fd);
+			if (rc < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
+			    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE |
+							 F_SEAL_SEAL) < 0) {
+				fmt_into(err, errlen, "seccomp: cannot export the filter: %s",
+					 strerror(rc < 0 ? -rc : errno));
+				close(fd);
+				fd = -1;
+			}
+		}
+	}
+	seccomp_release(ctx);
+	return fd;
+}
+#else
+bool seccomp_built_in(void) { return false; }
+
+int seccomp_export(const struct sc_opts *o, char *err, size_t errlen)
+{
+	(void)o;
+	fmt_into(err, errlen, "this kjail was built without libseccomp: it cannot filter "
+			      "system calls; rebuild with libseccomp, or choose --backend container");
+	return -1;
+}
+#endif

@@ -1,0 +1,42 @@
+/* The seccomp filter: a pure rule list, and a thin libseccomp exporter. */
+#ifndef KJ_SECCOMP_H
+#define KJ_SECCOMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum sc_op { SC_MASKED_EQ, SC_GT };
+
+struct sc_cond {
+	unsigned arg;
+	enum sc_op op;
+	uint64_t mask;   /* SC_MASKED_EQ */
+	uint64_t value;
+};
+
+struct sc_rule {
+	const char *syscall;
+	int err;                 /* errno returned */
+	unsigned ncond;          /* all must hold (libseccomp: one per argument) */
+	struct sc_cond cond[2];
+	const char *what;        /* "TIOCSTI", "set-user-ID bit", or NULL */
+	const char *why;         /* one phrase, for --explain */
+};
+
+struct sc_opts {
+	bool allow_userns;
+};
+
+/* The rules for these options, in a fresh array (*n of them). */
+struct sc_rule *seccomp_rules(const struct sc_opts *o, size_t *n);
+
+/* Build the filter for the native ABI and every other ABI this machine runs
+ * (x86_64: i386 and x32 too) and export it as BPF into a sealed memfd.
+ * Returns the descriptor (close-on-exec), or -1 with one line in err. */
+int seccomp_export(const struct sc_opts *o, char *err, size_t errlen);
+
+/* Whether seccomp filtering is compiled in. */
+bool seccomp_built_in(void);
+
+#endif

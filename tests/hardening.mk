@@ -1,0 +1,1 @@
+# seccomp/Landlock integration tests and try-syscall (issue 4).

@@ -1,0 +1,173 @@
+/* The rule list for every policy variant, and the exported program. */
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kjail/seccomp.h"
+
+static size_t count(const struct sc_rule *r, size_t n, const char *sys)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += strcmp(r[i].syscall, sys) == 0;
+	return c;
+}
+
+static const struct sc_rule *first(const struct sc_rule *r, size_t n, const char *sys)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(r[i].syscall, sys) == 0)
+			return &r[i];
+	return NULL;
+}
+
+static const char *const plain_eperm[] = {
+	"mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen", "fsconfig",
+	"fsmount", "fspick", "mount_setattr", "keyctl", "add_key", "request_key", "bpf",
+	"perf_event_open", "userfaultfd", "kexec_load", "kexec_file_load", "init_module",
+	"finit_module", "delete_module", "reboot", "swapon", "swapoff", "syslog", "acct",
+	"quotactl", "lookup_dcookie", "uselib", "nfsservctl", "vm86", "vm86old",
+	"io_uring_setup", "io_uring_enter", "io_uring_register", NULL,
+};
+
+/* Evaluate the personality rules on a value the way the BPF would. */
+static bool personality_denied(const struct sc_rule *r, size_t n, uint64_t v)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(r[i].syscall, "personality") != 0)
+			continue;
+		const struct sc_cond *c = &r[i].cond[0];
+		bool hit = c->op == SC_GT ? v > c->value : (v & c->mask) == c->value;
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
+static void test_default_rules(void **state)
+{
+	(void)state;
+	struct sc_opts o = { .allow_userns = false };
+	size_t n;
+	struct sc_rule *r = seccomp_rules(&o, &n);
+	for (const char *const *s = plain_eperm; *s; s++) {
+		const struct sc_rule *x = first(r, n, *s);
+		assert_non_null(x);
+		assert_int_equal(x->err, EPERM);
+		assert_int_equal(x->ncond, 0);
+	}
+	assert_int_equal(first(r, n, "clone3")->err, ENOSYS);
+	assert_int_equal(first(r, n, "openat2")->err, ENOSYS);
+	assert_int_equal(first(r, n, "unshare")->ncond, 0);
+	assert_int_equal(first(r, n, "setns")->ncond, 0);
+	const struct sc_rule *clone = first(r, n, "clone");
+	assert_int_equal(clone->ncond, 1);
+	assert_int_equal(clone->cond[0].arg, 0);
+	assert_int_equal(clone->cond[0].mask, 0x10000000);
+	/* ioctl: both requests, compared on 32 bits only */
+	assert_int_equal(count(r, n, "ioctl"), 2);
+	const struct sc_rule *io = first(r, n, "ioctl");
+	assert_int_equal(io->cond[0].arg, 1);
+	assert_int_equal(io->cond[0].mask, 0xffffffffULL);
+	assert_int_equal(io->cond[0].value, 0x5412);
+	assert_int_equal(io[1].cond[0].value, 0x541C);
+	/* set-ID bits: every chmod and every way to create a file with a mode */
+	assert_int_equal(count(r, n, "chmod"), 2);
+	assert_int_equal(count(r, n, "fchmod"), 2);
+	assert_int_equal(count(r, n, "fchmodat"), 2);
+	assert_int_equal(count(r, n, "fchmodat2"), 2);
+	assert_int_equal(count(r, n, "open"), 4);
+	assert_int_equal(count(r, n, "openat"), 4);
+	const struct sc_rule *oa = first(r, n, "openat");
+	assert_int_equal(oa->ncond, 2);
+	assert_int_equal(oa->cond[0].arg, 2);
+	assert_int_equal(oa->cond[1].arg, 3);
+	assert_int_equal(first(r, n, "fchmodat")->cond[0].arg, 2);
+	free(r);
+}
+
+static void test_personality_allows_exactly_two_values(void **state)
+{
+	(void)state;
+	struct sc_opts o = { 0 };
+	size_t n;
+	struct sc_rule *r = seccomp_rules(&o, &n);
+	assert_false(personality_denied(r, n, 0));
+	assert_false(personality_denied(r, n, 0xffffffffULL));
+	const uint64_t bad[] = { 1, 8, 0x0040000, 0x0400000, 0x80000000ULL, 0xfffffffeULL,
+				 0x7fffffffULL, 0x100000000ULL, 0x1ffffffffULL, 0x100040000ULL };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		assert_true(personality_denied(r, n, bad[i]));
+	for (unsigned b = 0; b < 32; b++)
+		assert_true(personality_denied(r, n, 1ULL << b));
+	free(r);
+}
+
+static void test_allow_userns_lifts_only_userns_rules(void **state)
+{
+	(void)state;
+	struct sc_opts d = { .allow_userns = false }, a = { .allow_userns = true };
+	size_t nd, na;
+	struct sc_rule *rd = seccomp_rules(&d, &nd);
+	struct sc_rule *ra = seccomp_rules(&a, &na);
+	assert_int_equal(nd, na + 3);
+	assert_null(first(ra, na, "unshare"));
+	assert_null(first(ra, na, "setns"));
+	assert_null(first(ra, na, "clone"));
+	/* everything else is identical, in order */
+	size_t j = 0;
+	for (size_t i = 0; i < nd; i++) {
+		const char *s = rd[i].syscall;
+		if (!strcmp(s, "unshare") || !strcmp(s, "setns") || !strcmp(s, "clone"))
+			continue;
+		assert_string_equal(s, ra[j].syscall);
+		assert_int_equal(rd[i].err, ra[j].err);
+		assert_memory_equal(rd[i].cond, ra[j].cond, sizeof rd[i].cond);
+		j++;
+	}
+	assert_int_equal(j, na);
+	free(rd);
+	free(ra);
+}
+
+static void test_export(void **state)
+{
+	(void)state;
+	struct sc_opts o = { 0 };
+	char err[256] = "";
+	int fd = seccomp_export(&o, err, sizeof err);
+	if (!seccomp_built_in()) {
+		assert_int_equal(fd, -1);
+		assert_non_null(strstr(err, "without libseccomp"));
+		return;
+	}
+	assert_true(fd >= 0);
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	/* classic BPF: 8-byte instructions, and a real program */
+	assert_int_equal(st.st_size % 8, 0);
+	assert_true(st.st_size > 8 * 100);
+	assert_int_equal(lseek(fd, 0, SEEK_CUR), 0);
+	/* sealed: nobody can swap the program before bwrap reads it */
+	assert_int_equal(write(fd, "x", 1), -1);
+	close(fd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default_rules),
+		cmocka_unit_test(test_personality_allows_exactly_two_values),
+		cmocka_unit_test(test_allow_userns_lifts_only_userns_rules),
+		cmocka_unit_test(test_export),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
