@@ -1,1 +1,37 @@
 # seccomp/Landlock integration tests and try-syscall (issue 4).
+#
+# try-syscall attempts one named system call and prints one word (OK or
+# the errno name); hs-pty runs a command on a pseudo-terminal that is its
+# controlling terminal; hs-abstract listens on / connects to an abstract
+# Unix socket. hs-probe32.c is a freestanding i386 program that the tests
+# compile themselves with "cc -m32" (and skip when that cannot link), so a
+# machine without a 32-bit toolchain still builds and runs "make check".
+if OS_LINUX
+check_PROGRAMS += \
+	tests/helpers/try-syscall \
+	tests/helpers/hs-pty \
+	tests/helpers/hs-abstract
+tests_helpers_try_syscall_SOURCES = tests/helpers/try-syscall.c
+tests_helpers_hs_pty_SOURCES = tests/helpers/hs-pty.c
+tests_helpers_hs_abstract_SOURCES = tests/helpers/hs-abstract.c
+
+HARDENING_TESTS = \
+	tests/integration/hardening-seccomp.test \
+	tests/integration/hardening-abi.test \
+	tests/integration/hardening-tty.test \
+	tests/integration/hardening-userns.test \
+	tests/integration/hardening-suid.test \
+	tests/integration/hardening-landlock.test \
+	tests/integration/hardening-works.test
+TESTS += $(HARDENING_TESTS)
+endif
+EXTRA_DIST += \
+	tests/integration/hardening-seccomp.test \
+	tests/integration/hardening-abi.test \
+	tests/integration/hardening-tty.test \
+	tests/integration/hardening-userns.test \
+	tests/integration/hardening-suid.test \
+	tests/integration/hardening-landlock.test \
+	tests/integration/hardening-works.test \
+	tests/integration/hardening-lib.sh \
+	tests/helpers/hs-probe32.c

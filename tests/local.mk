@@ -1,1 +1,49 @@
 # Integration tests (TAP shell) for kjail, and their C helpers.
+#
+# The helpers are tiny probes the tests run both on the host and inside the
+# jail: they print one word (an errno name, "ok", "connected") so a test can
+# tell "the jail refused" from "the probe was wrong".
+check_PROGRAMS += \
+	tests/helpers/try \
+	tests/helpers/pfind \
+	tests/helpers/handle-open \
+	tests/helpers/unix-listen \
+	tests/helpers/unix-connect \
+	tests/helpers/tcp-listen \
+	tests/helpers/tcp-connect
+tests_helpers_try_SOURCES = tests/helpers/try.c tests/helpers/errname.h
+tests_helpers_pfind_SOURCES = tests/helpers/pfind.c
+tests_helpers_handle_open_SOURCES = tests/helpers/handle-open.c tests/helpers/errname.h
+tests_helpers_unix_listen_SOURCES = tests/helpers/unix-listen.c \
+	tests/helpers/errname.h tests/helpers/sockaddr-un.h
+tests_helpers_unix_connect_SOURCES = tests/helpers/unix-connect.c \
+	tests/helpers/errname.h tests/helpers/sockaddr-un.h
+tests_helpers_tcp_listen_SOURCES = tests/helpers/tcp-listen.c tests/helpers/errname.h
+tests_helpers_tcp_connect_SOURCES = tests/helpers/tcp-connect.c tests/helpers/errname.h
+# AM_CFLAGS carries libbsd's overlay, which renames getopt and friends.
+tests_helpers_try_LDADD = $(LIBBSD_LIBS)
+tests_helpers_pfind_LDADD = $(LIBBSD_LIBS)
+tests_helpers_handle_open_LDADD = $(LIBBSD_LIBS)
+tests_helpers_unix_listen_LDADD = $(LIBBSD_LIBS)
+tests_helpers_unix_connect_LDADD = $(LIBBSD_LIBS)
+tests_helpers_tcp_listen_LDADD = $(LIBBSD_LIBS)
+tests_helpers_tcp_connect_LDADD = $(LIBBSD_LIBS)
+
+KJAIL_INTEGRATION_TESTS = \
+	tests/integration/kjail-works.test \
+	tests/integration/kjail-masks.test \
+	tests/integration/kjail-protected.test \
+	tests/integration/kjail-escape.test \
+	tests/integration/kjail-env.test \
+	tests/integration/kjail-network.test \
+	tests/integration/kjail-badinput.test
+TESTS += $(KJAIL_INTEGRATION_TESTS)
+# Run through the shell, so a lost executable bit cannot break the suite.
+TEST_LOG_COMPILER = $(SHELL)
+EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh
+# The tests' fixtures, should a run be interrupted before its trap.
+clean-local: clean-kjail-integration
+clean-kjail-integration:
+	-chmod -R u+rwX tests/integration/work.* 2>/dev/null
+	-rm -rf tests/integration/work.*
+.PHONY: clean-kjail-integration

@@ -14,6 +14,7 @@ static void reserve(struct strv *s, size_t extra)
 		cap *= 2;
 	s->v = xreallocarray(s->v, cap, sizeof *s->v);
 	s->cap = cap;
+	s->v[s->n] = NULL;
 }
 
 void strv_take(struct strv *s, char *str)

@@ -51,6 +51,12 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
 	strv_push(a, "--unshare-user");
 	if (!pl->allow_userns)
 		strv_push(a, "--disable-userns");
+	if (pl->inside_id >= 0) {
+		strv_push(a, "--uid");
+		strv_pushf(a, "%ld", pl->inside_id);
+		strv_push(a, "--gid");
+		strv_pushf(a, "%ld", pl->inside_id);
+	}
 	if (!pl->nested_userns)
 		strv_push(a, "--unshare-pid");
 	strv_push(a, "--unshare-ipc");

@@ -124,7 +124,10 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 			     "namespaces and, inside them, hold capabilities over them; the mount, "
 			     "keyring and other filter rules still apply\n",
 			p->allow_userns.origin);
-	else
+	if (pl->inside_id >= 0)
+		fprintf(out, "identity: uid and gid %ld inside the jail (the caller's outside), so "
+			     "nested namespaces can map it\n", pl->inside_id);
+	if (!pl->allow_userns)
 		fprintf(out, "user namespaces: none can be created inside\n");
 	fprintf(out, "processes: own PID namespace, %s\n",
 		pl->nested_userns ? "not unshared (--nested-userns); host /proc bound read-only"

@@ -376,6 +376,13 @@ static bool build(struct builder *b)
 
 	if (p->defaults.value)
 		add_default_masks(b);
+	if (!p->network.value) {
+		/* /sys is the host's: without this it still lists the host's
+		 * interfaces, though none of them is reachable. */
+		_cleanup_free_ char *o = xasprintf("host interfaces under no network (%s)",
+						   p->network.origin);
+		add_mask(b, "/sys/class/net", o);
+	}
 	for (size_t i = 0; i < p->deny_read.n; i++)
 		add_mask(b, p->deny_read.v[i].value, p->deny_read.v[i].origin);
 	if (!check_masks(b))
@@ -417,6 +424,10 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	out->network = p->network.value;
 	out->nested_userns = p->nested_userns.value;
 	out->allow_userns = p->allow_userns.value;
+	/* A nested namespace may map uid 0 of its parent only if its creator
+	 * held CAP_SETFCAP, which the jail never has; so a root run that allows
+	 * user namespaces is uid 65534 inside (still root outside). */
+	out->inside_id = out->allow_userns && h->uid == 0 ? 65534 : -1;
 	struct builder b = { .p = p, .h = h, .pl = out, .err = err, .errlen = errlen };
 	bool ok = build(&b);
 	cands_free(&b.roots);

@@ -50,6 +50,7 @@ struct plan {
 	bool network;
 	bool nested_userns;
 	bool allow_userns;
+	long inside_id;               /* uid and gid inside the jail, or -1: the caller's */
 	struct op *ops;
 	size_t nops;
 	struct entry_list skipped;   /* value: path, origin: why and from where */

@@ -108,7 +108,7 @@ struct sc_rule *seccomp_rules(const struct sc_opts *o, size_t *n)
 	add(&r, "clone3", ENOSYS, NULL, "its flags cannot be inspected; libc falls back to clone");
 
 	static const char *const mounts[] = {
-		"mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen",
+		"mount", "umount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen",
 		"fsconfig", "fsmount", "fspick", "mount_setattr", NULL,
 	};
 	add_all(&r, mounts, EPERM, "the mount table is the jail");

@@ -1,1 +1,65 @@
-# kli: filled in by the kli authority work.
+# kli: the authority core (lattice, config layers, reports) and its tests.
+
+noinst_LIBRARIES += libkli.a
+libkli_a_SOURCES = \
+	src/kli/authority.c src/kli/authority.h \
+	src/kli/settings.c src/kli/settings.h \
+	src/kli/report.c src/kli/report.h
+libkli_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+
+KLI_LIBS = libkli.a $(COMMON_LIBS) $(JANSSON_LIBS)
+
+bin_PROGRAMS += kli
+kli_SOURCES = src/kli/main.c
+kli_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+kli_LDADD = $(KLI_LIBS)
+
+dist_man_MANS += doc/kli.1
+EXTRA_DIST += doc/capabilities.md
+
+# Unit tests (cmocka).
+check_PROGRAMS += tests/unit/test_authority tests/unit/test_kli_settings
+TESTS += tests/unit/test_authority tests/unit/test_kli_settings
+tests_unit_test_authority_SOURCES = tests/unit/test_authority.c
+tests_unit_test_authority_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_test_authority_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_kli_settings_SOURCES = tests/unit/test_kli_settings.c
+tests_unit_test_kli_settings_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_test_kli_settings_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+
+# Integration tests: TAP shell scripts running the built kli.
+KLI_INTEGRATION_TESTS = \
+	tests/integration/kli-authority.test \
+	tests/integration/kli-layers.test \
+	tests/integration/kli-config-errors.test \
+	tests/integration/kli-check.test \
+	tests/integration/kli-cli.test \
+	tests/integration/kli-man.test
+TESTS += $(KLI_INTEGRATION_TESTS)
+EXTRA_DIST += $(KLI_INTEGRATION_TESTS) tests/integration/kli-lib.sh
+
+# libFuzzer harness for the capability-entry parser, on the conventions of
+# tests/fuzz/local.mk (FUZZ_TARGETS, seeds in tests/fuzz/corpus/capability,
+# tests/fuzz/capability.dict). It is compiled by clang from the sources
+# themselves: the gcc-built archives carry no coverage instrumentation.
+# `make fuzz-capability-run [FUZZ_SECONDS=N]` runs this harness alone.
+KLI_FUZZ_TARGETS =
+if HAVE_CLANG
+KLI_FUZZ_TARGETS += tests/fuzz/fuzz_capability
+endif
+FUZZ_TARGETS += $(KLI_FUZZ_TARGETS)
+EXTRA_DIST += tests/fuzz/fuzz_capability.c tests/fuzz/capability.dict
+CLEANFILES += tests/fuzz/fuzz_capability
+
+FUZZ_CAPABILITY_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_capability.c \
+	$(srcdir)/src/kli/authority.c \
+	$(srcdir)/src/common/path.c \
+	$(srcdir)/src/common/util.c
+tests/fuzz/fuzz_capability: $(FUZZ_CAPABILITY_SRCS) src/kli/authority.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_CAPABILITY_SRCS) $(LIBBSD_LIBS)
+
+fuzz-capability-run:
+	$(MAKE) $(AM_MAKEFLAGS) fuzz-run FUZZ_TARGETS='$(KLI_FUZZ_TARGETS)'
+.PHONY: fuzz-capability-run

@@ -15,6 +15,7 @@ static void base(struct plan *pl, const char *ws)
 	pl->backend = BACKEND_BWRAP;
 	pl->workspace = xstrdup(ws);
 	pl->network = true;
+	pl->inside_id = -1;
 	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
 	plan_add(pl, OP_DEV, "/dev", "private", "x");
 	plan_add(pl, OP_PROC, "/proc", "private", "x");
@@ -81,6 +82,8 @@ static void test_nested_userns_and_seccomp(void **state)
 	pl.workspace = xstrdup("/w");
 	pl.network = true;
 	pl.nested_userns = true;
+	pl.allow_userns = true;
+	pl.inside_id = 65534;
 	plan_add(&pl, OP_RO_ROOT, "/", "read-only", "host root");
 	plan_add(&pl, OP_DEV, "/dev", "private", "x");
 	plan_add(&pl, OP_PROC_BIND, "/proc", "read-only", "x");
@@ -90,7 +93,7 @@ static void test_nested_userns_and_seccomp(void **state)
 	struct jail_fds f = { .status = 3, .user_err = 7, .seccomp = 8 };
 	char *cmd[] = { "true", NULL };
 	check(&pl, &f, cmd,
-	      HEAD NS CAPS
+	      "/usr/bin/bwrap --unshare-user --uid 65534 --gid 65534 " NS CAPS
 	      "--ro-bind / / --dev /dev --ro-bind /proc /proc --tmpfs /tmp "
 	      "--ro-bind /tmp/b/kjail /tmp/b/kjail --bind /w /w --chdir /w --seccomp 8 "
 	      "-- /usr/bin/kjail --jail-entry=3,7 -- true");

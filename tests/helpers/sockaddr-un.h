@@ -1,0 +1,27 @@
+/* sockaddr-un.h: fill a sockaddr_un from a path; a leading '@' names an
+ * abstract socket (which lives in the network namespace, not the file system). */
+#ifndef KJ_TEST_SOCKADDR_UN_H
+#define KJ_TEST_SOCKADDR_UN_H
+
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+static inline int
+fill_sockaddr_un(struct sockaddr_un *sa, socklen_t *len, const char *path)
+{
+	size_t n = strlen(path);
+
+	memset(sa, 0, sizeof *sa);
+	sa->sun_family = AF_UNIX;
+	if (n == 0 || n >= sizeof sa->sun_path)
+		return -1;
+	memcpy(sa->sun_path, path, n);
+	if (path[0] == '@')
+		sa->sun_path[0] = '\0';
+	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + (path[0] == '@' ? 0 : 1));
+	return 0;
+}
+
+#endif

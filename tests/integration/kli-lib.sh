@@ -1,0 +1,130 @@
+# kli-lib.sh: TAP output and fixtures for tests/integration/kli-*.test.
+#
+# Every test runs the real kli with HOME and XDG_CONFIG_HOME pointing into a
+# fixture directory under the build tree, from a workspace that is its own
+# git root (so no config above the fixture can take part), and compares
+# exit status, stdout and stderr exactly.
+#
+# POSIX sh. No "set -e": a failing command must become "not ok".
+
+set -u
+export LC_ALL=C
+
+if [ -z "${top_srcdir:-}" ]; then
+	top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
+fi
+: "${top_builddir:=$top_srcdir}"
+: "${KLI:=$top_builddir/kli}"
+export top_srcdir top_builddir KLI
+
+# --- TAP ----------------------------------------------------------------------
+tap_n=0
+ok()     { tap_n=$((tap_n + 1)); printf 'ok %d - %s\n' "$tap_n" "$1"; }
+not_ok() { tap_n=$((tap_n + 1)); printf 'not ok %d - %s\n' "$tap_n" "$1"; }
+skip()   { tap_n=$((tap_n + 1)); printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$1" "$2"; }
+diag()   { printf '%s\n' "$*" | sed 's/^/# /'; }
+diag_text() {
+	diag "$1:"
+	printf '%s' "$2" | head -n 40 | sed 's/^/#   |/'
+	printf '\n'
+}
+done_testing() { printf '1..%d\n' "$tap_n"; exit 0; }
+
+# --- fixtures -----------------------------------------------------------------
+# kli_init NAME: $WORK under the build tree; HOME and XDG_CONFIG_HOME in it;
+# the workspace $WS (with a .git, so it is the git root) as the cwd.
+kli_init() {
+	if [ ! -x "$KLI" ]; then
+		echo "1..0 # SKIP $KLI is not built"
+		exit 0
+	fi
+	# The system layer is fixed at build time; a machine that has one would
+	# take part in every result here.
+	_sys=$(sed -n 's/^#define KLI_SYSTEM_CONFIG "\(.*\)"$/\1/p' "$top_builddir/config.h")
+	if [ -n "$_sys" ] && [ -e "$_sys" ]; then
+		echo "1..0 # SKIP $_sys exists on this machine and would change every answer"
+		exit 0
+	fi
+	_base=$top_builddir/tests/integration
+	mkdir -p "$_base" || exit 99
+	_base=$(cd "$_base" && pwd -P)
+	WORK=$_base/work.kli-$1.$$
+	rm -rf "$WORK"
+	mkdir -p "$WORK" || exit 99
+	trap 'rm -rf "$WORK"' EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	HOME=$WORK/home
+	XDG_CONFIG_HOME=$WORK/xdg
+	export HOME XDG_CONFIG_HOME
+	USER_CONFIG=$XDG_CONFIG_HOME/kli/config.ini
+	WS=$WORK/ws
+	PROJECT_CONFIG=$WS/.kli/config.ini
+	mkdir -p "$HOME" "$XDG_CONFIG_HOME/kli" "$WS/.git" || exit 99
+	cd "$WS" || exit 99
+}
+
+# user_config LINE...: write the user config (no lines: remove it)
+user_config() {
+	rm -f "$USER_CONFIG"
+	[ $# -eq 0 ] || printf '%s\n' "$@" >"$USER_CONFIG"
+}
+
+# project_config LINE...: write $WS/.kli/config.ini (no lines: remove it)
+project_config() {
+	rm -rf "$WS/.kli"
+	[ $# -eq 0 ] && return 0
+	mkdir -p "$WS/.kli" && printf '%s\n' "$@" >"$PROJECT_CONFIG"
+}
+
+# lines LINE...: $T is the lines, each ending in a newline ("" for none)
+lines() {
+	if [ $# -eq 0 ]; then T=; return; fi
+	T=$(printf '%s\n' "$@"; echo x)
+	T=${T%x}
+}
+
+# run_kli ARG...: run kli; $RC, and $OUT and $ERR byte for byte
+run_kli() {
+	"$KLI" "$@" >"$WORK/stdout" 2>"$WORK/stderr"
+	RC=$?
+	OUT=$(cat "$WORK/stdout"; echo x)
+	OUT=${OUT%x}
+	ERR=$(cat "$WORK/stderr"; echo x)
+	ERR=${ERR%x}
+}
+
+# verdict DESC STATUS: ok when STATUS is 0, else not ok
+verdict() {
+	if [ "$2" = 0 ]; then ok "$1"; return 0; fi
+	not_ok "$1"
+	return 1
+}
+
+# expect DESC RC STDOUT STDERR: the last run_kli, exactly
+expect() {
+	if [ "$RC" = "$2" ] && [ "$OUT" = "$3" ] && [ "$ERR" = "$4" ]; then
+		ok "$1"
+		return 0
+	fi
+	not_ok "$1"
+	diag "exit status: want $2, got $RC"
+	[ "$OUT" = "$3" ] || { diag_text "stdout wanted" "$3"; diag_text "stdout got" "$OUT"; }
+	[ "$ERR" = "$4" ] || { diag_text "stderr wanted" "$4"; diag_text "stderr got" "$ERR"; }
+	return 1
+}
+
+# expect_lines DESC RC STDERR LINE...: stdout is exactly the LINEs
+expect_lines() {
+	_d=$1 _rc=$2 _err=$3
+	shift 3
+	lines "$@"
+	expect "$_d" "$_rc" "$T" "$_err"
+}
+
+# expect_fail DESC STDERR_LINE: exit 2, nothing on stdout, one line on stderr
+expect_fail() {
+	expect "$1" 2 "" "$2
+"
+}

@@ -1,0 +1,286 @@
+# lib.sh: TAP output, fixtures, and the "baseline first, then the jail"
+# attempt used by every tests/integration/kjail-*.test.
+#
+# The rule these tests live by: an attack is first shown to WORK without
+# kjail (same command, same fixture), then shown to FAIL inside kjail. A
+# probe that cannot succeed without kjail proves nothing, so a baseline that
+# fails is "not ok", unless the kernel or our privileges genuinely cannot do
+# it (then "# SKIP" with the reason). Fixtures live under the build tree,
+# never under /tmp: the jail's /tmp is private, so a secret under the host's
+# /tmp would be invisible inside whatever kjail did.
+#
+# POSIX sh (dash). No "set -e": a failing command must become "not ok", and
+# every script runs to done_testing, which prints the plan (at the end).
+
+set -u
+export LC_ALL=C
+
+# --- locations: make check exports these; derive them for a direct run ----
+if [ -z "${top_srcdir:-}" ]; then
+	top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
+fi
+: "${top_builddir:=$top_srcdir}"
+: "${KJAIL:=$top_builddir/kjail}"
+: "${HELPERS:=$top_builddir/tests/helpers}"
+: "${BWRAP_PATH:=/usr/bin/bwrap}"
+export top_srcdir top_builddir KJAIL HELPERS BWRAP_PATH
+KJ_TIMEOUT=${KJ_TIMEOUT:-30}
+NL='
+'
+
+# --- TAP --------------------------------------------------------------------
+tap_n=0
+ok()     { tap_n=$((tap_n + 1)); printf 'ok %d - %s\n' "$tap_n" "$1"; }
+not_ok() { tap_n=$((tap_n + 1)); printf 'not ok %d - %s\n' "$tap_n" "$1"; }
+skip()   { tap_n=$((tap_n + 1)); printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$1" "$2"; }
+diag()   { printf '%s\n' "$*" | sed 's/^/# /'; }
+# diag_text LABEL TEXT: TEXT (at most 40 lines) under a label, when not empty
+diag_text() {
+	[ -n "$2" ] || return 0
+	diag "$1:"
+	printf '%s\n' "$2" | head -n 40 | sed 's/^/#   /'
+}
+done_testing() { printf '1..%d\n' "$tap_n"; exit 0; }
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# sq WORD: WORD quoted for sh, so paths can be spliced into probe scripts
+sq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+# --- fixtures -----------------------------------------------------------------
+# kj_init NAME: make $WORK (outside /tmp), point HOME, XDG_CONFIG_HOME and
+# XDG_RUNTIME_DIR into it so the machine's real config and sockets never
+# take part, and clean everything up on exit.
+KJ_BG=
+kj_init() {
+	_base=$top_builddir/tests/integration
+	mkdir -p "$_base" || exit 99
+	_base=$(cd "$_base" && pwd -P)
+	case $_base/ in
+	/tmp/*)
+		# The build tree is under /tmp, where the jail sees its own tmpfs.
+		diag "build tree under /tmp: fixtures go to /var/tmp instead"
+		_base=/var/tmp ;;
+	esac
+	WORK=$_base/work.$1.$$
+	rm -rf "$WORK"
+	mkdir -p "$WORK" || exit 99
+	WORK=$(cd "$WORK" && pwd -P)
+	trap kj_cleanup EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+
+	HOME=$WORK/home
+	XDG_CONFIG_HOME=$HOME/.config
+	XDG_RUNTIME_DIR=$WORK/run
+	mkdir -p "$XDG_CONFIG_HOME" && mkdir -m 700 "$XDG_RUNTIME_DIR" || exit 99
+	export HOME XDG_CONFIG_HOME XDG_RUNTIME_DIR
+	unset SSH_AUTH_SOCK GPG_AGENT_INFO DBUS_SESSION_BUS_ADDRESS \
+		XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME 2>/dev/null || :
+
+	# Every jailed run reads this (empty) policy, so a system-wide
+	# /etc/kjail/config.ini cannot change what the tests see.
+	KJ_CONF=$WORK/kjail.ini
+	printf '; kjail integration test: built-in policy only\n[sandbox]\n' >"$KJ_CONF"
+
+	# Unique text: a probe looks for it, nothing else on the machine has it.
+	MARK=KJ$$x$(date +%s)
+	KJ_CWD=$WORK
+	kj_reset
+
+	[ -x "$KJAIL" ] || diag "kjail is not built: $KJAIL"
+	[ -x "$HELPERS/try" ] || diag "test helpers are not built: $HELPERS"
+	[ -x "$BWRAP_PATH" ] || diag "bwrap not found at $BWRAP_PATH"
+}
+
+kj_cleanup() {
+	for _p in $KJ_BG; do
+		kill -KILL "$_p" 2>/dev/null
+	done
+	if [ -n "${WORK:-}" ] && [ -d "$WORK" ]; then
+		chmod -R u+rwX "$WORK" 2>/dev/null
+		rm -rf "$WORK"
+	fi
+}
+
+# kj_bg CMD...: start CMD in the background; it is killed (by pid) on exit
+kj_bg() {
+	"$@" &
+	KJ_BG="$KJ_BG $!"
+	KJ_LAST_BG=$!
+}
+
+# wait_for TENTHS CMD...: poll CMD every 0.1 s until it succeeds
+wait_for() {
+	_n=$1
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+# --- running ------------------------------------------------------------------
+# run CMD...: run CMD from $CWD with a time limit and stdin from $KJ_STDIN;
+# sets RC, OUT (stdout) and ERR (stderr).
+KJ_STDIN=/dev/null
+run() {
+	(cd "$CWD" && exec timeout -k 5 "$KJ_TIMEOUT" "$@") \
+		<"$KJ_STDIN" >"$WORK/.out" 2>"$WORK/.err"
+	RC=$?
+	OUT=$(cat "$WORK/.out")
+	ERR=$(cat "$WORK/.err")
+}
+
+# kjrun KJAIL-ARGS...: run kjail with the test's policy file
+kjrun() { run "$KJAIL" --config "$KJ_CONF" "$@"; }
+
+# diag_run WHAT: the outcome of the last run
+diag_run() {
+	diag "$1: exit status $RC"
+	diag_text "stdout" "$OUT"
+	diag_text "stderr" "$ERR"
+}
+
+# diag_print KJAIL-OPTIONS...: what kjail would have run, to help the reader
+diag_print() {
+	_p=$("$KJAIL" --config "$KJ_CONF" --print "$@" -- true 2>&1 | head -c 6000)
+	diag_text "kjail --print" "$_p"
+}
+
+# --- the attempt ----------------------------------------------------------------
+# Per-attempt settings (reset after each attempt and check):
+#   CWD          where both runs start; kjail's workspace defaults to it
+#   BASE_WRAP    command prefix of the baseline run only (e.g. "unshare -Urm")
+#   BASE_SETUP   sh code run before PROBE in the baseline only
+#   BASE_SKIP    if set and the baseline fails: SKIP with this reason instead
+#                of "not ok" (only for what the kernel or privilege forbids)
+#   RESTORE      sh code, eval'd here after the baseline: put the fixture back
+#   HOSTCHECK    sh code, eval'd in a subshell after the jailed run: must
+#                succeed (the host is intact)
+#   HOST_JUDGED  set: the attack shows on the host only (a file left in the
+#                host's /dev/shm, a process still running): HOSTCHECK must
+#                fail after the baseline and pass after the jailed run
+kj_reset() {
+	CWD=$KJ_CWD
+	BASE_WRAP=
+	BASE_SETUP=
+	BASE_SKIP=
+	RESTORE=
+	HOSTCHECK=
+	HOST_JUDGED=
+}
+
+KJ_JAILWRAP='if ( eval "$1" ); then echo KJ-ATTACK-WORKED; else echo KJ-ATTACK-FAILED; fi'
+
+# attempt DESC PROBE [KJAIL-OPTION...]
+# PROBE is sh code that exits 0 when the attack worked. It must work without
+# kjail, and fail inside kjail run with the options given.
+attempt() {
+	_desc=$1
+	_probe=$2
+	shift 2
+
+	# shellcheck disable=SC2086 # BASE_WRAP is a word list on purpose
+	run $BASE_WRAP sh -c "${BASE_SETUP:+$BASE_SETUP$NL}$_probe"
+	_brc=$RC _bout=$OUT _berr=$ERR
+	_shown=yes
+	[ "$_brc" -eq 0 ] || _shown=no
+	if [ -n "$HOST_JUDGED" ] && (eval "$HOSTCHECK") >/dev/null 2>&1; then
+		_shown=no
+	fi
+	if [ -n "$RESTORE" ]; then
+		eval "$RESTORE" >/dev/null 2>&1
+	fi
+	if [ "$_shown" = no ]; then
+		if [ -n "$BASE_SKIP" ]; then
+			skip "$_desc" "$BASE_SKIP"
+			RC=$_brc OUT=$_bout ERR=$_berr
+			diag_run "baseline without kjail"
+		else
+			not_ok "$_desc"
+			diag "baseline: without kjail the attack did not work, so the jailed run would prove nothing"
+			RC=$_brc OUT=$_bout ERR=$_berr
+			diag_run "baseline without kjail"
+			diag_text "probe" "$_probe"
+		fi
+		kj_reset
+		return 0
+	fi
+
+	kjrun "$@" -- sh -c "$KJ_JAILWRAP" sh "$_probe"
+	_why=
+	if [ "$RC" -ne 0 ]; then
+		_why="kjail exited $RC (the probe wrapper always exits 0: kjail or the jail failed)"
+	elif [ -z "$HOST_JUDGED" ]; then
+		case $OUT in
+		*KJ-ATTACK-WORKED*) _why="the attack WORKED inside kjail" ;;
+		*KJ-ATTACK-FAILED*) ;;
+		*) _why="no verdict from the probe inside kjail" ;;
+		esac
+	fi
+	if [ -z "$_why" ] && [ -n "$HOSTCHECK" ] && ! (eval "$HOSTCHECK") >/dev/null 2>&1; then
+		_why="after the jailed run the host check failed: the attack reached the host"
+	fi
+	if [ -z "$_why" ]; then
+		ok "$_desc"
+	else
+		not_ok "$_desc"
+		diag "$_why"
+		diag_run "kjail"
+		diag_text "probe" "$_probe"
+		[ -z "$HOSTCHECK" ] || diag_text "host check" "$HOSTCHECK"
+		diag_print "$@"
+	fi
+	kj_reset
+	return 0
+}
+
+# jail_ok DESC PROBE [KJAIL-OPTION...]
+# What must keep working: PROBE (sh code) must exit 0 inside kjail, and
+# HOSTCHECK, if set, must pass afterwards.
+jail_ok() {
+	_desc=$1
+	_probe=$2
+	shift 2
+	kjrun "$@" -- sh -c "$KJ_JAILWRAP" sh "$_probe"
+	_why=
+	if [ "$RC" -ne 0 ]; then
+		_why="kjail exited $RC"
+	else
+		case $OUT in
+		*KJ-ATTACK-WORKED*) ;;
+		*) _why="the probe failed inside kjail" ;;
+		esac
+	fi
+	if [ -z "$_why" ] && [ -n "$HOSTCHECK" ] && ! (eval "$HOSTCHECK") >/dev/null 2>&1; then
+		_why="the host check failed after the jailed run"
+	fi
+	if [ -z "$_why" ]; then
+		ok "$_desc"
+	else
+		not_ok "$_desc"
+		diag "$_why"
+		diag_run "kjail"
+		diag_text "probe" "$_probe"
+		[ -z "$HOSTCHECK" ] || diag_text "host check" "$HOSTCHECK"
+		diag_print "$@"
+	fi
+	kj_reset
+	return 0
+}
+
+# check DESC CMD...: ok when CMD succeeds (for assertions on the host)
+check() {
+	_desc=$1
+	shift
+	if "$@"; then
+		ok "$_desc"
+	else
+		not_ok "$_desc"
+		diag "failed: $*"
+	fi
+}

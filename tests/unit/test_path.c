@@ -1,0 +1,491 @@
+/* Unit tests for the path helpers (src/common/path).
+ *
+ * path_resolve is tested on a real directory tree, made with mkdtemp in the
+ * current directory (the build tree), not under /tmp: the same tests also
+ * run where /tmp is private or a tmpfs with other rules. */
+#include "config.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "path.h"
+#include "util.h"
+
+/* ---- expand_home ------------------------------------------------------ */
+
+static void expect_expand(const char *p, const char *home, const char *want)
+{
+	char *got = path_expand_home(p, home);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void expect_expand_fails(const char *p, const char *home)
+{
+	errno = 0;
+	char *got = path_expand_home(p, home);
+	assert_null(got);
+	assert_int_equal(errno, EINVAL);
+}
+
+static void test_expand_tilde(void **state)
+{
+	expect_expand("~", "/home/u", "/home/u");
+	expect_expand("~/", "/home/u", "/home/u/");
+	expect_expand("~/.ssh", "/home/u", "/home/u/.ssh");
+	expect_expand("~/.config/kjail/config.ini", "/home/u",
+		      "/home/u/.config/kjail/config.ini");
+}
+
+static void test_expand_leaves_other_paths(void **state)
+{
+	expect_expand("/etc/passwd", "/home/u", "/etc/passwd");
+	expect_expand("relative/x", "/home/u", "relative/x");
+	expect_expand("a~/b", "/home/u", "a~/b");
+	expect_expand("/~/x", "/home/u", "/~/x");
+	expect_expand("", "/home/u", "");
+	/* No tilde: HOME is not needed, so a missing one is no error. */
+	expect_expand("/srv/x", NULL, "/srv/x");
+}
+
+static void test_expand_tilde_user_refused(void **state)
+{
+	expect_expand_fails("~root", "/home/u");
+	expect_expand_fails("~root/.ssh", "/home/u");
+	expect_expand_fails("~~", "/home/u");
+	expect_expand_fails("~.ssh", "/home/u");
+}
+
+static void test_expand_needs_absolute_home(void **state)
+{
+	expect_expand_fails("~", NULL);
+	expect_expand_fails("~/x", NULL);
+	expect_expand_fails("~/x", "");
+	expect_expand_fails("~/x", "home/u");
+	expect_expand_fails("~", "./u");
+}
+
+/* ---- normalize -------------------------------------------------------- */
+
+static void expect_norm(const char *p, const char *base, const char *want)
+{
+	char *got = path_normalize(p, base);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_normalize_absolute(void **state)
+{
+	expect_norm("/", NULL, "/");
+	expect_norm("//", NULL, "/");
+	expect_norm("///a//b///", NULL, "/a/b");
+	expect_norm("/a/b/", NULL, "/a/b");
+	expect_norm("/a/./b/.", NULL, "/a/b");
+	expect_norm("/./", NULL, "/");
+	expect_norm("/a/b/..", NULL, "/a");
+	expect_norm("/a/b/../../..", NULL, "/");
+	expect_norm("/..", NULL, "/");
+	expect_norm("/../etc", NULL, "/etc");
+	expect_norm("/a/../b/../c", NULL, "/c");
+	/* Only "." and ".." are special: "...", ".x" and "x." are names. */
+	expect_norm("/a/.../.x/x./..y", NULL, "/a/.../.x/x./..y");
+	/* An absolute path ignores the base. */
+	expect_norm("/etc", "/srv", "/etc");
+}
+
+static void test_normalize_relative_with_base(void **state)
+{
+	expect_norm("x", "/srv/work", "/srv/work/x");
+	expect_norm("./x/", "/srv/work", "/srv/work/x");
+	expect_norm("../x", "/srv/work", "/srv/x");
+	expect_norm("../../../..", "/srv/work", "/");
+	expect_norm("", "/srv/work", "/srv/work");
+	expect_norm(".", "/srv/work/", "/srv/work");
+	expect_norm("a//b", "//srv//work//", "/srv/work/a/b");
+	expect_norm("x", "/", "/x");
+}
+
+static void test_normalize_relative_needs_absolute_base(void **state)
+{
+	errno = 0;
+	assert_null(path_normalize("x", NULL));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(path_normalize("x", "srv"));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(path_normalize("", ""));
+	assert_int_equal(errno, EINVAL);
+}
+
+/* ---- is_under / relative_to / join / dirname --------------------------- */
+
+static void test_is_under_component_wise(void **state)
+{
+	assert_true(path_is_under("/srv/data", "/srv"));
+	assert_true(path_is_under("/srv/data", "/srv/data"));
+	assert_true(path_is_under("/srv/data/x/y", "/srv/data"));
+	assert_false(path_is_under("/srv/database", "/srv/data"));
+	assert_false(path_is_under("/srv/dat", "/srv/data"));
+	assert_false(path_is_under("/srv", "/srv/data"));
+	assert_false(path_is_under("/srvdata", "/srv"));
+	assert_false(path_is_under("/etc", "/srv"));
+}
+
+static void test_is_under_root_covers_all(void **state)
+{
+	assert_true(path_is_under("/", "/"));
+	assert_true(path_is_under("/etc", "/"));
+	assert_true(path_is_under("/a/b/c", "/"));
+}
+
+static void expect_rel(const char *path, const char *dir, const char *want)
+{
+	const char *got = path_relative_to(path, dir);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	/* It points into path: no allocation to free. */
+	assert_true(got >= path && got <= path + strlen(path));
+}
+
+static void test_relative_to(void **state)
+{
+	expect_rel("/srv/data/x/y", "/srv/data", "x/y");
+	expect_rel("/srv/data", "/srv/data", "");
+	expect_rel("/srv/data/", "/srv/data", "");
+	expect_rel("/etc/passwd", "/", "etc/passwd");
+	expect_rel("/", "/", "");
+	assert_null(path_relative_to("/srv/database", "/srv/data"));
+	assert_null(path_relative_to("/srv", "/srv/data"));
+	assert_null(path_relative_to("/etc", "/srv"));
+	assert_null(path_relative_to("relative", "/"));
+}
+
+static void expect_join(const char *a, const char *b, const char *want)
+{
+	char *got = path_join(a, b);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_join(void **state)
+{
+	expect_join("/a", "b", "/a/b");
+	expect_join("/a/", "b", "/a/b");
+	expect_join("/a", "/b", "/a/b");
+	expect_join("/a/", "/b", "/a/b");
+	expect_join("/", "b", "/b");
+	expect_join("/", "/b", "/b");
+	expect_join("/home/u", ".ssh/id_ed25519", "/home/u/.ssh/id_ed25519");
+	expect_join("rel", "x", "rel/x");
+}
+
+static void expect_dirname(const char *p, const char *want)
+{
+	char *got = path_dirname(p);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_dirname(void **state)
+{
+	expect_dirname("/a/b/c", "/a/b");
+	expect_dirname("/a/b", "/a");
+	expect_dirname("/a", "/");
+	expect_dirname("/", "/");
+	expect_dirname("/home/u/.ssh", "/home/u");
+}
+
+/* ---- resolve, on a real tree ------------------------------------------ */
+
+struct tree {
+	char *root; /* real absolute path of the test directory */
+};
+
+static char *tp(const struct tree *t, const char *rel)
+{
+	return rel[0] ? xasprintf("%s/%s", t->root, rel) : xstrdup(t->root);
+}
+
+static void mk_dir(const struct tree *t, const char *rel)
+{
+	_cleanup_free_ char *p = tp(t, rel);
+	if (mkdir(p, 0755) < 0)
+		fail_msg("mkdir %s: %s", p, strerror(errno));
+}
+
+static void mk_file(const struct tree *t, const char *rel)
+{
+	_cleanup_free_ char *p = tp(t, rel);
+	FILE *f = fopen(p, "w");
+	if (!f)
+		fail_msg("create %s: %s", p, strerror(errno));
+	fputs("x\n", f);
+	fclose(f);
+}
+
+/* target: taken as written when relative, below the tree root when it starts
+ * with "@/" (an absolute link into the tree). */
+static void mk_link(const struct tree *t, const char *target, const char *rel)
+{
+	_cleanup_free_ char *p = tp(t, rel);
+	_cleanup_free_ char *tgt = str_has_prefix(target, "@/")
+		? xasprintf("%s/%s", t->root, target + 2) : xstrdup(target);
+	if (symlink(tgt, p) < 0)
+		fail_msg("symlink %s -> %s: %s", p, tgt, strerror(errno));
+}
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(p) < 0 ? -1 : 0;
+}
+
+static int tree_setup(void **state)
+{
+	char tmpl[] = "test_path.XXXXXX";
+	if (!mkdtemp(tmpl)) {
+		fprintf(stderr, "mkdtemp in the current directory: %s\n", strerror(errno));
+		return -1;
+	}
+	struct tree *t = xcalloc(1, sizeof *t);
+	t->root = realpath(tmpl, NULL);
+	if (!t->root)
+		return -1;
+
+	mk_dir(t, "a");
+	mk_dir(t, "a/b");
+	mk_file(t, "a/b/file");
+	mk_dir(t, "c");
+	mk_dir(t, "with space");
+	mk_link(t, "@/a", "abs");              /* absolute target */
+	mk_link(t, "a/b", "rel");              /* relative target */
+	mk_link(t, "../c", "a/up");            /* relative, climbing */
+	mk_link(t, "../..", "a/b/back");       /* back to the root */
+	mk_link(t, "chain2", "chain1");
+	mk_link(t, "rel", "chain2");
+	mk_link(t, "nowhere/deep", "dang");    /* dangling, relative */
+	mk_link(t, "@/gone/x", "dangabs");     /* dangling, absolute */
+	mk_link(t, "loop2", "loop1");
+	mk_link(t, "loop1", "loop2");
+	mk_link(t, "self", "self");
+	mk_link(t, "with space", "sp");
+	mk_link(t, ".", "dot");
+
+	/* 40 links in a row end in a directory: the kernel's own limit. */
+	mk_dir(t, "l40");
+	for (int i = 39; i >= 0; i--) {
+		char name[8], target[8];
+		snprintf(name, sizeof name, "l%02d", i);
+		snprintf(target, sizeof target, "l%02d", i + 1);
+		mk_link(t, target, name);
+	}
+	mk_link(t, "l00", "l-1"); /* one more: 41 */
+	*state = t;
+	return 0;
+}
+
+static int tree_teardown(void **state)
+{
+	struct tree *t = *state;
+	if (!t)
+		return 0;
+	int rc = nftw(t->root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(t->root);
+	free(t);
+	return rc;
+}
+
+static void expect_resolve(const struct tree *t, const char *rel, const char *want_rel)
+{
+	_cleanup_free_ char *p = tp(t, rel);
+	_cleanup_free_ char *want = tp(t, want_rel);
+	_cleanup_free_ char *got = path_resolve(p, NULL);
+	if (!got)
+		fail_msg("path_resolve(%s): NULL, %s", p, strerror(errno));
+	assert_string_equal(got, want);
+	/* Where the whole path exists, it must agree with the kernel. */
+	_cleanup_free_ char *real = realpath(p, NULL);
+	if (real)
+		assert_string_equal(got, real);
+}
+
+static void expect_resolve_fails(const struct tree *t, const char *rel, int err)
+{
+	_cleanup_free_ char *p = tp(t, rel);
+	errno = 0;
+	char *got = path_resolve(p, NULL);
+	if (got) {
+		fail_msg("path_resolve(%s) = %s, expected an error", p, got);
+	}
+	assert_int_equal(errno, err);
+}
+
+static void test_resolve_plain(void **state)
+{
+	const struct tree *t = *state;
+	expect_resolve(t, "", "");
+	expect_resolve(t, "a/b/file", "a/b/file");
+	expect_resolve(t, "a/./b//file", "a/b/file");
+	expect_resolve(t, "a/b/", "a/b");
+	expect_resolve(t, "a/b/../../c", "c");
+	expect_resolve(t, "with space", "with space");
+
+	char *root = path_resolve("/", NULL);
+	assert_string_equal(root, "/");
+	free(root);
+}
+
+static void test_resolve_symlink_to_dir(void **state)
+{
+	const struct tree *t = *state;
+	expect_resolve(t, "abs", "a");
+	expect_resolve(t, "abs/b/file", "a/b/file");
+	expect_resolve(t, "rel", "a/b");
+	expect_resolve(t, "rel/file", "a/b/file");
+	expect_resolve(t, "rel/", "a/b");
+	expect_resolve(t, "sp", "with space");
+	expect_resolve(t, "dot/dot/a", "a");
+}
+
+static void test_resolve_relative_target_climbing(void **state)
+{
+	const struct tree *t = *state;
+	expect_resolve(t, "a/up", "c");
+	expect_resolve(t, "a/b/back", "");
+	expect_resolve(t, "a/b/back/a/b/file", "a/b/file");
+	expect_resolve(t, "rel/back/c", "c");
+}
+
+static void test_resolve_chain(void **state)
+{
+	const struct tree *t = *state;
+	expect_resolve(t, "chain1", "a/b");
+	expect_resolve(t, "chain1/file", "a/b/file");
+	expect_resolve(t, "l00", "l40");
+	expect_resolve(t, "l39", "l40");
+}
+
+/* ".." after a symlink goes to the real parent, as the kernel does, not to
+ * the lexical one: "rel/.." is a, not the tree root. */
+static void test_resolve_dotdot_after_symlink(void **state)
+{
+	const struct tree *t = *state;
+	expect_resolve(t, "rel/..", "a");
+	expect_resolve(t, "rel/../..", "");
+	expect_resolve(t, "abs/..", "");
+	expect_resolve(t, "a/up/..", "");
+	expect_resolve(t, "rel/../b/file", "a/b/file");
+	expect_resolve(t, "chain1/../up", "c");
+}
+
+static void test_resolve_missing_tail(void **state)
+{
+	const struct tree *t = *state;
+	expect_resolve(t, "missing", "missing");
+	expect_resolve(t, "missing/deeper/x", "missing/deeper/x");
+	expect_resolve(t, "rel/new", "a/b/new");
+	expect_resolve(t, "a/up/new/file", "c/new/file");
+	expect_resolve(t, "rel/new/./x/../y", "a/b/new/y");
+	/* Below a regular file nothing can exist; the tail is still lexical. */
+	expect_resolve(t, "a/b/file/x", "a/b/file/x");
+}
+
+/* Creating through a dangling link creates its target, so the target is the
+ * path that counts. */
+static void test_resolve_dangling_followed(void **state)
+{
+	const struct tree *t = *state;
+	expect_resolve(t, "dang", "nowhere/deep");
+	expect_resolve(t, "dang/more", "nowhere/deep/more");
+	expect_resolve(t, "dangabs", "gone/x");
+	expect_resolve(t, "dangabs/y", "gone/x/y");
+}
+
+static void test_resolve_loops(void **state)
+{
+	const struct tree *t = *state;
+	expect_resolve_fails(t, "loop1", ELOOP);
+	expect_resolve_fails(t, "loop2/x", ELOOP);
+	expect_resolve_fails(t, "self", ELOOP);
+	expect_resolve_fails(t, "l-1", ELOOP); /* 41 links */
+	expect_resolve_fails(t, "l-1/x", ELOOP);
+}
+
+static void test_resolve_relative_with_base(void **state)
+{
+	const struct tree *t = *state;
+	char *got = path_resolve("rel/..", t->root);
+	_cleanup_free_ char *want = tp(t, "a");
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+
+	_cleanup_free_ char *base = tp(t, "a/b");
+	got = path_resolve("../up", base);
+	_cleanup_free_ char *want2 = tp(t, "c");
+	assert_non_null(got);
+	assert_string_equal(got, want2);
+	free(got);
+
+	/* An absolute path ignores the base. */
+	got = path_resolve(t->root, "/nonexistent");
+	assert_string_equal(got, t->root);
+	free(got);
+}
+
+static void test_resolve_relative_needs_absolute_base(void **state)
+{
+	errno = 0;
+	assert_null(path_resolve("x", NULL));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(path_resolve("x", "relative/base"));
+	assert_int_equal(errno, EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest pure[] = {
+		cmocka_unit_test(test_expand_tilde),
+		cmocka_unit_test(test_expand_leaves_other_paths),
+		cmocka_unit_test(test_expand_tilde_user_refused),
+		cmocka_unit_test(test_expand_needs_absolute_home),
+		cmocka_unit_test(test_normalize_absolute),
+		cmocka_unit_test(test_normalize_relative_with_base),
+		cmocka_unit_test(test_normalize_relative_needs_absolute_base),
+		cmocka_unit_test(test_is_under_component_wise),
+		cmocka_unit_test(test_is_under_root_covers_all),
+		cmocka_unit_test(test_relative_to),
+		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_dirname),
+		cmocka_unit_test(test_resolve_relative_needs_absolute_base),
+	};
+	const struct CMUnitTest on_tree[] = {
+		cmocka_unit_test(test_resolve_plain),
+		cmocka_unit_test(test_resolve_symlink_to_dir),
+		cmocka_unit_test(test_resolve_relative_target_climbing),
+		cmocka_unit_test(test_resolve_chain),
+		cmocka_unit_test(test_resolve_dotdot_after_symlink),
+		cmocka_unit_test(test_resolve_missing_tail),
+		cmocka_unit_test(test_resolve_dangling_followed),
+		cmocka_unit_test(test_resolve_loops),
+		cmocka_unit_test(test_resolve_relative_with_base),
+	};
+	int failed = cmocka_run_group_tests_name("path (pure)", pure, NULL, NULL);
+	failed += cmocka_run_group_tests_name("path_resolve (real tree)", on_tree,
+					      tree_setup, tree_teardown);
+	return failed ? 1 : 0;
+}
