@@ -8,9 +8,22 @@ libkjail_a_SOURCES = \
 	src/kjail/bwrap.c src/kjail/bwrap.h \
 	src/kjail/explain.c src/kjail/explain.h \
 	src/kjail/run.c src/kjail/run.h \
-	src/kjail/seccomp.c src/kjail/seccomp.h \
+	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \
 	src/kjail/landlock.c src/kjail/landlock.h
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)
+
+# The seccomp program is compiled once, at build time, for this machine.
+if HAVE_SECCOMP
+noinst_PROGRAMS += gen-seccomp-bpf
+gen_seccomp_bpf_SOURCES = src/kjail/gen-seccomp-bpf.c src/kjail/seccomp.c
+gen_seccomp_bpf_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
+gen_seccomp_bpf_LDADD = $(COMMON_LIBS) $(SECCOMP_LIBS)
+nodist_libkjail_a_SOURCES = src/kjail/seccomp-bpf.c
+BUILT_SOURCES = src/kjail/seccomp-bpf.c
+CLEANFILES += src/kjail/seccomp-bpf.c
+src/kjail/seccomp-bpf.c: gen-seccomp-bpf$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) src/kjail && ./gen-seccomp-bpf$(EXEEXT) > $@.tmp && mv $@.tmp $@
+endif
 
 KJAIL_LIBS = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS)
 

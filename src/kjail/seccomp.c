@@ -143,6 +143,21 @@ struct sc_rule *seccomp_rules(const struct sc_opts *o, size_t *n)
 	return r.v;
 }
 
+int seccomp_memfd(char *err, size_t errlen)
+{
+	int fd = memfd_create("kjail-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		fmt_into(err, errlen, "seccomp: memfd_create: %s", strerror(errno));
+	return fd;
+}
+
+/* Sealed, nobody can swap the program between here and bwrap's read. */
+bool seccomp_seal(int fd)
+{
+	return lseek(fd, 0, SEEK_SET) == 0 &&
+	       fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) == 0;
+}
+
 #ifdef HAVE_SECCOMP
 bool seccomp_built_in(void) { return true; }
 
@@ -185,7 +200,7 @@ static bool add_rule(scmp_filter_ctx ctx, const struct sc_rule *x, char *err, si
 	return true;
 }
 
-int seccomp_export(const struct sc_opts *o, char *err, size_t errlen)
+int seccomp_compile(const struct sc_opts *o, char *err, size_t errlen)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx) {
@@ -200,14 +215,10 @@ int seccomp_export(const struct sc_opts *o, char *err, size_t errlen)
 	free(rules);
 	int fd = -1;
 	if (ok) {
-		fd = memfd_create("kjail-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-		if (fd < 0) {
-			fmt_into(err, errlen, "seccomp: memfd_create: %s", strerror(errno));
-		} else {
+		fd = seccomp_memfd(err, errlen);
+		if (fd >= 0) {
 			int rc = seccomp_export_bpf(ctx, fd);
-			if (rc < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
-			    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE |
-							 F_SEAL_SEAL) < 0) {
+			if (rc < 0 || !seccomp_seal(fd)) {
 				fmt_into(err, errlen, "seccomp: cannot export the filter: %s",
 					 strerror(rc < 0 ? -rc : errno));
 				close(fd);
@@ -221,7 +232,7 @@ int seccomp_export(const struct sc_opts *o, char *err, size_t errlen)
 #else
 bool seccomp_built_in(void) { return false; }
 
-int seccomp_export(const struct sc_opts *o, char *err, size_t errlen)
+int seccomp_compile(const struct sc_opts *o, char *err, size_t errlen)
 {
 	(void)o;
 	fmt_into(err, errlen, "this kjail was built without libseccomp: it cannot filter "

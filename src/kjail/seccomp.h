@@ -31,10 +31,23 @@ struct sc_opts {
 /* The rules for these options, in a fresh array (*n of them). */
 struct sc_rule *seccomp_rules(const struct sc_opts *o, size_t *n);
 
-/* Build the filter for the native ABI and every other ABI this machine runs
- * (x86_64: i386 and x32 too) and export it as BPF into a sealed memfd.
- * Returns the descriptor (close-on-exec), or -1 with one line in err. */
+/* Build the filter with libseccomp for the native ABI and every other ABI
+ * this machine runs (x86_64: i386 and x32 too) and export it as BPF into a
+ * sealed memfd. Returns the descriptor (close-on-exec), or -1 with one line
+ * in err. Takes milliseconds: kjail runs the program compiled at build time
+ * (seccomp_export) and uses this only when the build's machine differs. */
+int seccomp_compile(const struct sc_opts *o, char *err, size_t errlen);
+
+/* The filter for o as a sealed memfd: the program embedded at build time
+ * when it was built for this machine, else seccomp_compile(). */
 int seccomp_export(const struct sc_opts *o, char *err, size_t errlen);
+
+/* The embedded program for o (NULL when none was built in) and its machine. */
+const unsigned char *seccomp_embedded(const struct sc_opts *o, size_t *len);
+const char *seccomp_embedded_machine(void);
+
+int seccomp_memfd(char *err, size_t errlen);
+bool seccomp_seal(int fd);
 
 /* Whether seccomp filtering is compiled in. */
 bool seccomp_built_in(void);

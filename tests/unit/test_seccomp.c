@@ -161,6 +161,30 @@ static void test_export(void **state)
 	close(fd);
 }
 
+/* The program embedded at build time is exactly what the rules compile to
+ * now: the list and the shipped BPF cannot drift apart. */
+static void test_embedded_matches_rules(void **state)
+{
+	(void)state;
+	if (!seccomp_built_in())
+		skip();
+	for (int v = 0; v < 2; v++) {
+		struct sc_opts o = { .allow_userns = v };
+		size_t len;
+		const unsigned char *emb = seccomp_embedded(&o, &len);
+		assert_non_null(emb);
+		char err[256];
+		int fd = seccomp_compile(&o, err, sizeof err);
+		assert_true(fd >= 0);
+		unsigned char *buf = malloc(len + 1);
+		ssize_t n = read(fd, buf, len + 1);
+		assert_int_equal(n, (ssize_t)len);
+		assert_memory_equal(buf, emb, len);
+		free(buf);
+		close(fd);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_personality_allows_exactly_two_values),
 		cmocka_unit_test(test_allow_userns_lifts_only_userns_rules),
 		cmocka_unit_test(test_export),
+		cmocka_unit_test(test_embedded_matches_rules),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
