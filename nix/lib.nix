@@ -1,0 +1,440 @@
+# The logic of kli's Nix packaging, as pure functions over builtins only.
+#
+# Nothing here needs nixpkgs: nix/tests.nix checks every function with
+# `nix-instantiate --eval --strict` and no store, no network. The one
+# function that builds derivations, mkConfiguredKli, takes `pkgs` as an
+# argument and uses only pkgs.callPackage, writeText, runCommand and
+# runtimeShell, so the tests hand it stand-ins.
+#
+#   kjailIni SANDBOX         the kjail.ini text for a `sandbox` set
+#   kliIni SETTINGS          the kli config.ini text for a `settings` set
+#   wrapperScript ARGS       the `kli` wrapper: exec kjail --config STORE -- kli
+#   shellQuote STRING        STRING as one word for sh
+#   mkConfiguredKli ARGS     the configured kli, wrapped when `sandbox` is set
+#   sourceFilter ROOT        a builtins.path filter for the source tree
+#   versionOf CONFIGURE_AC   the version in AC_INIT
+#
+# Every invalid input is an evaluation error (`throw`) whose message starts
+# with "kli:" and names the option at fault, so a policy that kjail or kli
+# would refuse, or read differently than written, never reaches the store.
+let
+  b = builtins;
+
+  # ------------------------------------------------------------ helpers
+  hasPrefix = p: s: b.substring 0 (b.stringLength p) s == p;
+  hasSuffix = x: s:
+    let n = b.stringLength s; m = b.stringLength x;
+    in n >= m && b.substring (n - m) m s == x;
+  concatMap = f: l: b.concatLists (map f l);
+  optional = c: x: if c then [ x ] else [ ];
+  optionals = c: l: if c then l else [ ];
+  # A value as the reader of a message should see it: quoted, escaped.
+  show = v: if b.isString v then b.toJSON v else "a ${b.typeOf v}";
+  trim = s:
+    let m = b.match "[ \t]*(.*[^ \t]|)[ \t]*" s;
+    in if m == null then s else b.head m;
+  boolText = v: if v then "true" else "false";
+  unlines = ls: b.concatStringsSep "\n" ls + "\n";
+  # Keep the attributes in `names` order; a missing one is left out.
+  pick = names: set: concatMap (n: optional (set ? ${n}) n) names;
+
+  # -------------------------------------------------------- INI values
+  # kjail and kli read their config through the same guarded reader over
+  # inih: a line (key, " = " and value, without the newline) may be at most
+  # 198 bytes, the value is the rest of the line with white space trimmed,
+  # and a ';' after white space starts a comment. A value that would be cut,
+  # trimmed or split is refused here rather than read differently there.
+  maxLine = 198;
+
+  iniLine = where: key: value:
+    let
+      line = if value == "" then "${key} =" else "${key} = ${value}";
+      len = b.stringLength line;
+    in
+    if !(b.isString value) then
+      throw "kli: ${where}: expected a string, got ${show value}"
+    else if b.match ".*[\n\r].*" value != null then
+      throw "kli: ${where}: ${show value} contains a line break; an INI value is one line"
+    else if b.match ".*[ \t];.*" value != null then
+      throw "kli: ${where}: ${show value} contains a ';' after white space, which the INI reader takes as the start of a comment (the value would be cut there)"
+    else if trim value != value then
+      throw "kli: ${where}: ${show value} begins or ends with white space, which the INI reader would strip"
+    else if len > maxLine then
+      throw "kli: ${where}: the line '${b.substring 0 40 line}...' would be ${toString len} bytes; the config reader accepts at most ${toString maxLine} bytes a line"
+    else
+      line;
+
+  # Several entries of a list key, packed ", "-separated into as few lines
+  # as fit (kli adds up repeated `capabilities` and `env-allowlist` lines).
+  # An empty list is one empty value: for `capabilities`, "grant nothing".
+  packedLines = where: key: entries:
+    let
+      step = acc: e:
+        let joined = if acc.cur == null then e else "${acc.cur}, ${e}";
+        in
+        if b.stringLength "${key} = ${joined}" <= maxLine then acc // { cur = joined; }
+        else if acc.cur == null then acc // { cur = e; } # too long alone: iniLine says so
+        else { lines = acc.lines ++ [ acc.cur ]; cur = e; };
+      r = b.foldl' step { lines = [ ]; cur = null; } entries;
+    in
+    if entries == [ ] then [ (iniLine where key "") ]
+    else map (iniLine where key) (r.lines ++ optional (r.cur != null) r.cur);
+
+  # ------------------------------------------------------------- paths
+  pathString = where: p:
+    if b.isPath p then toString p
+    else if b.isString p then p
+    else throw "kli: ${where}: expected a path string, got ${show p}";
+
+  # An absolute path, or one from the home directory (~ or ~/...): kjail
+  # resolves no path against the directory it happens to start in.
+  checkPath = where: p0:
+    let p = pathString where p0;
+    in
+    if p == "" then throw "kli: ${where}: empty path"
+    else if !(hasPrefix "/" p || hasPrefix "~/" p || p == "~") then
+      throw "kli: ${where}: ${show p} is a relative path; write it absolute (\"/home/me/...\") or from the home directory (\"~/...\")"
+    else p;
+
+  # Drop trailing slashes (not the root's) and "." components, for the
+  # comparisons below; the file itself gets the path as written.
+  normPath = p:
+    let
+      parts = b.filter (c: b.isString c && c != "" && c != ".") (b.split "/" p);
+    in
+    if hasPrefix "/" p then "/" + b.concatStringsSep "/" parts
+    else b.concatStringsSep "/" parts;
+
+  # `a` is `c` or an ancestor of it, component by component.
+  isPrefixPath = a: c: a == "/" || a == c || hasPrefix (a + "/") c;
+
+  # A writable path that holds the store would let the session rewrite its
+  # own policy (kjail would refuse the config at run time; say it now).
+  checkWritable = where: p:
+    let n = normPath p;
+    in
+    if hasPrefix "/" n && isPrefixPath n b.storeDir then
+      throw "kli: ${where}: ${show p} would make ${b.storeDir} writable, and with it the wrapper's own policy"
+    else p;
+
+  # ------------------------------------------------------- environment
+  # kjail's rule (conf.c, env_pattern_valid): letters, digits and _*?[]!-.
+  checkEnvPattern = where: s:
+    if !(b.isString s) then throw "kli: ${where}: expected a variable name or pattern, got ${show s}"
+    else if b.match "[]A-Za-z0-9_*?![-]+" s == null then
+      throw "kli: ${where}: ${show s} is not a variable name or shell glob pattern (letters, digits, '_' and the glob characters * ? [ ] ! -)"
+    else s;
+
+  # kli's rule for [model] api-key-env: a variable name.
+  isVarName = s: b.isString s && b.match "[A-Za-z_][A-Za-z0-9_]*" s != null;
+  # kli's rule for [bash] env-allowlist: a name, or a PREFIX* pattern.
+  isAllowName = s: b.isString s && b.match "[A-Za-z_][A-Za-z0-9_]*[*]?" s != null;
+
+  # ---------------------------------------------------------- sandbox
+  # The options of the original `programs.kli.sandbox`, plus kjail's
+  # keepEnv and allowUserns. `defaults` and `backend` are not options: the
+  # wrapper always keeps kjail's built-in masks and scrub, and never
+  # selects the container backend (no jail at all).
+  sandboxDefaults = {
+    network = true;
+    nestedUserns = false;
+    allowUserns = false;
+    writablePaths = [ ];
+    denyRead = [ ];
+    denyEnv = [ ];
+    keepEnv = [ ];
+  };
+
+  normalizeSandbox = s:
+    let
+      unknown = b.filter (n: !(sandboxDefaults ? ${n})) (b.attrNames s);
+      full = sandboxDefaults // s;
+      bool = n:
+        if b.isBool full.${n} then full.${n}
+        else throw "kli: sandbox.${n}: expected true or false, got ${show full.${n}}";
+      list = n:
+        if b.isList full.${n} then full.${n}
+        else throw "kli: sandbox.${n}: expected a list, got ${show full.${n}}";
+    in
+    if !(b.isAttrs s) then
+      throw "kli: sandbox: expected an attribute set (or null for no sandbox), got ${show s}"
+    else if unknown != [ ] then
+      throw "kli: sandbox: unknown option ${show (b.head unknown)}; the options are ${b.concatStringsSep ", " (b.attrNames sandboxDefaults)}"
+    else {
+      network = bool "network";
+      nestedUserns = bool "nestedUserns";
+      allowUserns = bool "allowUserns";
+      writablePaths = map (p: checkWritable "sandbox.writablePaths" (checkPath "sandbox.writablePaths" p)) (list "writablePaths");
+      denyRead = map (checkPath "sandbox.denyRead") (list "denyRead");
+      denyEnv = map (checkEnvPattern "sandbox.denyEnv") (list "denyEnv");
+      keepEnv = map (checkEnvPattern "sandbox.keepEnv") (list "keepEnv");
+    };
+
+  kjailIni = sandbox:
+    let s = normalizeSandbox (if sandbox == null then { } else sandbox);
+    in
+    unlines ([
+      "; kjail policy for the kli wrapper, generated by kli's nix/lib.nix."
+      "; The wrapper passes it with --config, so kjail reads no other config file."
+      "[sandbox]"
+      (iniLine "sandbox.network" "network" (boolText s.network))
+      (iniLine "sandbox.nestedUserns" "nested-userns" (boolText s.nestedUserns))
+      (iniLine "sandbox.allowUserns" "allow-userns" (boolText s.allowUserns))
+      (iniLine "sandbox" "defaults" "true")
+    ]
+    ++ map (iniLine "sandbox.writablePaths" "writable") s.writablePaths
+    ++ map (iniLine "sandbox.denyRead" "deny-read") s.denyRead
+    ++ map (iniLine "sandbox.denyEnv" "deny-env") s.denyEnv
+    ++ map (iniLine "sandbox.keepEnv" "keep-env") s.keepEnv);
+
+  # --------------------------------------------------------- settings
+  # `settings` is kli's config.ini as Nix:
+  #   capabilities   [kli] capabilities: a list of entries (or one string,
+  #                  split at commas); [] grants nothing; null: no key
+  #   profile        [kli] profile
+  #   profiles.NAME  [profile NAME]: { extends; capabilities; }
+  #   model          [model]: base-url, model, api-key-file, api-key-env,
+  #                  timeout, retries (baseUrl, apiKeyFile and apiKeyEnv too)
+  #   bash           [bash]: env-allowlist (or envAllowlist), a list
+  settingsKeys = [ "capabilities" "profile" "profiles" "model" "bash" ];
+  modelKeys = [ "base-url" "model" "api-key-file" "api-key-env" "timeout" "retries" ];
+  modelAliases = { baseUrl = "base-url"; apiKeyFile = "api-key-file"; apiKeyEnv = "api-key-env"; };
+  bashAliases = { envAllowlist = "env-allowlist"; };
+  secretKeys = [ "api-key" "apiKey" "api_key" "key" "token" "password" "secret" ];
+
+  unknownKey = where: known: n:
+    if b.elem n secretKeys then
+      throw "kli: ${where}.${n}: a secret must not be written into the Nix store, which every local user can read; use api-key-file or api-key-env"
+    else
+      throw "kli: ${where}: unknown key ${show n}; the keys are ${b.concatStringsSep ", " known}";
+
+  # Rename aliases to kli's own key names; an alias and its key together
+  # would be two values for one key.
+  canonical = where: aliases: set:
+    b.foldl' (acc: n:
+      let k = aliases.${n} or n;
+      in if acc ? ${k} then throw "kli: ${where}: ${show k} is given twice (as ${show n} too)"
+         else acc // { ${k} = set.${n}; })
+      { } (b.attrNames set);
+
+  checkAttrs = where: v:
+    if b.isAttrs v then v else throw "kli: ${where}: expected an attribute set, got ${show v}";
+
+  checkProfileName = where: maxLen: n:
+    if !(b.isString n) || b.match "[A-Za-z0-9._-]+" n == null then
+      throw "kli: ${where}: ${show n} is not a profile name (letters, digits, '-', '_' and '.')"
+    else if b.stringLength n > maxLen then
+      throw "kli: ${where}: profile name ${show n} is longer than ${toString maxLen} characters"
+    else n;
+
+  capabilityEntries = where: v:
+    let
+      entries =
+        if b.isString v then map trim (b.filter b.isString (b.split "," v))
+        else if b.isList v then
+          map (e:
+            if !(b.isString e) then throw "kli: ${where}: expected a capability string, got ${show e}"
+            else if b.match ".*,.*" e != null then
+              throw "kli: ${where}: ${show e} holds a comma; give one capability per list entry"
+            else trim e) v
+        else throw "kli: ${where}: expected a list of capabilities, got ${show v}";
+      empty = b.filter (e: e == "") entries;
+    in
+    if b.isString v && trim v == "" then [ ]
+    else if empty != [ ] then throw "kli: ${where}: an empty capability entry"
+    else entries;
+
+  capabilityLines = where: v:
+    if v == null then [ ] else packedLines where "capabilities" (capabilityEntries where v);
+
+  intIn = where: lo: hi: v:
+    if b.isInt v && v >= lo && v <= hi then toString v
+    else throw "kli: ${where}: expected a whole number from ${toString lo} to ${toString hi}, got ${if b.isInt v then toString v else show v}";
+
+  modelLine = key: v:
+    let where = "settings.model.${key}";
+    in
+    if v == null then [ ]
+    else if key == "timeout" then [ (iniLine where key (intIn where 1 86400 v)) ]
+    else if key == "retries" then [ (iniLine where key (intIn where 0 100 v)) ]
+    else if !(b.isString v) || v == "" then throw "kli: ${where}: expected a non-empty string, got ${show v}"
+    else if key == "base-url" && !(hasPrefix "http://" v || hasPrefix "https://" v || hasPrefix "unix:/" v) then
+      throw "kli: ${where}: ${show v} must start with http://, https:// or unix:/"
+    else if key == "api-key-file" && !(hasPrefix "/" v || hasPrefix "~/" v) then
+      throw "kli: ${where}: ${show v} is a relative path; write it absolute or from the home directory (\"~/...\")"
+    else if key == "api-key-env" && !(isVarName v) then
+      throw "kli: ${where}: ${show v} is not a variable name"
+    else [ (iniLine where key v) ];
+
+  profileSection = name: p0:
+    let
+      where = "settings.profiles.${name}";
+      p = checkAttrs where p0;
+      unknown = b.filter (n: !(b.elem n [ "extends" "capabilities" ])) (b.attrNames p);
+    in
+    if unknown != [ ] then unknownKey where [ "extends" "capabilities" ] (b.head unknown)
+    else
+      [ "" "[profile ${checkProfileName where 41 name}]" ]
+      ++ optional ((p.extends or null) != null)
+        (iniLine "${where}.extends" "extends" (checkProfileName "${where}.extends" 64 p.extends))
+      ++ capabilityLines "${where}.capabilities" (p.capabilities or null);
+
+  kliIni = settings0:
+    let
+      settings = checkAttrs "settings" settings0;
+      unknown = b.filter (n: !(b.elem n settingsKeys)) (b.attrNames settings);
+      caps = capabilityLines "settings.capabilities" (settings.capabilities or null);
+      profile = settings.profile or null;
+      kliLines = optional (profile != null) (iniLine "settings.profile" "profile" (checkProfileName "settings.profile" 64 profile)) ++ caps;
+      model = canonical "settings.model" modelAliases (checkAttrs "settings.model" (settings.model or { }));
+      modelUnknown = b.filter (n: !(b.elem n modelKeys)) (b.attrNames model);
+      modelLines = concatMap (k: modelLine k model.${k}) (pick modelKeys model);
+      bash = canonical "settings.bash" bashAliases (checkAttrs "settings.bash" (settings.bash or { }));
+      bashUnknown = b.filter (n: n != "env-allowlist") (b.attrNames bash);
+      allow = bash.env-allowlist or null;
+      allowLines =
+        if allow == null then [ ]
+        else if !(b.isList allow) then throw "kli: settings.bash.env-allowlist: expected a list of names, got ${show allow}"
+        else packedLines "settings.bash.env-allowlist" "env-allowlist"
+          (map (n: if isAllowName n then n else throw "kli: settings.bash.env-allowlist: ${show n} is not a variable name (or a NAME* prefix)") allow);
+      profiles = checkAttrs "settings.profiles" (settings.profiles or { });
+    in
+    if unknown != [ ] then unknownKey "settings" settingsKeys (b.head unknown)
+    else if modelUnknown != [ ] then unknownKey "settings.model" (modelKeys ++ b.attrNames modelAliases) (b.head modelUnknown)
+    else if bashUnknown != [ ] then unknownKey "settings.bash" [ "env-allowlist" "envAllowlist" ] (b.head bashUnknown)
+    else
+      unlines ([
+        "; kli system config, generated by kli's nix/lib.nix from `settings`."
+        "; Lowest precedence: the user's config.ini comes after it, and a project's"
+        "; .kli/config.ini may only narrow."
+      ]
+      ++ optionals (kliLines != [ ]) ([ "" "[kli]" ] ++ kliLines)
+      ++ concatMap (n: profileSection n profiles.${n}) (b.attrNames profiles)
+      ++ optionals (modelLines != [ ]) ([ "" "[model]" ] ++ modelLines)
+      ++ optionals (allowLines != [ ]) ([ "" "[bash]" ] ++ allowLines));
+
+  # ----------------------------------------------------------- wrapper
+  shellQuote = s: "'" + b.replaceStrings [ "'" ] [ "'\\''" ] s + "'";
+
+  checkAbsolute = where: p:
+    if b.isString p && hasPrefix "/" p && b.match ".*[\n\r].*" p == null then p
+    else throw "kli: wrapper: ${where} must be an absolute path, got ${show p}";
+
+  # The `kli` on PATH. Every path is a store path fixed at build time, and
+  # --config makes kjail read that one policy file: not /etc/kjail, not
+  # ~/.config/kjail, nothing from the workspace or the environment. bash
+  # runs with -p (privileged mode), so BASH_ENV is not sourced and no
+  # function (an exported `exec`, say) is imported from the environment.
+  wrapperScript = { shell, kjail, kjailConfig, kli }:
+    let
+      sh = checkAbsolute "shell" shell;
+    in
+    if b.match "[^ \t]+" sh == null then
+      throw "kli: wrapper: the shell path ${show sh} holds white space, which a #! line cannot carry"
+    else
+      unlines [
+        "#!${sh} -p"
+        "# kli, confined by kjail; generated by kli's nix/lib.nix."
+        "# The policy is the store file named after --config: kjail reads no other"
+        "# config, so nothing in the session can loosen it for the next run."
+        "exec ${shellQuote (checkAbsolute "kjail" kjail)} --config ${shellQuote (checkAbsolute "kjailConfig" kjailConfig)} -- ${shellQuote (checkAbsolute "kli" kli)} \"$@\""
+      ];
+
+  # ------------------------------------------------------------ source
+  # What of the checkout is source. Mirrors .gitignore, so a tree that was
+  # built in place builds the same as a clean clone; nix/*.nix are left out
+  # so that editing the packaging does not rebuild the programs.
+  sourceFilter = root: path: type:
+    let
+      rel = b.substring (b.stringLength (toString root) + 1) (-1) (toString path);
+      base = b.baseNameOf (toString path);
+      top = b.elem rel [
+        "configure" "configure~" "Makefile" "Makefile.in" "aclocal.m4" "config.h"
+        "config.h.in" "config.h.in~" "config.log" "config.status" "stamp-h1"
+        "kjail" "kli" "gen-seccomp-bpf" "build-aux" "autom4te.cache" "test-suite.log"
+      ];
+      anywhere = b.elem base [ ".git" ".deps" ".dirstamp" "Makefile" "Makefile.in" ];
+      generated = b.any (x: hasSuffix x base) [ ".o" ".a" ".log" ".trs" ".tar.gz" ];
+      builtDir = dir: prefix: keep:
+        b.dirOf rel == dir && hasPrefix prefix base && !(b.any (x: hasSuffix x base) keep);
+    in
+    !(top || anywhere || generated
+      || hasPrefix "build-" rel || hasPrefix "result" rel || hasPrefix "kjail-" rel
+      || hasPrefix "tests/integration/work." rel
+      || (b.dirOf rel == "nix" && hasSuffix ".nix" base)
+      || (b.dirOf rel == "nix" && base == "flake.lock")
+      || builtDir "tests/unit" "test_" [ ".c" ]
+      || builtDir "tests/fuzz" "fuzz_" [ ".c" ]
+      || (type != "directory" && builtDir "tests/helpers" "" [ ".c" ".h" ".py" ".sh" ]));
+
+  versionOf = configureAc:
+    let m = b.match ".*AC_INIT[(][[][^]]*[]], *[[]([^]]*)[]].*" configureAc;
+    in if m == null then throw "kli: no AC_INIT version in configure.ac" else b.head m;
+
+  # ------------------------------------------------------ derivations
+  # The kli to install: `package` (default: nix/package.nix through
+  # pkgs.callPackage) with `settings` baked in as its system config, the
+  # lowest layer; and, when `sandbox` is not null, a `kli` wrapper around it
+  # that runs it under kjail with a store policy. The unwrapped kli stays
+  # reachable as passthru.unsandboxed.
+  mkConfiguredKli = { pkgs, package ? null, settings ? { }, sandbox ? null }:
+    let
+      base = if package != null then package else pkgs.callPackage ./package.nix { };
+      # Validated eagerly (see the `seq`s below): a bad setting is an error
+      # as soon as the result is looked at, not only when it is built.
+      kliText = kliIni settings;
+      kjailText = kjailIni sandbox;
+      kliConfig = pkgs.writeText "kli-config.ini" kliText;
+      configured =
+        if settings == { } then base
+        else if base ? override then base.override { kliSystemConfig = kliConfig; }
+        else throw "kli: package: settings are baked into the package's system config, which needs a package built by nix/package.nix through callPackage (it has no .override)";
+      kjailConfig = pkgs.writeText "kjail.ini" kjailText;
+      script = wrapperScript {
+        shell = pkgs.runtimeShell;
+        kjail = "${configured}/bin/kjail";
+        kli = "${configured}/bin/kli";
+        kjailConfig = "${kjailConfig}";
+      };
+      canRun = (pkgs.stdenv.buildPlatform.system or null) == (pkgs.stdenv.hostPlatform.system or "");
+      version = configured.version or "0";
+      result = if sandbox == null then configured else wrapped;
+      wrapped = pkgs.runCommand "kli-sandboxed-${version}"
+        {
+          inherit script version;
+          passAsFile = [ "script" ];
+          preferLocalBuild = true;
+          allowSubstitutes = false;
+          passthru = {
+            unsandboxed = configured;
+            inherit kjailConfig;
+            kliConfig = if settings == { } then null else kliConfig;
+          };
+          meta = (configured.meta or { }) // { mainProgram = "kli"; };
+        }
+        (''
+          mkdir -p "$out/bin"
+          cp "$scriptPath" "$out/bin/kli"
+          chmod 0555 "$out/bin/kli"
+          ln -s ${configured}/bin/kjail "$out/bin/kjail"
+          # The manual pages, file by file (a profile merges directories).
+          for page in ${configured}/share/man/man*/*; do
+            [ -e "$page" ] || continue
+            section=$(basename "$(dirname "$page")")
+            mkdir -p "$out/share/man/$section"
+            ln -s "$page" "$out/share/man/$section/"
+          done
+        '' + (if canRun then ''
+          # kjail reads the policy now, so one it would refuse fails the
+          # build instead of the first run. (--explain runs nothing.)
+          HOME="$TMPDIR" XDG_CONFIG_HOME="$TMPDIR/xdg" \
+            ${configured}/bin/kjail --config ${kjailConfig} --explain >/dev/null
+        '' else ""));
+    in
+    b.seq kliText (b.seq kjailText result);
+in
+{
+  inherit maxLine shellQuote kjailIni kliIni wrapperScript sourceFilter versionOf
+    mkConfiguredKli sandboxDefaults normalizeSandbox checkPath checkEnvPattern
+    normPath;
+}

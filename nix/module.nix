@@ -1,0 +1,165 @@
+# programs.kli, for NixOS (and nix-darwin) and for home-manager: the same
+# module file. It puts one `kli` on PATH: environment.systemPackages where
+# the configuration has no `home` options, home.packages where it does.
+#
+#   programs.kli = {
+#     enable = true;
+#     settings.capabilities = [ "file/read" "file/write under src/" "process/exec" ];
+#     sandbox = {
+#       network = true;
+#       writablePaths = [ "${config.home.homeDirectory}/.cache/kli" ];
+#       denyRead = [ "${config.home.homeDirectory}/.aws" ];
+#       denyEnv = [ "AWS_SECRET_ACCESS_KEY" ];
+#     };
+#   };
+#
+# The options mirror the original kli's, so existing configurations keep
+# working. Every piece of logic is in lib.nix (mkConfiguredKli); this file
+# only declares the options and installs the result.
+{ config, lib, pkgs, options, ... }:
+
+let
+  kliLib = import ./lib.nix;
+  cfg = config.programs.kli;
+  inherit (lib) mkOption mkEnableOption mkIf types literalExpression;
+
+  pathList = what: example: mkOption {
+    type = types.listOf types.str;
+    default = [ ];
+    inherit example;
+    description = ''
+      ${what} Each entry is an absolute path or starts with `~/`; a
+      relative path is an evaluation error.
+    '';
+  };
+
+  envList = what: example: mkOption {
+    type = types.listOf types.str;
+    default = [ ];
+    inherit example;
+    description = ''
+      ${what} Each entry is a variable name or a shell glob pattern
+      (`AWS_*`).
+    '';
+  };
+
+  sandboxOptions = {
+    options = {
+      network = mkOption {
+        type = types.bool;
+        default = true;
+        description = ''
+          Keep the host network. `false` gives the session its own network
+          namespace with only loopback: no DNS, and no model API either
+          unless the model runs locally.
+        '';
+      };
+      nestedUserns = mkOption {
+        type = types.bool;
+        default = false;
+        description = ''
+          For running inside a container that masks /proc: bind the
+          existing /proc read-only instead of mounting one, and keep the
+          PID namespace (the session then sees the container's processes).
+        '';
+      };
+      allowUserns = mkOption {
+        type = types.bool;
+        default = false;
+        description = ''
+          Let the session create user namespaces of its own (for tools that
+          sandbox themselves). See kjail(1) for what that costs.
+        '';
+      };
+      writablePaths = pathList "Paths bound writable besides the working directory."
+        (literalExpression ''[ "''${config.home.homeDirectory}/.cache/kli" ]'');
+      denyRead = pathList "Paths masked: a file reads as empty, a directory lists as empty."
+        (literalExpression ''[ "''${config.home.homeDirectory}/.aws" ]'');
+      denyEnv = envList "Variables removed from the session's environment."
+        [ "AWS_SECRET_ACCESS_KEY" "GH_TOKEN" ];
+      keepEnv = envList "Variables let through kjail's built-in secret scrub."
+        [ "GITHUB_TOKEN" ];
+    };
+  };
+in
+{
+  options.programs.kli = {
+    enable = mkEnableOption "kli, a coding agent that holds only the authority it is granted";
+
+    package = mkOption {
+      type = types.package;
+      default = pkgs.callPackage ./package.nix { };
+      defaultText = literalExpression "pkgs.callPackage ./nix/package.nix { }";
+      description = ''
+        The kli (and kjail) package. `settings` are baked into it through
+        `.override { kliSystemConfig = ...; }`, so it must come from
+        nix/package.nix through callPackage.
+      '';
+    };
+
+    settings = mkOption {
+      type = types.attrsOf types.anything;
+      default = { };
+      example = literalExpression ''
+        {
+          capabilities = [ "file/read" "file/write under src/" "process/exec" ];
+          profile = "print";
+          profiles.reviewer = { extends = "print"; capabilities = [ "file/read" ]; };
+          model = {
+            base-url = "http://127.0.0.1:8080/v1";
+            model = "qwen2.5-coder";
+            api-key-file = "~/.config/kli/api-key";
+          };
+          bash.env-allowlist = [ "PATH" "LANG" "LC_*" ];
+        }
+      '';
+      description = ''
+        kli's configuration, baked into the store as its system config.ini:
+        the lowest layer, under ~/.config/kli/config.ini and a project's
+        .kli/config.ini (which may only narrow). Keys: `capabilities` (a
+        list; `[ ]` grants nothing), `profile`, `profiles.NAME` (`extends`,
+        `capabilities`), `model` (`base-url`, `model`, `api-key-file`,
+        `api-key-env`, `timeout`, `retries`) and `bash.env-allowlist`.
+        No secrets: the store is readable by every local user.
+      '';
+    };
+
+    sandbox = mkOption {
+      type = types.nullOr (types.submodule sandboxOptions);
+      default = null;
+      example = literalExpression ''
+        {
+          network = false;
+          denyRead = [ "''${config.home.homeDirectory}/.aws" ];
+          denyEnv = [ "AWS_SECRET_ACCESS_KEY" ];
+        }
+      '';
+      description = ''
+        null: install kli as it is. A set (even `{ }`): install a `kli`
+        that runs the real one under kjail with a policy generated from
+        this set and kept in the store. The wrapper passes it with
+        `--config`, so neither the user's kjail config nor anything in the
+        workspace or the environment can loosen it. The working directory
+        is writable, the rest of the host read-only, kjail's built-in
+        credential masks and secret scrub apply. The unwrapped kli stays
+        reachable as `finalPackage.passthru.unsandboxed`.
+      '';
+    };
+
+    finalPackage = mkOption {
+      type = types.package;
+      readOnly = true;
+      default = kliLib.mkConfiguredKli {
+        inherit pkgs;
+        inherit (cfg) package settings sandbox;
+      };
+      defaultText = literalExpression "the wrapped (or configured) kli";
+      description = "The kli put on PATH: the kjail wrapper when `sandbox` is set, else the configured kli.";
+    };
+  };
+
+  config = mkIf cfg.enable (
+    if options ? home then { home.packages = [ cfg.finalPackage ]; }
+    else { environment.systemPackages = [ cfg.finalPackage ]; }
+  );
+}
