@@ -125,8 +125,18 @@ static void check_line(struct reader *r, const char *line, size_t n)
 		fail(r, "expected 'key = value' (keys are letters, digits, '-', '_' and '.')");
 		return;
 	}
-	if (keylen - i >= INIH_MAX_NAME)
+	if (keylen - i >= INIH_MAX_NAME) {
 		fail(r, "key name longer than %d characters", INIH_MAX_NAME - 1);
+		return;
+	}
+	/* inih ends a value only at " ;": a " #" would silently become part of
+	 * it (a mask on "~/.kube  # k8s" masks nothing). */
+	for (size_t j = k + 1; j + 1 < end; j++)
+		if (isspace((unsigned char)line[j]) && line[j + 1] == '#') {
+			fail(r, "'#' after a value is not a comment (use ';', or put '#' first "
+				"on its own line)");
+			return;
+		}
 }
 
 static char *reader_fn(char *str, int num, void *stream)

@@ -302,9 +302,12 @@ static bool check_masks(struct builder *b)
 	for (size_t i = 0; i < b->masks.n; i++) {
 		struct cand *m = &b->masks.v[i];
 		for (size_t r = 0; r < b->roots.n; r++)
-			if (path_is_under(b->roots.v[r].path, m->path))
-				return fail(b, "%s: mask %s would hide the writable %s %s", m->origin,
-					    m->path, b->roots.v[r].rule, b->roots.v[r].path);
+			if (path_is_under(b->roots.v[r].path, m->path)) {
+				cands_free(&kept);
+				return fail(b, "%s: mask %s would hide the writable %s %s",
+					    m->origin, m->path, b->roots.v[r].rule,
+					    b->roots.v[r].path);
+			}
 		const struct cand *outer = covering(&kept, m->path);
 		if (outer) {
 			_cleanup_free_ char *why = xasprintf("already hidden by the mask on %s",

@@ -309,6 +309,8 @@ int main(int argc, char **argv)
 			explain_paths(stdout, &pl, cwd, rest, cli.json);
 		else
 			explain_policy(stdout, &p, &pl, bwrap, cli.json);
+		plan_free(&pl);
+		policy_free(&p);
 		return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
 	}
 

@@ -16,6 +16,15 @@ static char *envp[] = {
 	"TOKEN=bare", "noequals", "=novalue", "EMPTY=", NULL,
 };
 
+static void free_list(struct entry_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].value);
+		free(l->v[i].origin);
+	}
+	free(l->v);
+}
+
 static bool kept(const struct strv *s, const char *name)
 {
 	size_t n = strlen(name);
@@ -59,11 +68,7 @@ static void test_builtin_scrub(void **state)
 	assert_int_equal(k.n, 6);
 	strv_free(&k);
 	policy_free(&p);
-	for (size_t i = 0; i < r.n; i++) {
-		free(r.v[i].value);
-		free(r.v[i].origin);
-	}
-	free(r.v);
+	free_list(&r);
 }
 
 static void test_keep_and_deny(void **state)
@@ -86,6 +91,7 @@ static void test_keep_and_deny(void **state)
 	assert_false(kept(&k, "MY_SECRET"));
 	strv_free(&k);
 	policy_free(&p);
+	free_list(&r);
 }
 
 static void test_no_defaults(void **state)
@@ -104,6 +110,7 @@ static void test_no_defaults(void **state)
 	assert_int_equal(r.n, 1);
 	strv_free(&k);
 	policy_free(&p);
+	free_list(&r);
 }
 
 int main(void)

@@ -287,7 +287,7 @@ static int tree_setup(void **state)
 	/* 40 links in a row end in a directory: the kernel's own limit. */
 	mk_dir(t, "l40");
 	for (int i = 39; i >= 0; i--) {
-		char name[8], target[8];
+		char name[16], target[16];
 		snprintf(name, sizeof name, "l%02d", i);
 		snprintf(target, sizeof target, "l%02d", i + 1);
 		mk_link(t, target, name);
