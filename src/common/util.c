@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,12 @@ int fatal_status(void) { return fatal_exit_status; }
 
 static const char *prog(void)
 {
+#ifdef KJ_OS_DARWIN
+	return getprogname();
+#else
 	extern char *program_invocation_short_name;
 	return program_invocation_short_name;
+#endif
 }
 
 static void vmsg(const char *fmt, va_list ap, int errnum)
@@ -84,7 +89,13 @@ void *xcalloc(size_t n, size_t size)
 
 void *xreallocarray(void *p, size_t n, size_t size)
 {
-	void *q = reallocarray(p, n ? n : 1, size ? size : 1);
+	n = n ? n : 1;
+	size = size ? size : 1;
+#ifdef HAVE_REALLOCARRAY
+	void *q = reallocarray(p, n, size);
+#else
+	void *q = n > SIZE_MAX / size ? NULL : realloc(p, n * size);
+#endif
 	return q ? q : oom();
 }
 

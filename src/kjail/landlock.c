@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
+
+#ifdef KJ_OS_LINUX
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 
 /* Debian 12's headers predate the scoped field; the ABI is stable. */
 #ifndef __NR_landlock_create_ruleset
@@ -68,3 +70,22 @@ int landlock_apply_scopes(char *err, size_t errlen)
 	close(fd);
 	return rc;
 }
+#else
+/* Landlock is Linux's: nothing to apply, and the status says so. */
+int landlock_abi(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
+
+const char *landlock_status(void)
+{
+	return "Landlock is Linux-only";
+}
+
+int landlock_apply_scopes(char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	return LL_UNSUPPORTED;
+}
+#endif

@@ -9,7 +9,8 @@ libkjail_a_SOURCES = \
 	src/kjail/explain.c src/kjail/explain.h \
 	src/kjail/run.c src/kjail/run.h \
 	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \
-	src/kjail/landlock.c src/kjail/landlock.h
+	src/kjail/landlock.c src/kjail/landlock.h \
+	src/kjail/seatbelt.c src/kjail/seatbelt.h
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)
 
 # The seccomp program is compiled once, at build time, for this machine.

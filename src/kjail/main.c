@@ -8,6 +8,7 @@
 #include "path.h"
 #include "policy.h"
 #include "run.h"
+#include "seatbelt.h"
 #include "landlock.h"
 #include "seccomp.h"
 #include "util.h"
@@ -102,16 +103,17 @@ static void version(void)
 	const char *bwrap = bwrap_find();
 	printf("kjail %s\n", PACKAGE_VERSION);
 #ifdef KJ_OS_LINUX
-	printf("backends: bwrap (%s%s), container\n", bwrap ? bwrap : KJ_BWRAP_PATH,
-	       bwrap ? "" : ", not installed");
-#else
-	printf("backends: seatbelt (/usr/bin/sandbox-exec), container\n");
-#endif
+	printf("backends: bwrap (%s%s), container; seatbelt (--print only)\n",
+	       bwrap ? bwrap : KJ_BWRAP_PATH, bwrap ? "" : ", not installed");
 	if (seccomp_built_in())
 		printf("seccomp: built in (libseccomp)\n");
 	else
 		printf("seccomp: NOT built in: kjail refuses to run except with --backend container\n");
 	printf("landlock: %s\n", landlock_status());
+#else
+	(void)bwrap;
+	printf("backends: seatbelt (" SEATBELT_EXEC "), container\n");
+#endif
 	printf("system config: %s\n", KJ_SYSTEM_CONFIG);
 }
 
@@ -279,11 +281,14 @@ int main(int argc, char **argv)
 	char cwd[PATH_MAX];
 	if (!getcwd(cwd, sizeof cwd))
 		die_errno("cannot get the current directory");
-	char self[PATH_MAX];
+	/* Only the bwrap backend re-enters kjail inside the jail. */
+	char self[PATH_MAX] = "";
+#ifdef KJ_OS_LINUX
 	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (sl <= 0)
 		die_errno("cannot find kjail's own binary (/proc/self/exe)");
 	self[sl] = '\0';
+#endif
 
 	struct host h = {
 		.cwd = cwd,
@@ -292,7 +297,7 @@ int main(int argc, char **argv)
 		.xdg_config_home = getenv("XDG_CONFIG_HOME"),
 		.xdg_runtime_dir = getenv("XDG_RUNTIME_DIR"),
 		.ssh_auth_sock = getenv("SSH_AUTH_SOCK"),
-		.self = self,
+		.self = self[0] ? self : NULL,
 		.uid = (unsigned)getuid(),
 		.dry_run = cli.print || cli.explain,
 	};
@@ -333,9 +338,21 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		run_container(&pl, rest);
-	case BACKEND_SEATBELT:
-		die("--backend seatbelt needs macOS's sandbox-exec; on Linux use --backend bwrap");
+	case BACKEND_SEATBELT: {
+		struct seatbelt_host sh;
+		seatbelt_host_probe(&sh, h.home, h.home_env, p.defaults.value);
+		if (!cli.print)
+			seatbelt_run(&pl, &sh, rest); /* never returns */
+		int rc = seatbelt_print(&pl, &sh, rest, cli.json, stdout);
+		seatbelt_host_free(&sh);
+		plan_free(&pl);
+		policy_free(&p);
+		return rc;
+	}
 	case BACKEND_BWRAP:
+#ifndef KJ_OS_LINUX
+		die("--backend bwrap needs Linux (bubblewrap); on macOS use --backend seatbelt");
+#endif
 		if (!bwrap)
 			die("bubblewrap not found (looked in %s); install it: "
 			    "'apt-get install bubblewrap' (Debian, Ubuntu) or 'dnf install bubblewrap'",

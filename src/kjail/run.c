@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef KJ_OS_LINUX
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#endif
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -45,6 +47,9 @@ const char *bwrap_search_list(void)
 	return KJ_BWRAP_PATH ", /usr/bin/bwrap, /usr/local/bin/bwrap, /bin/bwrap";
 }
 
+/* The bwrap backend is Linux's (memfd_create, prctl, pipe2, sigwaitinfo,
+ * user namespaces); elsewhere run_bwrap() refuses. */
+#ifdef KJ_OS_LINUX
 static int open_cloexec_devnull(void)
 {
 	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -359,12 +364,28 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	return KJ_EXIT_FAIL;
 }
 
+#else
+int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
+	      enum run_mode mode)
+{
+	(void)pl, (void)bwrap, (void)self, (void)cmd, (void)mode;
+	die("--backend bwrap needs Linux (bubblewrap); on macOS use --backend seatbelt");
+}
+#endif
+
 static KJ_NORETURN void exec_command(char *const *cmd, char *const *envp)
 {
+#ifdef KJ_OS_LINUX
 	if (envp)
 		execvpe(cmd[0], cmd, envp);
 	else
 		execvp(cmd[0], cmd);
+#else
+	extern char **environ; /* no execvpe: the PATH search uses environ */
+	if (envp)
+		environ = (char **)envp;
+	execvp(cmd[0], cmd);
+#endif
 	int e = errno;
 	warn_msg("%s: %s", cmd[0], strerror(e));
 	_exit(e == ENOENT || e == ENOTDIR ? KJ_EXIT_NOTFOUND : KJ_EXIT_NOEXEC);

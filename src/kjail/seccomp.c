@@ -143,6 +143,7 @@ struct sc_rule *seccomp_rules(const struct sc_opts *o, size_t *n)
 	return r.v;
 }
 
+#ifdef KJ_OS_LINUX
 int seccomp_memfd(char *err, size_t errlen)
 {
 	int fd = memfd_create("kjail-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -157,6 +158,21 @@ bool seccomp_seal(int fd)
 	return lseek(fd, 0, SEEK_SET) == 0 &&
 	       fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) == 0;
 }
+#else
+/* No memfd and no seccomp off Linux: the bwrap backend is never used. */
+int seccomp_memfd(char *err, size_t errlen)
+{
+	fmt_into(err, errlen, "seccomp is Linux-only");
+	errno = ENOSYS;
+	return -1;
+}
+
+bool seccomp_seal(int fd)
+{
+	(void)fd;
+	return false;
+}
+#endif
 
 #ifdef HAVE_SECCOMP
 bool seccomp_built_in(void) { return true; }
