@@ -75,7 +75,7 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
 	}
 	strv_push(a, "--");
 	strv_push(a, self);
-	strv_pushf(a, "--jail-entry=%d,%d", fds->status, fds->user_err);
+	strv_pushf(a, "--jail-entry=%d,%d,%d", fds->status, fds->user_err, fds->sig_default);
 	strv_push(a, "--");
 	for (; cmd && *cmd; cmd++)
 		strv_push(a, *cmd);

@@ -10,13 +10,20 @@ struct jail_fds {
 	int status;   /* the entry helper writes 'R' here just before exec */
 	int user_err; /* the user's stderr; bwrap's own goes to kjail for diagnosis */
 	int seccomp;  /* exported BPF program, or -1 */
+	int sig_default; /* JAIL_SIGINT_DEFAULT | JAIL_SIGQUIT_DEFAULT: what the
+			  * entry helper gives back to the command */
 };
+
+/* kjail and bwrap ignore Ctrl-C and Ctrl-\ so the jail outlives them while
+ * the command decides; the command gets the dispositions kjail started with. */
+#define JAIL_SIGINT_DEFAULT 1
+#define JAIL_SIGQUIT_DEFAULT 2
 
 /* The first minimum bwrap release with everything used here
  * (--disable-userns, --args, --ro-bind-data, --perms). */
 #define BWRAP_MIN_VERSION "0.8.0"
 
-/* argv = bwrap, its options, "--", self --jail-entry=S,E "--" cmd... */
+/* argv = bwrap, its options, "--", self --jail-entry=S,E,M "--" cmd... */
 void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
 		 const struct jail_fds *fds, char *const *cmd, struct strv *argv);
 

@@ -230,6 +230,17 @@ static KJ_NORETURN void diagnose(const char *bwrap, char *msg)
 	die("cannot start the jail: %s%s%s", what, fix[0] ? "; " : "", fix);
 }
 
+static int default_signals(void)
+{
+	struct sigaction sa;
+	int m = 0;
+	if (sigaction(SIGINT, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+		m |= JAIL_SIGINT_DEFAULT;
+	if (sigaction(SIGQUIT, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+		m |= JAIL_SIGQUIT_DEFAULT;
+	return m;
+}
+
 static KJ_NORETURN void exec_bwrap(const char *bwrap, int args_fd, char *const *tail,
 				   const struct plan *pl,
 				   const struct jail_fds *fds, int err_w, const sigset_t *old)
@@ -245,8 +256,8 @@ static KJ_NORETURN void exec_bwrap(const char *bwrap, int args_fd, char *const *
 	keep_across_exec(fds->seccomp);
 	if (dup2(err_w, STDERR_FILENO) < 0)
 		_exit(KJ_EXIT_FAIL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
+	/* SIGINT and SIGQUIT stay ignored: bwrap would die of Ctrl-C and take
+	 * the jail with it before the command had handled it. */
 	sigprocmask(SIG_SETMASK, old, NULL);
 	char fdbuf[16];
 	snprintf(fdbuf, sizeof fdbuf, "%d", args_fd);
@@ -304,7 +315,8 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	int seccomp_fd = seccomp_export(&so, scerr, sizeof scerr);
 	if (seccomp_fd < 0)
 		die("%s", scerr);
-	struct jail_fds fds = { .status = status_p[1], .user_err = user_err, .seccomp = seccomp_fd };
+	struct jail_fds fds = { .status = status_p[1], .user_err = user_err, .seccomp = seccomp_fd,
+				.sig_default = default_signals() };
 	struct strv argv = STRV_INIT;
 	bwrap_build(pl, bwrap, self, &fds, cmd, &argv);
 	if (mode != RUN_EXEC) {
@@ -418,8 +430,15 @@ void jail_entry(const char *spec, char *const *cmd)
 	if (*p != ',')
 		die("--jail-entry: bad descriptor list");
 	int user_err = parse_fd(p + 1, &p);
+	if (*p != ',')
+		die("--jail-entry: bad descriptor list");
+	int sig = parse_fd(p + 1, &p);
 	if (*p)
 		die("--jail-entry: bad descriptor list");
+	if (sig & JAIL_SIGINT_DEFAULT)
+		signal(SIGINT, SIG_DFL);
+	if (sig & JAIL_SIGQUIT_DEFAULT)
+		signal(SIGQUIT, SIG_DFL);
 	if (!cmd || !cmd[0])
 		die("--jail-entry: no command");
 	char err[256];

@@ -40,7 +40,7 @@ static void check(struct plan *pl, const struct jail_fds *fds, char *const *cmd,
 #define CAPS "--die-with-parent --cap-drop ALL "
 #define MOUNTS "--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp "
 
-static const struct jail_fds fds = { .status = 4, .user_err = 5, .seccomp = -1 };
+static const struct jail_fds fds = { .status = 4, .user_err = 5, .seccomp = -1, .sig_default = 3 };
 
 static void test_default(void **state)
 {
@@ -51,7 +51,7 @@ static void test_default(void **state)
 	check(&pl, &fds, cmd,
 	      HEAD "--unshare-pid " NS CAPS MOUNTS
 	      "--bind /home/u/proj /home/u/proj --chdir /home/u/proj "
-	      "-- /usr/bin/kjail --jail-entry=4,5 -- make -j2");
+	      "-- /usr/bin/kjail --jail-entry=4,5,3 -- make -j2");
 }
 
 static void test_no_network_masks_protected(void **state)
@@ -71,7 +71,7 @@ static void test_no_network_masks_protected(void **state)
 	      "--bind /w /w --bind /w/.git /w/.git --ro-bind /w/.git/hooks /w/.git/hooks "
 	      "--perms 0555 --tmpfs /home/u/.aws --remount-ro /home/u/.aws "
 	      "--perms 0444 --ro-bind-data 9 /home/u/.netrc "
-	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5 -- sh");
+	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3 -- sh");
 }
 
 static void test_nested_userns_and_seccomp(void **state)
@@ -96,7 +96,7 @@ static void test_nested_userns_and_seccomp(void **state)
 	      "/usr/bin/bwrap --unshare-user --uid 65534 --gid 65534 " NS CAPS
 	      "--ro-bind / / --dev /dev --ro-bind /proc /proc --tmpfs /tmp "
 	      "--ro-bind /tmp/b/kjail /tmp/b/kjail --bind /w /w --chdir /w --seccomp 8 "
-	      "-- /usr/bin/kjail --jail-entry=3,7 -- true");
+	      "-- /usr/bin/kjail --jail-entry=3,7,0 -- true");
 }
 
 static void test_awkward_paths_stay_single_words(void **state)
