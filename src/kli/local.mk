@@ -1,21 +1,39 @@
-# kli: the authority core (lattice, config layers, reports) and its tests.
+# kli: the authority core (lattice, config layers, reports), the agent
+# (model client, tools, the mediation seam, fault barriers, sessions) and
+# their tests.
 
 noinst_LIBRARIES += libkli.a
 libkli_a_SOURCES = \
 	src/kli/authority.c src/kli/authority.h \
 	src/kli/settings.c src/kli/settings.h \
-	src/kli/report.c src/kli/report.h
-libkli_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+	src/kli/report.c src/kli/report.h \
+	src/kli/mediate.c src/kli/mediate.h \
+	src/kli/barrier.c src/kli/barrier.h \
+	src/kli/agent.c src/kli/agent.h \
+	src/kli/session.c src/kli/session.h \
+	src/kli/model/chat.c src/kli/model/chat.h \
+	src/kli/model/client.c src/kli/model/client.h \
+	src/kli/model/key.c src/kli/model/key.h \
+	src/kli/tools/tools.c src/kli/tools/tools.h \
+	src/kli/tools/text.c src/kli/tools/text.h \
+	src/kli/tools/files.c \
+	src/kli/tools/edit.c \
+	src/kli/tools/bash.c
+KLI_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/kli
+KLI_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+libkli_a_CPPFLAGS = $(KLI_CPPFLAGS)
+libkli_a_CFLAGS = $(KLI_CFLAGS)
 
-KLI_LIBS = libkli.a $(COMMON_LIBS) $(JANSSON_LIBS)
+KLI_LIBS = libkli.a $(COMMON_LIBS) $(JANSSON_LIBS) $(CURL_LIBS)
 
 bin_PROGRAMS += kli
 kli_SOURCES = src/kli/main.c
-kli_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+kli_CPPFLAGS = $(KLI_CPPFLAGS)
+kli_CFLAGS = $(KLI_CFLAGS)
 kli_LDADD = $(KLI_LIBS)
 
 dist_man_MANS += doc/kli.1
-EXTRA_DIST += doc/capabilities.md
+EXTRA_DIST += doc/capabilities.md doc/kli-agent.md
 
 # Unit tests (cmocka).
 check_PROGRAMS += tests/unit/test_authority tests/unit/test_kli_settings
@@ -27,6 +45,31 @@ tests_unit_test_kli_settings_SOURCES = tests/unit/test_kli_settings.c
 tests_unit_test_kli_settings_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
 tests_unit_test_kli_settings_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 
+# Unit tests of the agent's pure modules (and the barrier, which forks).
+KLI_AGENT_UNIT_TESTS = \
+	tests/unit/test_kli_model \
+	tests/unit/test_kli_tools \
+	tests/unit/test_mediate \
+	tests/unit/test_kli_barrier
+check_PROGRAMS += $(KLI_AGENT_UNIT_TESTS)
+TESTS += $(KLI_AGENT_UNIT_TESTS)
+tests_unit_test_kli_model_SOURCES = tests/unit/test_kli_model.c
+tests_unit_test_kli_model_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_test_kli_model_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_test_kli_model_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_kli_tools_SOURCES = tests/unit/test_kli_tools.c
+tests_unit_test_kli_tools_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_test_kli_tools_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_test_kli_tools_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_mediate_SOURCES = tests/unit/test_mediate.c
+tests_unit_test_mediate_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_test_mediate_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_test_mediate_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_kli_barrier_SOURCES = tests/unit/test_kli_barrier.c
+tests_unit_test_kli_barrier_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_test_kli_barrier_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_test_kli_barrier_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+
 # Integration tests: TAP shell scripts running the built kli.
 KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-authority.test \
@@ -34,9 +77,17 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-config-errors.test \
 	tests/integration/kli-check.test \
 	tests/integration/kli-cli.test \
-	tests/integration/kli-man.test
+	tests/integration/kli-man.test \
+	tests/integration/kli-agent-tools.test \
+	tests/integration/kli-agent-faults.test \
+	tests/integration/kli-agent-task.test \
+	tests/integration/kli-agent-key.test \
+	tests/integration/kli-agent-jail.test \
+	tests/integration/kli-agent-session.test \
+	tests/integration/kli-agent-seam.test
 TESTS += $(KLI_INTEGRATION_TESTS)
-EXTRA_DIST += $(KLI_INTEGRATION_TESTS) tests/integration/kli-lib.sh
+EXTRA_DIST += $(KLI_INTEGRATION_TESTS) tests/integration/kli-lib.sh \
+	tests/helpers/fake-model.py
 
 # libFuzzer harness for the capability-entry parser, on the conventions of
 # tests/fuzz/local.mk (FUZZ_TARGETS, seeds in tests/fuzz/corpus/capability,

@@ -1,18 +1,31 @@
 /* kli: the command line. Parses flags, finds the config files, and hands
- * the run grant to the report, the check, or (later) the agent. */
+ * the run grant to the report, the check, or the agent (headless with -p,
+ * else an interactive session). */
 #include "config.h"
+#include "agent.h"
 #include "authority.h"
+#include "barrier.h"
+#include "mediate.h"
+#include "model/chat.h"
+#include "model/client.h"
+#include "model/key.h"
 #include "report.h"
+#include "session.h"
 #include "settings.h"
 #include "util.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
+
+extern char **environ;
 
 enum {
 	OPT_PRINT_AUTHORITY = 256,
@@ -21,24 +34,37 @@ enum {
 	OPT_READ_ONLY,
 	OPT_NO_BASH,
 	OPT_JSON,
+	OPT_MAX_TURNS,
 };
+
+#define DEFAULT_MAX_TURNS 50L
+#define DEFAULT_BASH_TIMEOUT 120L
 
 struct cli {
 	bool print_authority, json, read_only, no_bash;
 	const char *check_atom, *check_object, *profile;
-	int nargs;   /* other operands: the agent's, once there is one */
+	const char *prompt;   /* -p */
+	long max_turns;       /* 0: not given */
+	int nargs;            /* operands: always an error */
 };
 
 static void usage(FILE *out)
 {
-	fputs("Usage: kli --print-authority [--profile NAME] [--read-only] [--no-bash] [--json]\n"
+	fputs("Usage: kli [-p PROMPT] [--json] [--max-turns N] [--profile NAME] [--read-only]\n"
+	      "           [--no-bash]\n"
+	      "       kli --print-authority [--profile NAME] [--read-only] [--no-bash] [--json]\n"
 	      "       kli --check ATOM [OBJECT] [--profile NAME] [--read-only] [--no-bash]\n"
 	      "       kli -h | --help | -V | --version\n"
 	      "\n"
-	      "Report or test the authority (capabilities) a kli run would hold.\n"
+	      "A coding agent whose every tool call is checked against the authority\n"
+	      "(capabilities) the run holds. Without -p: an interactive session on stdin.\n"
 	      "\n"
+	      "  -p, --prompt PROMPT    run one task headless and print the final answer\n"
+	      "                         (PROMPT '-': read it from standard input)\n"
+	      "      --max-turns N      stop after N model turns (default 50)\n"
 	      "      --print-authority  print the run grant and exit\n"
-	      "      --json             with --print-authority: one line of JSON\n"
+	      "      --json             with --print-authority: one line of JSON; with an\n"
+	      "                         agent run: one JSON event per line on stdout\n"
 	      "      --check ATOM [OBJECT]\n"
 	      "                         print 'allowed' (exit 0) or 'denied: REASON' (exit 1)\n"
 	      "      --profile NAME     narrow by profile NAME (built in: print, headless,\n"
@@ -51,7 +77,8 @@ static void usage(FILE *out)
 	      "\n"
 	      "Config: " KLI_SYSTEM_CONFIG ", $XDG_CONFIG_HOME/kli/config.ini,\n"
 	      "then the nearest .kli/config.ini up to the git root (which only narrows).\n"
-	      "Exit status: 0 done or allowed, 1 denied, 2 usage or config error.\n"
+	      "Exit status: 0 done or allowed, 1 denied or the run failed, 2 usage or config\n"
+	      "error.\n"
 	      "See kli(1).\n", out);
 }
 
@@ -86,6 +113,16 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+static long parse_turns(const char *v)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (errno || end == v || *end || n < 1 || n > 10000)
+		usage_error("--max-turns: '%s' is not a number from 1 to 10000", printable(v));
+	return n;
+}
+
 static void bad_option(int c, int optopt_seen, const char *arg)
 {
 	if (c == ':')
@@ -106,6 +143,8 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		{ "read-only", no_argument, NULL, OPT_READ_ONLY },
 		{ "no-bash", no_argument, NULL, OPT_NO_BASH },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "prompt", required_argument, NULL, 'p' },
+		{ "max-turns", required_argument, NULL, OPT_MAX_TURNS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -113,7 +152,7 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 	opterr = 0; /* our own one-line messages */
 	for (;;) {
 		/* '+': stop at the first operand, so a prompt is never taken for flags. */
-		int c = getopt_long(argc, argv, "+:hV", longopts, NULL);
+		int c = getopt_long(argc, argv, "+:hVp:", longopts, NULL);
 		if (c == -1) {
 			/* --check ATOM OBJECT --flags: take OBJECT, then go on parsing,
 			 * unless "--" ended the flags (for an OBJECT like "-rf"). */
@@ -154,6 +193,14 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		case OPT_JSON:
 			cli->json = true;
 			break;
+		case 'p':
+			if (cli->prompt)
+				usage_error("-p given twice");
+			cli->prompt = optarg;
+			break;
+		case OPT_MAX_TURNS:
+			cli->max_turns = parse_turns(optarg);
+			break;
 		default:
 			bad_option(c, optopt, argv[optind - 1]);
 		}
@@ -161,10 +208,17 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 	cli->nargs = argc - optind;
 	if (cli->print_authority && cli->check_atom)
 		usage_error("--print-authority and --check do not go together");
-	if (cli->json && !cli->print_authority)
-		usage_error("--json goes with --print-authority");
-	if ((cli->print_authority || cli->check_atom) && cli->nargs > 0)
-		usage_error("unexpected operand '%s'", printable(argv[optind]));
+	if (cli->prompt && (cli->print_authority || cli->check_atom))
+		usage_error("-p does not go with %s",
+			    cli->print_authority ? "--print-authority" : "--check");
+	if (cli->json && cli->check_atom)
+		usage_error("--json goes with --print-authority or an agent run, not --check");
+	if (cli->max_turns && (cli->print_authority || cli->check_atom))
+		usage_error("--max-turns goes with an agent run");
+	if (cli->nargs > 0)
+		usage_error("unexpected operand '%s'%s", printable(argv[optind]),
+			    cli->print_authority || cli->check_atom ? ""
+								    : " (a prompt goes after -p)");
 }
 
 static char *home_dir(void)
@@ -186,8 +240,8 @@ static int run_check(const struct cli *cli, const struct kli_settings *s,
 		     const struct auth_ctx *ctx)
 {
 	_cleanup_free_ char *reason = NULL;
-	enum check_result r = grant_check(s->grant, cli->check_atom, cli->check_object, ctx,
-					  &reason);
+	enum check_result r = mediate_check(s->grant, cli->check_atom, cli->check_object, ctx,
+					    &reason);
 	if (r == CHECK_BAD_ATOM)
 		usage_error("--check: %s", reason);
 	if (r == CHECK_ALLOWED)
@@ -196,6 +250,170 @@ static int run_check(const struct cli *cli, const struct kli_settings *s,
 		printf("denied: %s\n", reason);
 	finish_stdout();
 	return r == CHECK_ALLOWED ? 0 : 1;
+}
+
+
+/* ------------------------------------------------------------- the agent */
+
+/* What the interactive /profile needs to build another grant. */
+struct reload {
+	const struct kli_files *files;
+	const struct kli_options *opts;
+	const struct auth_ctx *ctx;
+};
+
+static struct grant *load_profile(void *vctx, const char *name, char *err, size_t errlen)
+{
+	const struct reload *r = vctx;
+	struct kli_options o = *r->opts;
+	o.profile = name;
+	struct kli_settings s;
+	if (!settings_load(r->files, &o, r->ctx, &s, err, errlen))
+		return NULL;
+	struct grant *g = steal_pointer(&s.grant);
+	settings_clear(&s);
+	return g;
+}
+
+/* [model] into what the client needs; the key is loaded here and, when it
+ * came from the environment, wiped from it. */
+static void model_setup(const struct kli_settings *s, const char *home, const char *user,
+			struct model_conf *m)
+{
+	char err[600];
+	if (!s->model.base_url || !s->model.model)
+		die("no model is configured: set base-url and model in [model] of %s "
+		    "(see kli(1))", user ? user : "the user config");
+	*m = (struct model_conf){
+		.base_url = xstrdup(s->model.base_url),
+		.model = xstrdup(s->model.model),
+		.timeout = s->model.timeout > 0 ? s->model.timeout : MODEL_DEFAULT_TIMEOUT,
+		.retries = s->model.retries >= 0 ? s->model.retries : MODEL_DEFAULT_RETRIES,
+	};
+	if (!chat_endpoint(m->base_url, &m->url, &m->unix_path, err, sizeof err))
+		die("[model] %s", err);
+	if (!key_load(&s->model, home, &m->key, err, sizeof err))
+		die("[model] %s", err);
+	/* The key may sit in the environment under any name; none of them
+	 * reaches a tool, or kli's own /proc/PID/environ. */
+	key_scrub_environ(m->key);
+}
+
+static void model_clear(struct model_conf *m)
+{
+	free(m->base_url);
+	free(m->url);
+	free(m->unix_path);
+	free(m->model);
+	key_free(m->key);
+	*m = (struct model_conf){ 0 };
+}
+
+/* The prompt of -p: the argument, or standard input for "-". */
+static char *read_prompt(const char *arg)
+{
+	if (strcmp(arg, "-") != 0)
+		return xstrdup(arg);
+	char *text = NULL;
+	size_t cap = 0, len = 0;
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) {
+		if (len + n > 1024 * 1024)
+			die("-p -: the prompt on standard input is larger than 1 MiB");
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
+			text = xreallocarray(text, cap, 1);
+		}
+		memcpy(text + len, buf, n);
+		len += n;
+	}
+	if (ferror(stdin))
+		die_errno("-p -: cannot read standard input");
+	if (len == 0)
+		die("-p -: standard input holds no prompt");
+	text[len] = '\0';
+	return text;
+}
+
+/* Process-wide settings an agent run needs before its first fork. */
+static void agent_process_setup(void)
+{
+	/* Not dumpable: another process of this user (a tool's command among
+	 * them) cannot read kli's memory, where the key is, through /proc. */
+	prctl(PR_SET_DUMPABLE, 0);
+	/* Background jobs outlive the barrier child that starts them; as
+	 * their subreaper kli can still wait for them. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	signal(SIGPIPE, SIG_IGN);
+	model_global_init();
+}
+
+static int headless(struct agent *a, const char *prompt_arg, long max_turns)
+{
+	_cleanup_free_ char *prompt = read_prompt(prompt_arg);
+	char *answer = NULL, *error = NULL;
+	int status = 0;
+	if (agent_ask(a, prompt, max_turns, &answer, &error)) {
+		if (!a->sh->json) {
+			size_t n = strlen(answer);
+			fprintf(stdout, "%s%s", answer, n && answer[n - 1] == '\n' ? "" : "\n");
+		}
+	} else {
+		warn_msg("%s", error);
+		status = 1;
+	}
+	free(answer);
+	free(error);
+	return status;
+}
+
+struct agent_args {
+	const struct cli *cli;
+	struct kli_settings *s;
+	const struct auth_ctx *ctx;
+	const char *home, *user;
+	const struct reload *reload;
+};
+
+static int run_agent(const struct agent_args *x)
+{
+	struct model_conf model;
+	model_setup(x->s, x->home, x->user, &model);
+	agent_process_setup();
+	char **env = agent_tool_environ(environ, x->s->bash_env.n ? x->s->bash_env.v : NULL,
+					x->s->bash_env.n, model.key);
+	struct agent_shared sh;
+	agent_shared_init(&sh, &model, x->ctx);
+	sh.json = x->cli->json;
+	sh.env.bash_env = env;
+	sh.env.shell = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
+	sh.env.bash_timeout = x->s->bash_timeout > 0 ? x->s->bash_timeout : DEFAULT_BASH_TIMEOUT;
+	sh.fault_log = faultlog_path(getenv("XDG_CACHE_HOME"), x->home);
+	long turns = x->cli->max_turns ? x->cli->max_turns : DEFAULT_MAX_TURNS;
+
+	struct agent a;
+	agent_init(&a, &sh, x->s->grant, 0, "main");
+	int status;
+	if (x->cli->prompt) {
+		status = headless(&a, x->cli->prompt, turns);
+	} else {
+		struct session ses = {
+			.agent = &a, .grant = steal_pointer(&x->s->grant),
+			.profile = xstrdup(x->s->profile), .max_turns = turns,
+			.prompt = isatty(0), .load = load_profile, .load_ctx = (void *)x->reload,
+		};
+		status = session_run(&ses, stdin, stdout);
+		grant_free(ses.grant);
+		free(ses.profile);
+	}
+	agent_clear(&a);
+	agent_shared_clear(&sh);
+	for (char **e = env; *e; e++)
+		free(*e);
+	free(env);
+	model_clear(&model);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -214,7 +432,8 @@ int main(int argc, char **argv)
 	const struct kli_files files = { KLI_SYSTEM_CONFIG, user, project };
 	const struct kli_options opts = {
 		.profile = cli.profile,
-		.default_profile = cli.print_authority ? KLI_PROFILE_PRINT : KLI_PROFILE_INTERACTIVE,
+		.default_profile = cli.print_authority || cli.prompt ? KLI_PROFILE_PRINT
+								      : KLI_PROFILE_INTERACTIVE,
 		.read_only = cli.read_only,
 		.no_bash = cli.no_bash,
 	};
@@ -235,9 +454,11 @@ int main(int argc, char **argv)
 	} else if (cli.check_atom) {
 		status = run_check(&cli, &s, &ctx);
 	} else {
-		settings_clear(&s);
-		die("the agent is not built yet: this kli answers --print-authority and --check");
+		const struct reload reload = { &files, &opts, &ctx };
+		const struct agent_args x = { &cli, &s, &ctx, home, user, &reload };
+		status = run_agent(&x);
 	}
 	settings_clear(&s);
+	finish_stdout();
 	return status;
 }

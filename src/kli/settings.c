@@ -30,7 +30,7 @@ static const struct ini_key_spec model_keys[] = {
 	{ NULL, false },
 };
 static const struct ini_key_spec bash_keys[] = {
-	{ "env-allowlist", true }, { NULL, false },
+	{ "env-allowlist", true }, { "timeout", false }, { NULL, false },
 };
 static const struct ini_section_spec schema[] = {
 	{ "kli", false, kli_keys },
@@ -82,6 +82,7 @@ struct loader {
 	size_t ndefs;
 	struct kli_model model;
 	struct strv bash_env;
+	long bash_timeout;
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -226,8 +227,17 @@ static bool model_item(struct kli_model *m, const struct ini_item *it, char *err
 	return true;
 }
 
-static bool bash_item(struct strv *env, const char *v, char *err, size_t errlen)
+static bool bash_item(struct loader *L, const struct ini_item *it, char *err, size_t errlen)
 {
+	if (strcmp(it->key, "timeout") == 0) {
+		if (!parse_long(it->value, 1, 86400, &L->bash_timeout)) {
+			fmt_into(err, errlen, "timeout must be whole seconds from 1 to 86400");
+			return false;
+		}
+		return true;
+	}
+	struct strv *env = &L->bash_env;
+	const char *v = it->value;
 	_cleanup_free_ char *copy = xstrdup(v);
 	char *save = NULL;
 	for (char *w = strtok_r(copy, ", \t", &save); w; w = strtok_r(NULL, ", \t", &save)) {
@@ -316,7 +326,7 @@ static bool on_item(void *vctx, const struct ini_item *it, char *err, size_t err
 	}
 	if (strcmp(it->section, "model") == 0)
 		return model_item(&L->model, it, err, errlen);
-	return bash_item(&L->bash_env, it->value, err, errlen);
+	return bash_item(L, it, err, errlen);
 }
 
 /* ------------------------------------------------------------- layers */
@@ -534,6 +544,7 @@ static void fold(struct loader *L, const struct kli_options *opts, const char *p
 	L->model = (struct kli_model){ .retries = -1 };
 	s->bash_env = L->bash_env;
 	L->bash_env = (struct strv)STRV_INIT;
+	s->bash_timeout = L->bash_timeout;
 }
 
 static void model_clear(struct kli_model *m)

@@ -54,6 +54,7 @@ struct kli_settings {
 	size_t nsources;
 	struct kli_model model;
 	struct strv bash_env;        /* [bash] env-allowlist, in file order */
+	long bash_timeout;           /* [bash] timeout in seconds; 0 when not set */
 };
 
 #define KLI_PROFILE_PRINT "print"

@@ -57,7 +57,8 @@ kli_init() {
 	trap 'exit 143' TERM
 	HOME=$WORK/home
 	XDG_CONFIG_HOME=$WORK/xdg
-	export HOME XDG_CONFIG_HOME
+	XDG_CACHE_HOME=$WORK/cache
+	export HOME XDG_CONFIG_HOME XDG_CACHE_HOME
 	USER_CONFIG=$XDG_CONFIG_HOME/kli/config.ini
 	WS=$WORK/ws
 	PROJECT_CONFIG=$WS/.kli/config.ini
@@ -127,4 +128,119 @@ expect_lines() {
 expect_fail() {
 	expect "$1" 2 "" "$2
 "
+}
+
+# --- the scripted model server (agent tests) -----------------------------------
+# model_init: skip the whole test without python3; no proxy may sit between
+# kli and the loopback server.
+model_init() {
+	if ! command -v python3 >/dev/null 2>&1; then
+		echo "1..0 # SKIP python3 (for tests/helpers/fake-model.py) is not installed"
+		exit 0
+	fi
+	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY no_proxy NO_PROXY
+	MODEL_PID=
+	FAKE_MODEL=$top_srcdir/tests/helpers/fake-model.py
+	REQUESTS=$WORK/requests.jsonl
+	trap 'model_stop; rm -rf "$WORK"' EXIT
+}
+
+model_stop() {
+	if [ -n "${MODEL_PID:-}" ]; then
+		kill "$MODEL_PID" 2>/dev/null
+		wait "$MODEL_PID" 2>/dev/null
+	fi
+	MODEL_PID=
+}
+
+# model_start SCRIPT [SERVER-ARG...]: (re)start the server on a new script
+# (JSON text); $MODEL_PORT is its loopback port, $REQUESTS what it receives.
+model_start() {
+	model_stop
+	printf '%s\n' "$1" >"$WORK/script.json"
+	shift
+	rm -f "$REQUESTS" "$WORK/port" "$WORK/ready"
+	python3 "$FAKE_MODEL" --script "$WORK/script.json" --record "$REQUESTS" \
+		--tcp "$WORK/port" --ready "$WORK/ready" --lifetime 90 "$@" &
+	MODEL_PID=$!
+	_i=0
+	while [ ! -e "$WORK/ready" ]; do
+		_i=$((_i + 1))
+		if [ "$_i" -gt 200 ] || ! kill -0 "$MODEL_PID" 2>/dev/null; then
+			echo "Bail out! the scripted model server did not start"
+			exit 99
+		fi
+		sleep 0.05
+	done
+	MODEL_PORT=$(cat "$WORK/port")
+	# A config written for the previous server follows the new one.
+	if [ -f "$USER_CONFIG" ]; then
+		sed "s|http://127\.0\.0\.1:[0-9]*/|http://127.0.0.1:$MODEL_PORT/|" "$USER_CONFIG" \
+			>"$USER_CONFIG.new" && mv "$USER_CONFIG.new" "$USER_CONFIG"
+	fi
+}
+
+# model_config [LINE...]: the user config: [model] on the running server,
+# then the LINEs (more sections).
+model_config() {
+	user_config '[model]' "base-url = http://127.0.0.1:$MODEL_PORT/v1" 'model = fake' \
+		"timeout = ${MODEL_TIMEOUT:-10}" "retries = ${MODEL_RETRIES:-0}" "$@"
+}
+
+# requests: how many requests the server received
+requests() {
+	if [ -f "$REQUESTS" ]; then wc -l <"$REQUESTS" | tr -d ' '; else echo 0; fi
+}
+
+# request N: the Nth request body the server received (one JSON line)
+request() {
+	sed -n "${1}p" "$REQUESTS" 2>/dev/null
+}
+
+# has TEXT FIXED: is FIXED in TEXT?
+has() {
+	case $1 in *"$2"*) return 0 ;; esac
+	return 1
+}
+
+# jq_py FILE EXPR: print a Python expression over the JSON object J read
+# from one line of text on stdin (no jq on every machine).
+jpy() {
+	python3 -c 'import json,sys
+J = json.loads(sys.stdin.read())
+r = eval(sys.argv[1])
+print(r if isinstance(r, str) else json.dumps(r))' "$1"
+}
+
+# tool_results N: the tool messages of request N, one JSON string a line
+tool_results() {
+	request "$1" | jpy '"\n".join(json.dumps(m["content"]) for m in J["body"]["messages"] if m["role"] == "tool")'
+}
+
+# run_kli_in INPUT ARG...: run_kli with INPUT on standard input
+run_kli_in() {
+	_in=$1
+	shift
+	printf '%s' "$_in" >"$WORK/stdin"
+	"$KLI" "$@" <"$WORK/stdin" >"$WORK/stdout" 2>"$WORK/stderr"
+	RC=$?
+	OUT=$(cat "$WORK/stdout"; echo x)
+	OUT=${OUT%x}
+	ERR=$(cat "$WORK/stderr"; echo x)
+	ERR=${ERR%x}
+}
+
+# check DESC COMMAND...: ok when COMMAND succeeds; on failure, show the run
+check() {
+	_d=$1
+	shift
+	if "$@"; then
+		ok "$_d"
+		return 0
+	fi
+	not_ok "$_d"
+	diag "exit status $RC"
+	diag_text stdout "$OUT"
+	diag_text stderr "$ERR"
+	return 1
 }

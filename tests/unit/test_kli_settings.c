@@ -400,7 +400,7 @@ static void test_model_and_bash(void **state)
 	assert_true(load(t, "[model]\nbase-url = http://127.0.0.1:8080/v1\nmodel = base\ntimeout = 5\n",
 			 "[model]\nmodel = qwen2.5-coder  ; the one we use\napi-key-file = ~/.config/kli/key\n"
 			 "api-key-env = OPENAI_API_KEY\nretries = 0\n[bash]\nenv-allowlist = PATH, LANG\n"
-			 "env-allowlist = LC_*\nenv-allowlist =\n",
+			 "env-allowlist = LC_*\nenv-allowlist =\ntimeout = 7\n",
 			 NULL, NULL, &s, err, sizeof err));
 	assert_string_equal(s.model.base_url, "http://127.0.0.1:8080/v1");
 	assert_string_equal(s.model.model, "qwen2.5-coder");
@@ -412,10 +412,12 @@ static void test_model_and_bash(void **state)
 	assert_string_equal(s.bash_env.v[0], "PATH");
 	assert_string_equal(s.bash_env.v[1], "LANG");
 	assert_string_equal(s.bash_env.v[2], "LC_*");
+	assert_int_equal(s.bash_timeout, 7);
 	settings_clear(&s);
 	assert_true(load(t, NULL, "[model]\nbase-url = unix:/run/llm.sock\n", NULL, NULL, &s, err,
 			 sizeof err));
 	assert_string_equal(s.model.base_url, "unix:/run/llm.sock");
+	assert_int_equal(s.bash_timeout, 0);
 	settings_clear(&s);
 	static const struct { const char *text, *msg; } bad[] = {
 		{ "[model]\nbase-url = ftp://x\n", "base-url must start with http://, https:// or unix:/" },
@@ -432,6 +434,8 @@ static void test_model_and_bash(void **state)
 		  "env-allowlist: 'A-B' is not a variable name (or a NAME* prefix)" },
 		{ "[bash]\nenv-allowlist = *\n",
 		  "env-allowlist: '*' is not a variable name (or a NAME* prefix)" },
+		{ "[bash]\ntimeout = 0\n", "timeout must be whole seconds from 1 to 86400" },
+		{ "[bash]\ntimeout = 1h\n", "timeout must be whole seconds from 1 to 86400" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		char *want = xasprintf("DIR/user.ini:2: %s", bad[i].msg);

@@ -1,0 +1,343 @@
+#include "config.h"
+#include "model/chat.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+json_t *chat_request(const char *model, json_t *messages, json_t *tools)
+{
+	json_t *req = json_object();
+	json_object_set_new(req, "model", json_string(model));
+	json_object_set(req, "messages", messages);
+	if (tools && json_array_size(tools) > 0) {
+		json_object_set(req, "tools", tools);
+		json_object_set_new(req, "tool_choice", json_string("auto"));
+	}
+	json_object_set_new(req, "stream", json_false());
+	return req;
+}
+
+/* ------------------------------------------------------------ replies */
+
+void chat_reply_clear(struct chat_reply *r)
+{
+	free(r->content);
+	for (size_t i = 0; i < r->ncalls; i++) {
+		free(r->calls[i].id);
+		free(r->calls[i].name);
+		free(r->calls[i].arguments);
+	}
+	free(r->calls);
+	free(r->finish_reason);
+	*r = (struct chat_reply){ 0 };
+}
+
+static bool fail(char *err, size_t errlen, const char *what)
+{
+	fmt_into(err, errlen, "the model's reply %s", what);
+	return false;
+}
+
+/* Servers differ: arguments come as JSON text (the spec) or as an object
+ * (some local servers). Either way the tool gets JSON text. */
+static bool call_arguments(json_t *args, char **out)
+{
+	if (!args || json_is_null(args)) {
+		*out = xstrdup("{}");
+		return true;
+	}
+	if (json_is_string(args)) {
+		*out = xstrdup(json_string_value(args));
+		return true;
+	}
+	if (json_is_object(args)) {
+		char *s = json_dumps(args, JSON_COMPACT);
+		*out = xstrdup(s ? s : "{}");
+		free(s);
+		return true;
+	}
+	return false;
+}
+
+static bool parse_call(json_t *tc, size_t i, struct chat_call *out, char *err, size_t errlen)
+{
+	if (!json_is_object(tc))
+		return fail(err, errlen, "has a tool call that is not an object");
+	json_t *fn = json_object_get(tc, "function");
+	if (!json_is_object(fn))
+		return fail(err, errlen, "has a tool call without a \"function\" object");
+	json_t *name = json_object_get(fn, "name");
+	if (!json_is_string(name) || json_string_length(name) == 0)
+		return fail(err, errlen, "has a tool call without a function name");
+	json_t *id = json_object_get(tc, "id");
+	if (id && !json_is_null(id) && !json_is_string(id))
+		return fail(err, errlen, "has a tool call whose id is not a string");
+	if (!call_arguments(json_object_get(fn, "arguments"), &out->arguments))
+		return fail(err, errlen, "has tool call arguments that are neither text nor an object");
+	out->name = xstrdup(json_string_value(name));
+	out->id = json_is_string(id) && json_string_length(id) > 0
+		? xstrdup(json_string_value(id))
+		: xasprintf("call_%zu", i + 1);
+	return true;
+}
+
+static bool parse_calls(json_t *calls, struct chat_reply *out, char *err, size_t errlen)
+{
+	if (!calls || json_is_null(calls))
+		return true;
+	if (!json_is_array(calls))
+		return fail(err, errlen, "has \"tool_calls\" that is not a list");
+	size_t n = json_array_size(calls);
+	out->calls = xcalloc(n ? n : 1, sizeof *out->calls);
+	for (size_t i = 0; i < n; i++) {
+		if (!parse_call(json_array_get(calls, i), i, &out->calls[i], err, errlen))
+			return false;
+		out->ncalls++;
+	}
+	return true;
+}
+
+static bool parse_message(json_t *msg, struct chat_reply *out, char *err, size_t errlen)
+{
+	if (!json_is_object(msg))
+		return fail(err, errlen, "has no \"message\" object in choices[0]");
+	json_t *content = json_object_get(msg, "content");
+	if (content && !json_is_null(content) && !json_is_string(content))
+		return fail(err, errlen, "has a \"content\" that is not text");
+	if (json_is_string(content))
+		out->content = xstrdup(json_string_value(content));
+	if (!parse_calls(json_object_get(msg, "tool_calls"), out, err, errlen))
+		return false;
+	if (!out->content && out->ncalls == 0)
+		return fail(err, errlen, "has neither content nor tool calls");
+	return true;
+}
+
+static bool parse_root(json_t *root, struct chat_reply *out, char *err, size_t errlen)
+{
+	if (!json_is_object(root))
+		return fail(err, errlen, "is not a JSON object");
+	json_t *error = json_object_get(root, "error");
+	if (error && !json_is_null(error)) {
+		_cleanup_free_ char *body = json_dumps(root, JSON_COMPACT);
+		_cleanup_free_ char *detail = body ? chat_error_detail(body, strlen(body)) : NULL;
+		fmt_into(err, errlen, "the model server reported an error: %s",
+			 detail ? detail : "(no message)");
+		return false;
+	}
+	json_t *choices = json_object_get(root, "choices");
+	if (!json_is_array(choices))
+		return fail(err, errlen, "has no \"choices\" list");
+	if (json_array_size(choices) == 0)
+		return fail(err, errlen, "has an empty \"choices\" list");
+	json_t *c0 = json_array_get(choices, 0);
+	if (!json_is_object(c0))
+		return fail(err, errlen, "has a choice that is not an object");
+	json_t *fr = json_object_get(c0, "finish_reason");
+	if (json_is_string(fr))
+		out->finish_reason = xstrdup(json_string_value(fr));
+	return parse_message(json_object_get(c0, "message"), out, err, errlen);
+}
+
+bool chat_reply_parse(const char *body, size_t len, struct chat_reply *out, char *err,
+		      size_t errlen)
+{
+	*out = (struct chat_reply){ 0 };
+	if (len == 0)
+		return fail(err, errlen, "is empty");
+	if (len > CHAT_MAX_REPLY)
+		return fail(err, errlen, "is larger than 16 MiB");
+	json_error_t jerr;
+	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		char what[200];
+		fmt_into(what, sizeof what, "is not valid JSON (%s at byte %d)", jerr.text,
+			 jerr.position);
+		return fail(err, errlen, what);
+	}
+	bool ok = parse_root(root, out, err, errlen);
+	json_decref(root);
+	if (!ok)
+		chat_reply_clear(out);
+	return ok;
+}
+
+json_t *chat_reply_message(const struct chat_reply *r)
+{
+	json_t *m = json_object();
+	json_object_set_new(m, "role", json_string("assistant"));
+	json_object_set_new(m, "content", r->content ? json_string(r->content) : json_null());
+	if (r->ncalls == 0)
+		return m;
+	json_t *calls = json_array();
+	for (size_t i = 0; i < r->ncalls; i++) {
+		json_t *fn = json_pack("{s:s, s:s}", "name", r->calls[i].name, "arguments",
+				       r->calls[i].arguments);
+		json_array_append_new(calls, json_pack("{s:s, s:s, s:o}", "id", r->calls[i].id,
+						       "type", "function", "function", fn));
+	}
+	json_object_set_new(m, "tool_calls", calls);
+	return m;
+}
+
+char *chat_reply_dump(const struct chat_reply *r)
+{
+	json_t *choice = json_pack("{s:o}", "message", chat_reply_message(r));
+	if (r->finish_reason)
+		json_object_set_new(choice, "finish_reason", json_string(r->finish_reason));
+	json_t *root = json_pack("{s:[o]}", "choices", choice);
+	char *s = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	char *out = xstrdup(s ? s : "");
+	free(s);
+	return out;
+}
+
+/* Printable ASCII, bounded: server text goes into one line of stderr. */
+static char *one_line(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	char *o = xmalloc((n < max ? n : max) + 4);
+	size_t j = 0;
+	for (size_t i = 0; i < n && j < max; i++) {
+		unsigned char c = (unsigned char)s[i];
+		o[j++] = (c >= 0x20 && c < 0x7f) ? (char)c : (c == '\n' || c == '\t' ? ' ' : '?');
+	}
+	if (n > max)
+		memcpy(o + j, "...", 3), j += 3;
+	o[j] = '\0';
+	return o;
+}
+
+char *chat_error_detail(const char *body, size_t len)
+{
+	json_t *root = json_loadb(body, len, 0, NULL);
+	if (!root)
+		return NULL;
+	json_t *e = json_object_get(root, "error");
+	const char *msg = NULL;
+	if (json_is_string(e))
+		msg = json_string_value(e);
+	else if (json_is_object(e) && json_is_string(json_object_get(e, "message")))
+		msg = json_string_value(json_object_get(e, "message"));
+	char *out = msg && *msg ? one_line(msg, 200) : NULL;
+	json_decref(root);
+	return out;
+}
+
+/* ----------------------------------------------------------- endpoint */
+
+bool chat_endpoint(const char *base_url, char **url, char **unix_path, char *err,
+		   size_t errlen)
+{
+	*url = *unix_path = NULL;
+	if (str_has_prefix(base_url, "unix:")) {
+		const char *p = base_url + strlen("unix:");
+		if (p[0] != '/' || strlen(p) >= 108) {
+			fmt_into(err, errlen, "base-url: a unix: socket path must be absolute and "
+					      "shorter than 108 bytes");
+			return false;
+		}
+		/* curl wants a URL even for a socket; the host name is never resolved. */
+		*unix_path = xstrdup(p);
+		*url = xstrdup("http://localhost/v1/chat/completions");
+		return true;
+	}
+	if (!str_has_prefix(base_url, "http://") && !str_has_prefix(base_url, "https://")) {
+		fmt_into(err, errlen, "base-url must start with http://, https:// or unix:/");
+		return false;
+	}
+	size_t n = strlen(base_url);
+	while (n > 0 && base_url[n - 1] == '/')
+		n--;
+	*url = xasprintf("%.*s/chat/completions", (int)n, base_url);
+	return true;
+}
+
+/* ------------------------------------------------------------ retries */
+
+bool chat_retryable(long status)
+{
+	return status == 429 || (status >= 500 && status <= 599);
+}
+
+long chat_retry_after(const char *value)
+{
+	if (!value)
+		return -1;
+	while (*value == ' ' || *value == '\t')
+		value++;
+	if (!isdigit((unsigned char)*value))
+		return -1;
+	errno = 0;
+	char *end;
+	long v = strtol(value, &end, 10);
+	while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+		end++;
+	if (errno || *end || v > 86400)
+		return -1;
+	return v;
+}
+
+long chat_backoff_ms(unsigned attempt, long retry_after_s)
+{
+	if (retry_after_s > CHAT_RETRY_AFTER_MAX_S)
+		return -1;
+	if (retry_after_s >= 0)
+		return retry_after_s * 1000;
+	long ms = 500;
+	for (unsigned i = 1; i < attempt && ms < CHAT_BACKOFF_MAX_MS; i++)
+		ms *= 2;
+	return ms < CHAT_BACKOFF_MAX_MS ? ms : CHAT_BACKOFF_MAX_MS;
+}
+
+/* ------------------------------------------------------------- UTF-8 */
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t len;
+	unsigned min;
+	unsigned cp;
+	if ((s[0] & 0xe0) == 0xc0)
+		len = 2, min = 0x80, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		len = 3, min = 0x800, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		len = 4, min = 0x10000, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+void utf8_scrub(char *s, size_t len)
+{
+	unsigned char *u = (unsigned char *)s;
+	for (size_t i = 0; i < len;) {
+		/* NUL is valid UTF-8 but ends a C string: the tool text would stop there. */
+		if (u[i] == 0) {
+			u[i++] = '?';
+			continue;
+		}
+		size_t k = utf8_seq(u + i, len - i);
+		if (k == 0) {
+			u[i++] = '?';
+			continue;
+		}
+		i += k;
+	}
+}

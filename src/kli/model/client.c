@@ -1,0 +1,221 @@
+#include "config.h"
+#include "model/client.h"
+#include "util.h"
+
+#include <curl/curl.h>
+#include <string.h>
+#include <time.h>
+
+struct buf {
+	char *data;
+	size_t len;
+	bool too_big;
+};
+
+struct exchange {
+	struct buf body;
+	long retry_after;   /* seconds, -1 when the server sent none */
+};
+
+void model_global_init(void)
+{
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+long model_deadline(const struct model_conf *c)
+{
+	long per_try = c->timeout + CHAT_RETRY_AFTER_MAX_S;
+	return per_try * (c->retries + 1) + 10;
+}
+
+static size_t on_body(char *p, size_t size, size_t n, void *ud)
+{
+	struct buf *b = ud;
+	size_t k = size * n;
+	if (b->len + k > CHAT_MAX_REPLY) {
+		b->too_big = true;
+		return 0; /* makes curl stop with CURLE_WRITE_ERROR */
+	}
+	b->data = xreallocarray(b->data, b->len + k + 1, 1);
+	memcpy(b->data + b->len, p, k);
+	b->len += k;
+	b->data[b->len] = '\0';
+	return k;
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ud)
+{
+	struct exchange *x = ud;
+	size_t k = size * n;
+	static const char name[] = "retry-after:";
+	if (k > sizeof name - 1 && strncasecmp(p, name, sizeof name - 1) == 0) {
+		_cleanup_free_ char *v = xstrndup(p + sizeof name - 1, k - (sizeof name - 1));
+		x->retry_after = chat_retry_after(v);
+	}
+	return k;
+}
+
+static void set_protocols(CURL *h)
+{
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+}
+
+/* The Authorization header goes into curl's own copy; ours is wiped. */
+static struct curl_slist *headers(const struct model_conf *c)
+{
+	struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
+	h = curl_slist_append(h, "Expect:");
+	if (c->key) {
+		char *line = xasprintf("Authorization: Bearer %s", c->key);
+		h = curl_slist_append(h, line);
+		explicit_bzero(line, strlen(line));
+		free(line);
+	}
+	return h;
+}
+
+static CURL *easy(const struct model_conf *c, const char *body, struct exchange *x,
+		  struct curl_slist *hdrs, char *errbuf)
+{
+	CURL *h = curl_easy_init();
+	if (!h)
+		return NULL;
+	curl_easy_setopt(h, CURLOPT_URL, c->url);
+	if (c->unix_path) {
+		curl_easy_setopt(h, CURLOPT_UNIX_SOCKET_PATH, c->unix_path);
+		curl_easy_setopt(h, CURLOPT_PROXY, ""); /* a socket is never proxied */
+	}
+	set_protocols(h);
+	/* A redirect would carry the key to wherever the server points. */
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, c->timeout);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, c->timeout < 30 ? c->timeout : 30L);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &x->body);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "kli/" PACKAGE_VERSION);
+	return h;
+}
+
+static const char *where(const struct model_conf *c)
+{
+	return c->base_url;
+}
+
+/* One line for a transport failure, with the fix where there is one. */
+static void transport_error(const struct model_conf *c, CURLcode rc, const char *errbuf,
+			    const struct exchange *x, char *err, size_t errlen)
+{
+	const char *detail = errbuf[0] ? errbuf : curl_easy_strerror(rc);
+	switch (rc) {
+	case CURLE_OPERATION_TIMEDOUT:
+		fmt_into(err, errlen, "the model at %s did not answer within %ld s "
+				      "([model] timeout)", where(c), c->timeout);
+		break;
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_COULDNT_RESOLVE_HOST:
+		fmt_into(err, errlen, "cannot reach the model at %s: %s (is the server running? "
+				      "without a network, only a unix: base-url reaches it)",
+			 where(c), detail);
+		break;
+	case CURLE_PARTIAL_FILE:
+	case CURLE_RECV_ERROR:
+	case CURLE_GOT_NOTHING:
+		fmt_into(err, errlen, "the model's reply from %s was cut short: %s", where(c),
+			 detail);
+		break;
+	case CURLE_WRITE_ERROR:
+		if (x->body.too_big) {
+			fmt_into(err, errlen, "the model's reply from %s is larger than 16 MiB",
+				 where(c));
+			break;
+		}
+		/* fall through */
+	default:
+		fmt_into(err, errlen, "talking to the model at %s failed: %s", where(c), detail);
+	}
+}
+
+static void http_error(const struct model_conf *c, long status, const struct exchange *x,
+		       unsigned tries, char *err, size_t errlen)
+{
+	_cleanup_free_ char *detail = x->body.len ? chat_error_detail(x->body.data, x->body.len)
+						  : NULL;
+	char after[64] = "";
+	if (tries > 1)
+		fmt_into(after, sizeof after, " (after %u tries)", tries);
+	fmt_into(err, errlen, "the model server at %s answered HTTP %ld%s%s%s", where(c), status,
+		 after, detail ? ": " : "", detail ? detail : "");
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+enum attempt { ATTEMPT_DONE, ATTEMPT_FAILED, ATTEMPT_RETRY };
+
+static enum attempt attempt_once(const struct model_conf *c, const char *body, unsigned tries,
+				 struct chat_reply *out, long *wait_ms, char *err,
+				 size_t errlen)
+{
+	struct exchange x = { .retry_after = -1 };
+	char errbuf[CURL_ERROR_SIZE] = "";
+	struct curl_slist *hdrs = headers(c);
+	CURL *h = easy(c, body, &x, hdrs, errbuf);
+	enum attempt res = ATTEMPT_FAILED;
+	if (!h) {
+		fmt_into(err, errlen, "cannot set up libcurl");
+		goto out;
+	}
+	CURLcode rc = curl_easy_perform(h);
+	long status = 0;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	if (rc != CURLE_OK) {
+		transport_error(c, rc, errbuf, &x, err, errlen);
+	} else if (status >= 200 && status <= 299) {
+		if (chat_reply_parse(x.body.data, x.body.len, out, err, errlen))
+			res = ATTEMPT_DONE;
+	} else {
+		http_error(c, status, &x, tries, err, errlen);
+		long ms = chat_backoff_ms(tries, x.retry_after);
+		if (chat_retryable(status) && (long)tries <= c->retries && ms >= 0) {
+			*wait_ms = ms;
+			res = ATTEMPT_RETRY;
+		} else if (ms < 0) {
+			size_t n = strlen(err);
+			fmt_into(err + n, errlen - n, " (it asks to retry after %ld s: too long)",
+				 x.retry_after);
+		}
+	}
+	curl_easy_cleanup(h);
+out:
+	curl_slist_free_all(hdrs);
+	free(x.body.data);
+	return res;
+}
+
+bool model_exchange(const struct model_conf *c, const char *body, struct chat_reply *out,
+		    char *err, size_t errlen)
+{
+	*out = (struct chat_reply){ 0 };
+	for (unsigned tries = 1;; tries++) {
+		long wait_ms = 0;
+		enum attempt a = attempt_once(c, body, tries, out, &wait_ms, err, errlen);
+		if (a != ATTEMPT_RETRY)
+			return a == ATTEMPT_DONE;
+		sleep_ms(wait_ms);
+	}
+}

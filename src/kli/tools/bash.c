@@ -1,0 +1,307 @@
+/* bash and its background jobs. A command runs with the environment
+ * main.c built (the [bash] env-allowlist, never the API key), in the
+ * workspace, in its own process group so a timeout stops all of it. */
+#include "config.h"
+#include "tools/text.h"
+#include "tools/tools.h"
+#include "model/chat.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* What a foreground command may print before the rest is counted, not kept. */
+#define CAPTURE_MAX (1024u * 1024)
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* In the forked child: become the command. Never returns. */
+KJ_NORETURN static void exec_command(const char *command, const struct tool_env *env,
+				     int out_fd)
+{
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+		_exit(126);
+	/* Dispositions kli set for itself must not leak into the command. */
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (chdir(env->workspace) < 0) {
+		dprintf(2, "kli: cannot enter the workspace %s: %s\n", env->workspace,
+			strerror(errno));
+		_exit(126);
+	}
+	const char *name = strrchr(env->shell, '/');
+	char *const argv[] = { (char *)(name ? name + 1 : env->shell), (char *)"-c",
+			       (char *)command, NULL };
+	execve(env->shell, argv, env->bash_env);
+	dprintf(2, "kli: cannot run %s: %s\n", env->shell, strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+struct capture {
+	char *data;
+	size_t len, dropped;
+};
+
+static void capture_add(struct capture *c, const char *p, size_t n)
+{
+	size_t keep = c->len < CAPTURE_MAX ? CAPTURE_MAX - c->len : 0;
+	if (keep > n)
+		keep = n;
+	c->data = xreallocarray(c->data, c->len + keep + 1, 1);
+	memcpy(c->data + c->len, p, keep);
+	c->len += keep;
+	c->data[c->len] = '\0';
+	c->dropped += n - keep;
+}
+
+/* Read FD into C while PID runs; false when the deadline came first. Once
+ * the shell has exited, whatever it left running in its group is stopped:
+ * a foreground command does not leave stragglers holding the pipe. */
+static bool collect(int fd, pid_t pid, long deadline, struct capture *c, int *status)
+{
+	char buf[65536];
+	bool exited = false;
+	for (;;) {
+		if (!exited && waitpid(pid, status, WNOHANG) == pid)
+			exited = true;
+		long left = deadline - now_ms();
+		if (left <= 0 && !exited)
+			return false;
+		struct pollfd p = { fd, POLLIN, 0 };
+		int r = poll(&p, 1, exited ? 0 : (left < 100 ? (int)left : 100));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0) {
+			if (exited)
+				return true;
+			continue;
+		}
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!exited) {
+				/* EOF before exit: wait for the exit, within the deadline. */
+				while (waitpid(pid, status, WNOHANG) == 0 && now_ms() < deadline)
+					poll(NULL, 0, 20);
+				return now_ms() < deadline || waitpid(pid, status, WNOHANG) == pid;
+			}
+			return true;
+		}
+		capture_add(c, buf, (size_t)n);
+	}
+}
+
+static char *status_line(int status)
+{
+	if (WIFEXITED(status))
+		return xasprintf("[exit status %d]", WEXITSTATUS(status));
+	const char *abbrev = sigabbrev_np(WTERMSIG(status));
+	return abbrev ? xasprintf("[killed by SIG%s]", abbrev)
+		      : xasprintf("[killed by signal %d]", WTERMSIG(status));
+}
+
+static char *render(struct capture *c, const char *tail)
+{
+	char dropped[96] = "";
+	if (c->dropped)
+		fmt_into(dropped, sizeof dropped, "[%zu more bytes of output were discarded]\n",
+			 c->dropped);
+	bool nl = c->len == 0 || c->data[c->len - 1] == '\n';
+	char *s = xasprintf("%s%s%s%s", c->data ? c->data : "", nl ? "" : "\n", dropped, tail);
+	utf8_scrub(s, strlen(s));
+	return s;
+}
+
+static void start_job(const struct tool_call *c, const struct tool_env *env,
+		      struct barrier_out *out);
+
+void tool_bash(const struct tool_call *c, const struct tool_env *env, struct barrier_out *out)
+{
+	if (c->background) {
+		start_job(c, env, out);
+		return;
+	}
+	long timeout = c->timeout && c->timeout < env->bash_timeout ? c->timeout
+								    : env->bash_timeout;
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		tool_fail(out, "cannot make a pipe: %s", strerror(errno));
+		return;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		exec_command(c->command, env, fds[1]);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		tool_fail(out, "cannot start the command: %s", strerror(errno));
+		return;
+	}
+	setpgid(pid, pid);
+	struct capture cap = { 0 };
+	int status = 0;
+	bool in_time = collect(fds[0], pid, now_ms() + timeout * 1000, &cap, &status);
+	close(fds[0]);
+	kill(-pid, SIGKILL);
+	if (!in_time) {
+		waitpid(pid, &status, 0);
+		_cleanup_free_ char *tail = xasprintf("[stopped: the command did not finish "
+						      "within %ld s]", timeout);
+		_cleanup_free_ char *text = render(&cap, tail);
+		tool_fail(out, "the command did not finish within %ld s and was killed; its "
+			       "output so far:\n%s", timeout, text);
+		out->fault = true;
+	} else {
+		_cleanup_free_ char *tail = status_line(status);
+		tool_ok(out, render(&cap, tail));
+	}
+	free(cap.data);
+}
+
+/* ----------------------------------------------------------------- jobs */
+
+static void start_job(const struct tool_call *c, const struct tool_env *env,
+		      struct barrier_out *out)
+{
+	if (!env->jobs->dir) {
+		tool_fail(out, "background jobs are not available (no directory for their output)");
+		return;
+	}
+	_cleanup_free_ char *path = xasprintf("%s/job-%ld.out", env->jobs->dir,
+					      env->jobs->next_id);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		tool_fail(out, "cannot make the job's output file: %s", strerror(errno));
+		return;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* Its own session: it outlives this child (kli, a subreaper,
+		 * inherits it) and one kill stops all of it. */
+		setsid();
+		exec_command(c->command, env, fd);
+	}
+	close(fd);
+	if (pid < 0) {
+		tool_fail(out, "cannot start the job: %s", strerror(errno));
+		return;
+	}
+	out->aux = pid;
+	tool_ok(out, xasprintf("started job %ld; read its output with bash-output",
+			       env->jobs->next_id));
+}
+
+static const struct job *find_job(const struct tool_env *env, long id, struct barrier_out *out)
+{
+	for (size_t i = 0; i < env->jobs->n; i++)
+		if (env->jobs->v[i].id == id)
+			return &env->jobs->v[i];
+	tool_fail(out, "there is no job %ld (bash-jobs lists them)", id);
+	return NULL;
+}
+
+static char *job_state(const struct job *j)
+{
+	if (!j->done)
+		return xasprintf("[job %ld is running]", j->id);
+	_cleanup_free_ char *s = status_line(j->status);
+	return xasprintf("[job %ld has finished: %.*s]", j->id, (int)strlen(s) - 2, s + 1);
+}
+
+void tool_bash_output(const struct tool_call *c, const struct tool_env *env,
+		      struct barrier_out *out)
+{
+	const struct job *j = find_job(env, c->job, out);
+	if (!j)
+		return;
+	_cleanup_close_ int fd = open(j->out_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || lseek(fd, j->read_off, SEEK_SET) < 0) {
+		tool_fail(out, "cannot read the output of job %ld: %s", j->id, strerror(errno));
+		return;
+	}
+	struct capture cap = { 0 };
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		capture_add(&cap, buf, (size_t)n);
+	out->aux = (long)(j->read_off + (off_t)(cap.len + cap.dropped));
+	_cleanup_free_ char *tail = job_state(j);
+	tool_ok(out, render(&cap, tail));
+	free(cap.data);
+}
+
+void tool_bash_kill(const struct tool_call *c, const struct tool_env *env,
+		    struct barrier_out *out)
+{
+	const struct job *j = find_job(env, c->job, out);
+	if (!j)
+		return;
+	if (j->done) {
+		tool_ok(out, job_state(j));
+		return;
+	}
+	/* Unreaped, the group's id cannot be reused: the second kill is safe. */
+	kill(-j->pid, SIGTERM);
+	poll(NULL, 0, 200);
+	kill(-j->pid, SIGKILL);
+	tool_ok(out, xasprintf("job %ld stopped", j->id));
+}
+
+void tool_bash_jobs(const struct tool_call *c, const struct tool_env *env,
+		    struct barrier_out *out)
+{
+	(void)c;
+	if (env->jobs->n == 0) {
+		tool_ok(out, xstrdup("no jobs"));
+		return;
+	}
+	struct capture cap = { 0 };
+	for (size_t i = 0; i < env->jobs->n; i++) {
+		const struct job *j = &env->jobs->v[i];
+		_cleanup_free_ char *state = job_state(j);
+		_cleanup_free_ char *line = xasprintf("%s %.200s\n", state, j->command);
+		capture_add(&cap, line, strlen(line));
+	}
+	tool_ok(out, render(&cap, ""));
+	free(cap.data);
+}
+
+/* ----------------------------------------------------------- result-read */
+
+void tool_result_read(const struct tool_call *c, const struct tool_env *env,
+		      struct barrier_out *out)
+{
+	char *end;
+	long idx = c->result[0] == 'r' ? strtol(c->result + 1, &end, 10) : 0;
+	if (c->result[0] != 'r' || *end || idx < 1 || (size_t)idx > env->results->n) {
+		tool_fail(out, "there is no result \"%.40s\"", c->result);
+		return;
+	}
+	char err[200];
+	char *page = result_page(env->results->v[idx - 1], c->result, (size_t)c->first,
+				 c->count ? (size_t)c->count : 16384, err, sizeof err);
+	if (!page) {
+		tool_fail(out, "%s", err);
+		return;
+	}
+	tool_ok(out, page);
+}

@@ -1,0 +1,298 @@
+/* read, find, search, write: the file tools. Every path they get has been
+ * resolved and checked by mediate(); they act on exactly that path and
+ * follow no symlink on the way down a tree. */
+#include "config.h"
+#include "tools/text.h"
+#include "tools/tools.h"
+#include "model/chat.h"
+#include "path.h"
+#include "strv.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define READ_MAX (8u * 1024 * 1024)
+#define FIND_MAX 1000
+#define SEARCH_MAX 500
+#define WALK_MAX_DEPTH 64
+
+/* ----------------------------------------------------------------- read */
+
+void tool_read(const struct tool_call *c, const struct tool_env *env, struct barrier_out *out)
+{
+	const char *p = c->paths[0];
+	size_t len = 0;
+	_cleanup_free_ char *text = read_file_capped(p, READ_MAX, &len);
+	if (!text) {
+		if (errno == EFBIG)
+			tool_fail(out, "%s is larger than 8 MiB; read it with bash (head, sed -n)",
+				  tool_shown_path(p, env->workspace));
+		else if (errno == EINVAL)
+			tool_fail(out, "%s is not a regular file", tool_shown_path(p, env->workspace));
+		else
+			tool_fail(out, "cannot read %s: %s", tool_shown_path(p, env->workspace),
+				  strerror(errno));
+		return;
+	}
+	if (text_is_binary(text, len)) {
+		tool_fail(out, "%s looks binary (%zu bytes); not shown",
+			  tool_shown_path(p, env->workspace), len);
+		return;
+	}
+	char err[200];
+	char *lines = text_lines(text, len, c->first, c->count, err, sizeof err);
+	if (!lines) {
+		tool_fail(out, "%s", err);
+		return;
+	}
+	utf8_scrub(lines, strlen(lines));
+	tool_ok(out, lines);
+}
+
+/* ----------------------------------------------------------------- walk */
+
+struct walk {
+	const char *root;
+	const struct tool_call *call;
+	const struct tool_env *env;
+	struct strv found;    /* find: paths; search: matching lines */
+	size_t limit;
+	bool more;            /* stopped at the limit */
+	regex_t re;
+	char err[200];
+};
+
+/* PATH is absolute; BELOW is PATH relative to the walk's root. */
+typedef void (*walk_fn)(struct walk *w, const char *path, const char *below);
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted entries of DIR, without "." and "..": results must be stable. */
+static struct strv list_dir(const char *dir)
+{
+	struct strv names = STRV_INIT;
+	DIR *d = opendir(dir);
+	if (!d)
+		return names;
+	for (struct dirent *e = readdir(d); e; e = readdir(d))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			strv_push(&names, e->d_name);
+	closedir(d);
+	if (names.n)
+		qsort(names.v, names.n, sizeof *names.v, cmp_names);
+	return names;
+}
+
+static void walk_dir(struct walk *w, const char *dir, const char *below, int depth, walk_fn fn)
+{
+	struct strv names = list_dir(dir);
+	for (size_t i = 0; i < names.n && !w->more; i++) {
+		/* Version control internals are noise for a search. */
+		if (strcmp(names.v[i], ".git") == 0)
+			continue;
+		_cleanup_free_ char *p = path_join(dir, names.v[i]);
+		_cleanup_free_ char *b = *below ? path_join(below, names.v[i]) : xstrdup(names.v[i]);
+		struct stat st;
+		if (lstat(p, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < WALK_MAX_DEPTH)
+			walk_dir(w, p, b, depth + 1, fn);
+		else if (S_ISREG(st.st_mode))
+			fn(w, p, b);
+	}
+	strv_free(&names);
+}
+
+static void add_found(struct walk *w, char *line)
+{
+	if (w->found.n >= w->limit) {
+		w->more = true;
+		free(line);
+		return;
+	}
+	strv_take(&w->found, line);
+}
+
+static char *join_found(struct walk *w, const char *none, const char *more)
+{
+	if (w->found.n == 0)
+		return xstrdup(none);
+	size_t len = 1;
+	for (size_t i = 0; i < w->found.n; i++)
+		len += strlen(w->found.v[i]) + 1;
+	char *s = xmalloc(len + strlen(more) + 2), *o = s;
+	for (size_t i = 0; i < w->found.n; i++)
+		o += sprintf(o, "%s\n", w->found.v[i]);
+	if (w->more)
+		o += sprintf(o, "%s\n", more);
+	*o = '\0';
+	utf8_scrub(s, strlen(s));
+	return s;
+}
+
+/* The start of a walk: a directory, or (search) one file. */
+static bool walk_start(struct walk *w, bool file_ok, walk_fn fn, struct barrier_out *out)
+{
+	struct stat st;
+	const char *shown = tool_shown_path(w->root, w->env->workspace);
+	if (stat(w->root, &st) < 0) {
+		tool_fail(out, "cannot open %s: %s", shown, strerror(errno));
+		return false;
+	}
+	if (S_ISREG(st.st_mode) && file_ok) {
+		const char *base = strrchr(w->root, '/');
+		fn(w, w->root, base ? base + 1 : w->root);
+		return true;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		tool_fail(out, "%s is not a directory", shown);
+		return false;
+	}
+	walk_dir(w, w->root, "", 0, fn);
+	return true;
+}
+
+/* ----------------------------------------------------------------- find */
+
+static void find_one(struct walk *w, const char *path, const char *below)
+{
+	if (glob_match(w->call->text, below))
+		add_found(w, xstrdup(tool_shown_path(path, w->env->workspace)));
+}
+
+void tool_find(const struct tool_call *c, const struct tool_env *env, struct barrier_out *out)
+{
+	struct walk w = { .root = c->paths[0], .call = c, .env = env, .limit = FIND_MAX };
+	if (walk_start(&w, false, find_one, out))
+		tool_ok(out, join_found(&w, "no files match",
+					"[more files match; narrow the pattern or the path]"));
+	strv_free(&w.found);
+}
+
+/* --------------------------------------------------------------- search */
+
+static void search_lines(struct walk *w, const char *text, size_t len, const char *rel)
+{
+	long line = 1;
+	for (size_t i = 0; i < len && !w->more; line++) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - text) : len;
+		_cleanup_free_ char *l = xstrndup(text + i, e - i);
+		if (regexec(&w->re, l, 0, NULL, 0) == 0)
+			add_found(w, xasprintf("%s:%ld:%.300s", rel, line, l));
+		i = e + 1;
+	}
+}
+
+static void search_one(struct walk *w, const char *path, const char *below)
+{
+	if (w->call->glob && !glob_match(w->call->glob, below))
+		return;
+	size_t len = 0;
+	_cleanup_free_ char *text = read_file_capped(path, READ_MAX, &len);
+	if (!text || text_is_binary(text, len))
+		return;
+	search_lines(w, text, len, tool_shown_path(path, w->env->workspace));
+}
+
+void tool_search(const struct tool_call *c, const struct tool_env *env,
+		 struct barrier_out *out)
+{
+	struct walk w = { .root = c->paths[0], .call = c, .env = env, .limit = SEARCH_MAX };
+	int flags = REG_EXTENDED | REG_NOSUB | (c->ignore_case ? REG_ICASE : 0);
+	int rc = regcomp(&w.re, c->text, flags);
+	if (rc != 0) {
+		regerror(rc, &w.re, w.err, sizeof w.err);
+		tool_fail(out, "bad regular expression: %s", w.err);
+		return;
+	}
+	if (walk_start(&w, true, search_one, out))
+		tool_ok(out, join_found(&w, "no matches",
+					"[more lines match; narrow the pattern or the path]"));
+	regfree(&w.re);
+	strv_free(&w.found);
+}
+
+/* ---------------------------------------------------------------- write */
+
+/* Make the missing directories above PATH (mediate() checked the topmost). */
+static bool make_parents(const char *path)
+{
+	_cleanup_free_ char *dir = path_dirname(path);
+	struct stat st;
+	if (stat(dir, &st) == 0)
+		return S_ISDIR(st.st_mode) || (errno = ENOTDIR, false);
+	if (strcmp(dir, "/") == 0 || !make_parents(dir))
+		return false;
+	return mkdir(dir, 0777) == 0 || errno == EEXIST;
+}
+
+static bool write_all_fd(int fd, const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return false;
+		s += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+/* Write TEXT to PATH through a temporary file and rename(2): a reader never
+ * sees half a file. The file keeps its mode; a new one gets 0666 & umask. */
+bool tool_replace_file(const char *path, const char *text, char *err, size_t errlen)
+{
+	struct stat st;
+	bool exists = lstat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		fmt_into(err, errlen, "it is not a regular file");
+		return false;
+	}
+	_cleanup_free_ char *tmp = xasprintf("%s.kli-XXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fmt_into(err, errlen, "%s", strerror(errno));
+		return false;
+	}
+	mode_t um = umask(0);
+	umask(um);
+	bool ok = fchmod(fd, exists ? (st.st_mode & 07777) : (0666 & ~um)) == 0 &&
+		  write_all_fd(fd, text, strlen(text)) && fsync(fd) == 0;
+	int e = errno;
+	ok = close(fd) == 0 && ok;
+	if (ok && rename(tmp, path) == 0)
+		return true;
+	e = ok ? errno : e;
+	unlink(tmp);
+	fmt_into(err, errlen, "%s", strerror(e));
+	return false;
+}
+
+void tool_write(const struct tool_call *c, const struct tool_env *env, struct barrier_out *out)
+{
+	const char *p = c->paths[0];
+	const char *shown = tool_shown_path(p, env->workspace);
+	char err[200];
+	if (!make_parents(p)) {
+		tool_fail(out, "cannot make the directories for %s: %s", shown, strerror(errno));
+		return;
+	}
+	if (!tool_replace_file(p, c->text, err, sizeof err)) {
+		tool_fail(out, "cannot write %s: %s", shown, err);
+		return;
+	}
+	tool_ok(out, xasprintf("wrote %zu bytes to %s", strlen(c->text), shown));
+}

@@ -1,0 +1,141 @@
+#include "config.h"
+#include "tools/text.h"
+#include "util.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+static size_t count_occurrences(const char *text, const char *old)
+{
+	size_t n = 0, k = strlen(old);
+	for (const char *p = strstr(text, old); p; p = strstr(p + k, old))
+		n++;
+	return n;
+}
+
+char *edit_apply(const char *text, const char *old, const char *new_text, bool all,
+		 size_t *replaced, char *err, size_t errlen)
+{
+	size_t n = *old ? count_occurrences(text, old) : 0;
+	*replaced = 0;
+	if (n == 0) {
+		fmt_into(err, errlen, "old_text was not found");
+		return NULL;
+	}
+	if (n > 1 && !all) {
+		fmt_into(err, errlen, "old_text occurs %zu times; give more context to make it "
+				      "unique, or set replace_all", n);
+		return NULL;
+	}
+	size_t k = strlen(old), m = strlen(new_text), len = strlen(text);
+	char *out = xmalloc(len - n * k + n * m + 1), *o = out;
+	const char *p = text;
+	for (const char *q = strstr(p, old); q; q = strstr(p, old)) {
+		memcpy(o, p, (size_t)(q - p));
+		o += q - p;
+		memcpy(o, new_text, m);
+		o += m;
+		p = q + k;
+	}
+	strcpy(o, p);
+	*replaced = n;
+	return out;
+}
+
+char *text_lines(const char *text, size_t len, long first, long count, char *err,
+		 size_t errlen)
+{
+	if (first < 1)
+		first = 1;
+	long total = 0;
+	for (size_t i = 0; i < len; i++)
+		total += text[i] == '\n';
+	if (len > 0 && text[len - 1] != '\n')
+		total++;
+	if (first > total && !(first == 1 && total == 0)) {
+		fmt_into(err, errlen, "offset %ld is past the end: the file has %ld lines", first,
+			 total);
+		return NULL;
+	}
+	size_t cap = len + 16 * (size_t)(total + 1) + 1, o = 0;
+	char *out = xmalloc(cap);
+	out[0] = '\0';
+	long line = 1;
+	for (size_t i = 0; i < len && (count == 0 || line < first + count);) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - text) : len;
+		if (line >= first)
+			o += (size_t)snprintf(out + o, cap - o, "%6ld\t%.*s\n", line, (int)(e - i),
+					      text + i);
+		i = e + 1;
+		line++;
+	}
+	return out;
+}
+
+static bool has_slash(const char *s)
+{
+	return strchr(s, '/') != NULL;
+}
+
+bool glob_match(const char *pattern, const char *rel)
+{
+	if (!has_slash(pattern)) {
+		const char *base = strrchr(rel, '/');
+		return fnmatch(pattern, base ? base + 1 : rel, FNM_PERIOD) == 0;
+	}
+	if (fnmatch(pattern, rel, 0) == 0)
+		return true;
+	/* A double star and its slash may stand for no directory at all:
+	 * "src/" + "**" + "/x.c" matches "src/x.c" too. */
+	const char *dd = strstr(pattern, "**/");
+	if (!dd)
+		return false;
+	_cleanup_free_ char *shorter = xasprintf("%.*s%s", (int)(dd - pattern), pattern, dd + 3);
+	return glob_match(shorter, rel);
+}
+
+bool text_is_binary(const char *text, size_t len)
+{
+	return memchr(text, '\0', len < 8192 ? len : 8192) != NULL;
+}
+
+size_t utf8_cut(const char *s, size_t n)
+{
+	size_t len = strlen(s);
+	if (n >= len)
+		return len;
+	/* Step back over continuation bytes to the start of the cut sequence. */
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+char *result_preview(const char *text, size_t limit, const char *id)
+{
+	size_t len = strlen(text), k = utf8_cut(text, limit);
+	return xasprintf("%.*s\n[output truncated: %zu of %zu bytes shown; call result-read "
+			 "with id \"%s\" and offset %zu for the rest]",
+			 (int)k, text, k, len, id, k);
+}
+
+char *result_page(const char *text, const char *id, size_t offset, size_t limit, char *err,
+		  size_t errlen)
+{
+	size_t len = strlen(text);
+	if (offset > len || (offset == len && len > 0)) {
+		fmt_into(err, errlen, "offset %zu is past the end of result %s (%zu bytes)",
+			 offset, id, len);
+		return NULL;
+	}
+	/* An offset inside a UTF-8 sequence moves to the sequence's start. */
+	while (offset > 0 && ((unsigned char)text[offset] & 0xc0) == 0x80)
+		offset--;
+	size_t k = utf8_cut(text + offset, limit);
+	if (offset + k >= len)
+		return xasprintf("%.*s", (int)k, text + offset);
+	return xasprintf("%.*s\n[bytes %zu to %zu of %zu; call result-read with id \"%s\" and "
+			 "offset %zu for more]",
+			 (int)k, text + offset, offset, offset + k, len, id, offset + k);
+}

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""A scripted chat-completions server for kli's tests.
+
+It speaks just enough of the OpenAI-compatible protocol
+(POST .../chat/completions) on 127.0.0.1 and/or a Unix socket, and answers
+each request with the next turn of a script (a JSON list). Every request
+body it receives is recorded, one JSON object a line, so a test can assert
+what kli sent (the tool results, the tools offered). The Authorization
+header is compared with --key when given, and recorded only as
+"ok"/"wrong"/"none": the key itself is never written anywhere.
+
+A turn is an object:
+  {"tool_calls": [{"name": N, "arguments": {...} or "text", "id": I}],
+   "content": optional text}                 a turn calling tools
+  {"final": TEXT}                            a final answer
+  {"status": 500, "body": ..., "headers": {"Retry-After": "1"}}
+                                             an HTTP error
+  {"raw": TEXT}                              200 with TEXT as the body
+  {"truncate": TEXT}                         200 whose body stops after TEXT
+                                             (Content-Length promises more)
+  {"close": true}                            close without any answer
+  {"hang": true}                             never answer
+Any turn may carry "delay": SECONDS, slept before answering.
+
+The server exits after --lifetime seconds (default 60), on SIGTERM, or on
+POST /quit. It only ever binds loopback addresses.
+"""
+
+import argparse
+import http.server
+import json
+import os
+import signal
+import socket
+import socketserver
+import sys
+import threading
+import time
+
+
+class Script:
+    def __init__(self, turns, record, key):
+        self.turns = turns
+        self.record = record
+        self.key = key
+        self.n = 0
+        self.lock = threading.Lock()
+
+    def next(self, path, auth, raw):
+        with self.lock:
+            n = self.n
+            self.n += 1
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = raw.decode("utf-8", "replace")
+            if self.key is None:
+                seen = "unchecked"
+            elif auth is None:
+                seen = "none"
+            else:
+                seen = "ok" if auth == "Bearer " + self.key else "wrong"
+            line = json.dumps({"n": n + 1, "path": path, "auth": seen, "body": body})
+            if self.record:
+                with open(self.record, "a") as f:
+                    f.write(line + "\n")
+            return n, self.turns[n] if n < len(self.turns) else None
+
+
+def completion(turn, n):
+    msg = {"role": "assistant", "content": None}
+    if "tool_calls" in turn:
+        calls = []
+        for i, c in enumerate(turn["tool_calls"]):
+            args = c.get("arguments", {})
+            if not isinstance(args, str):
+                args = json.dumps(args)
+            calls.append({"id": c.get("id", "call_%d_%d" % (n + 1, i + 1)),
+                          "type": "function",
+                          "function": {"name": c["name"], "arguments": args}})
+        msg["tool_calls"] = calls
+        msg["content"] = turn.get("content")
+        reason = "tool_calls"
+    else:
+        msg["content"] = turn.get("final", turn.get("content", ""))
+        reason = "stop"
+    return {"id": "fake-%d" % (n + 1), "object": "chat.completion",
+            "created": int(time.time()), "model": "fake",
+            "choices": [{"index": 0, "message": msg, "finish_reason": reason}]}
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    script = None
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def address_string(self):
+        return "local"
+
+    def send(self, status, body, headers=None, length=None):
+        data = body if isinstance(body, bytes) else body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data) if length is None else length))
+        self.send_header("Connection", "close")
+        for k, v in (headers or {}).items():
+            self.send_header(k, str(v))
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
+        self.close_connection = True
+
+    def do_GET(self):
+        self.send(404, json.dumps({"error": {"message": "fake-model: POST only"}}))
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        if self.path == "/quit":
+            self.send(200, "{}")
+            os._exit(0)
+        n, turn = self.script.next(self.path, self.headers.get("Authorization"), raw)
+        if turn is None:
+            self.send(400, json.dumps({"error": {
+                "message": "fake-model: the script has no turn %d" % (n + 1)}}))
+            return
+        time.sleep(float(turn.get("delay", 0)))
+        if turn.get("hang"):
+            time.sleep(3600)
+            return
+        if turn.get("close"):
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        if "status" in turn:
+            body = turn.get("body", {"error": {"message": "scripted status %d" % turn["status"]}})
+            if not isinstance(body, str):
+                body = json.dumps(body)
+            self.send(turn["status"], body, turn.get("headers"))
+        elif "raw" in turn:
+            self.send(200, turn["raw"])
+        elif "truncate" in turn:
+            part = turn["truncate"].encode()
+            self.send(200, part, length=len(part) + 1000)
+            self.connection.shutdown(socket.SHUT_RDWR)
+        else:
+            self.send(200, json.dumps(completion(turn, n)))
+
+
+class TCPServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+
+class UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    daemon_threads = True
+
+    def get_request(self):
+        conn, _ = self.socket.accept()
+        return conn, ("local", 0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="scripted chat-completions server for tests")
+    ap.add_argument("--script", required=True, help="JSON list of turns")
+    ap.add_argument("--record", help="append each request body here, one JSON a line")
+    ap.add_argument("--tcp", metavar="PORT_FILE", help="listen on 127.0.0.1, port to PORT_FILE")
+    ap.add_argument("--unix", metavar="PATH", help="listen on the Unix socket PATH")
+    ap.add_argument("--ready", metavar="FILE", help="create FILE once listening")
+    ap.add_argument("--key", help="expected API key (compared, never recorded)")
+    ap.add_argument("--lifetime", type=float, default=60.0, help="exit after SECONDS")
+    a = ap.parse_args()
+    if not a.tcp and not a.unix:
+        ap.error("give --tcp, --unix or both")
+    with open(a.script) as f:
+        turns = json.load(f)
+    if not isinstance(turns, list):
+        ap.error("the script must be a JSON list of turns")
+    Handler.script = Script(turns, a.record, a.key)
+
+    servers = []
+    if a.tcp:
+        s = TCPServer(("127.0.0.1", 0), Handler)
+        servers.append(s)
+        tmp = a.tcp + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % s.server_address[1])
+        os.rename(tmp, a.tcp)
+    if a.unix:
+        if os.path.exists(a.unix):
+            os.unlink(a.unix)
+        servers.append(UnixServer(a.unix, Handler))
+    for s in servers:
+        threading.Thread(target=s.serve_forever, daemon=True).start()
+    if a.ready:
+        open(a.ready, "w").close()
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    time.sleep(a.lifetime)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
