@@ -3,3 +3,4 @@
 dist_man_MANS += doc/kjail.1
 TESTS += tests/integration/man-lint.test
 EXTRA_DIST += tests/integration/man-lint.test
+EXTRA_DIST += doc/security-model.md

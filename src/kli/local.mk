@@ -33,7 +33,7 @@ kli_CFLAGS = $(KLI_CFLAGS)
 kli_LDADD = $(KLI_LIBS)
 
 dist_man_MANS += doc/kli.1
-EXTRA_DIST += doc/capabilities.md doc/kli-agent.md
+EXTRA_DIST += doc/capabilities.md
 
 # Unit tests (cmocka).
 check_PROGRAMS += tests/unit/test_authority tests/unit/test_kli_settings
