@@ -12,6 +12,7 @@
 # POSIX sh (dash). No "set -e": a failing command must become "not ok", and
 # every script runs to done_testing, which prints the plan (at the end).
 
+# shellcheck disable=SC2034 # MARK, KJ_LAST_BG and friends are for the tests
 set -u
 export LC_ALL=C
 
@@ -85,6 +86,8 @@ kj_init() {
 	printf '; kjail integration test: built-in policy only\n[sandbox]\n' >"$KJ_CONF"
 
 	# Unique text: a probe looks for it, nothing else on the machine has it.
+	# Never exported (unset first), so no process holds it by inheritance.
+	unset MARK WS
 	MARK=KJ$$x$(date +%s)
 	KJ_CWD=$WORK
 	kj_reset
@@ -104,9 +107,11 @@ kj_cleanup() {
 	fi
 }
 
-# kj_bg CMD...: start CMD in the background; it is killed (by pid) on exit
+# kj_bg CMD...: start CMD in the background; it is killed (by pid) on exit.
+# Its output goes to a file: an orphan holding the test's stdout would make
+# the TAP driver wait for it.
 kj_bg() {
-	"$@" &
+	"$@" </dev/null >>"$WORK/background.log" 2>&1 &
 	KJ_BG="$KJ_BG $!"
 	KJ_LAST_BG=$!
 }
@@ -147,7 +152,7 @@ diag_run() {
 
 # diag_print KJAIL-OPTIONS...: what kjail would have run, to help the reader
 diag_print() {
-	_p=$("$KJAIL" --config "$KJ_CONF" --print "$@" -- true 2>&1 | head -c 6000)
+	_p=$(cd "$CWD" && "$KJAIL" --config "$KJ_CONF" --print "$@" -- true 2>&1 | head -c 6000)
 	diag_text "kjail --print" "$_p"
 }
 
@@ -164,6 +169,8 @@ diag_print() {
 #   HOST_JUDGED  set: the attack shows on the host only (a file left in the
 #                host's /dev/shm, a process still running): HOSTCHECK must
 #                fail after the baseline and pass after the jailed run
+#   CLEANUP      sh code, eval'd here at the very end: undo what a jail that
+#                failed to contain the attack left on the host
 kj_reset() {
 	CWD=$KJ_CWD
 	BASE_WRAP=
@@ -172,6 +179,13 @@ kj_reset() {
 	RESTORE=
 	HOSTCHECK=
 	HOST_JUDGED=
+	CLEANUP=
+}
+kj_done_attempt() {
+	if [ -n "$CLEANUP" ]; then
+		eval "$CLEANUP" >/dev/null 2>&1
+	fi
+	kj_reset
 }
 
 KJ_JAILWRAP='if ( eval "$1" ); then echo KJ-ATTACK-WORKED; else echo KJ-ATTACK-FAILED; fi'
@@ -207,7 +221,7 @@ attempt() {
 			diag_run "baseline without kjail"
 			diag_text "probe" "$_probe"
 		fi
-		kj_reset
+		kj_done_attempt
 		return 0
 	fi
 
@@ -235,7 +249,7 @@ attempt() {
 		[ -z "$HOSTCHECK" ] || diag_text "host check" "$HOSTCHECK"
 		diag_print "$@"
 	fi
-	kj_reset
+	kj_done_attempt
 	return 0
 }
 
@@ -269,7 +283,7 @@ jail_ok() {
 		[ -z "$HOSTCHECK" ] || diag_text "host check" "$HOSTCHECK"
 		diag_print "$@"
 	fi
-	kj_reset
+	kj_done_attempt
 	return 0
 }
 
