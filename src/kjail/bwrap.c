@@ -38,6 +38,17 @@ static void emit_op(struct strv *a, const struct op *o)
 		strv_pushn(a, "--tmpfs", o->path);
 		strv_pushn(a, "--remount-ro", o->path);
 		break;
+	case OP_POLICY:
+		/* Its own read-only mount point: it cannot be renamed or replaced. */
+		strv_pushn(a, "--perms", "0555");
+		strv_pushn(a, "--tmpfs", o->path);
+		strv_pushn(a, "--perms", "0444");
+		strv_push(a, "--ro-bind-data");
+		strv_pushf(a, "%d", o->fd);
+		strv_pushf(a, "%s/policy.json", o->path);
+		strv_pushn(a, "--remount-ro", o->path);
+		strv_pushv(a, (const char *const[]){ "--setenv", KJ_POLICY_ENV, KJ_POLICY_FILE, NULL });
+		break;
 	}
 }
 

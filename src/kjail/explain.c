@@ -17,6 +17,7 @@ static const char *op_verdict(enum op_kind k)
 	case OP_PROC_BIND:
 	case OP_PROTECT:
 	case OP_HELPER:
+	case OP_POLICY:
 		return "read-only";
 	case OP_DEV:
 	case OP_PROC:

@@ -405,6 +405,7 @@ static bool build(struct builder *b)
 	else
 		plan_add(pl, OP_PROC, "/proc", "private", "the jail's own processes");
 	plan_add(pl, OP_TMP, "/tmp", "private", "empty tmpfs");
+	plan_add(pl, OP_POLICY, KJ_POLICY_DIR, "kjail's own policy, as JSON", "built-in");
 	add_helper(b);
 	emit_sorted(pl, &b->roots);
 	emit_sorted(pl, &b->pins);

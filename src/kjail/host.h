@@ -22,14 +22,21 @@ enum op_kind {
 	OP_MASK_FILE, /* empty read-only file over it */
 	OP_MASK_DIR,  /* empty read-only tmpfs over it */
 	OP_HELPER,    /* kjail's own binary, when the jail would not see it */
+	OP_POLICY,    /* a read-only directory holding the policy as JSON, so the
+		       * jail (and kli's hints) can tell why something was refused */
 };
+
+/* Inside the jail: the policy, and the variable that names it. */
+#define KJ_POLICY_DIR "/tmp/.kjail"
+#define KJ_POLICY_FILE KJ_POLICY_DIR "/policy.json"
+#define KJ_POLICY_ENV "KJAIL_POLICY"
 
 struct op {
 	enum op_kind kind;
 	char *path;    /* real path on the host and in the jail */
 	char *rule;    /* "workspace", "masked", "protected: git hooks", ... */
 	char *origin;  /* "built-in credential store", "FILE:LINE", "--deny-read" */
-	int fd;        /* OP_MASK_FILE: the empty data descriptor, once opened */
+	int fd;        /* OP_MASK_FILE, OP_POLICY: the data descriptor, once opened */
 };
 
 struct host {

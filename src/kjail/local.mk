@@ -10,6 +10,7 @@ libkjail_a_SOURCES = \
 	src/kjail/run.c src/kjail/run.h \
 	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \
 	src/kjail/landlock.c src/kjail/landlock.h \
+	src/kjail/probe.c src/kjail/probe.h \
 	src/kjail/seatbelt.c src/kjail/seatbelt.h
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)
 

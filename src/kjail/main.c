@@ -10,6 +10,7 @@
 #include "run.h"
 #include "seatbelt.h"
 #include "landlock.h"
+#include "probe.h"
 #include "seccomp.h"
 #include "util.h"
 
@@ -26,7 +27,7 @@ extern char **environ;
 
 enum {
 	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND,
-	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS,
+	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR,
 };
 
 static const char short_opts[] = "+:C:w:r:e:k:nhV";
@@ -46,6 +47,7 @@ static const struct option long_opts[] = {
 	{ "print", no_argument, NULL, OPT_PRINT },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "doctor", no_argument, NULL, OPT_DOCTOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -77,6 +79,7 @@ static void usage(FILE *out)
 	      "      --print            print the backend invocation instead of running it\n"
 	      "      --explain [PATH]...  describe the jail, or the verdict on each PATH\n"
 	      "      --json             machine-readable --print and --explain\n"
+	      "      --doctor           check this host: what works, what does not, the fix\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and build and exit\n"
 	      "\n"
@@ -119,7 +122,7 @@ static void version(void)
 
 struct cli {
 	const char *config;
-	bool print, explain, json;
+	bool print, explain, json, doctor;
 	const char *home;      /* for ~ in flag values */
 };
 
@@ -131,6 +134,8 @@ static void pre_scan(int argc, char **argv, struct cli *cli)
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		if (c == OPT_CONFIG)
 			cli->config = optarg;
+		else if (c == OPT_DOCTOR)
+			cli->doctor = true;
 		else if (c == 'h') {
 			usage(stdout);
 			exit(0);
@@ -221,6 +226,8 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 		case OPT_JSON:
 			cli->json = true;
 			break;
+		case OPT_DOCTOR:
+			break;
 		default:
 			bad_usage(c, argv);
 		}
@@ -272,6 +279,21 @@ int main(int argc, char **argv)
 	struct cli cli = { .home = home };
 	pre_scan(argc, argv, &cli);
 
+	/* Only the bwrap backend re-enters kjail inside the jail. */
+	char self[PATH_MAX] = "";
+#ifdef KJ_OS_LINUX
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (sl <= 0)
+		die_errno("cannot find kjail's own binary (/proc/self/exe)");
+	self[sl] = '\0';
+#endif
+	/* Before the config: a broken config is one of the things it reports. */
+	if (cli.doctor) {
+		if (argc != 2)
+			die("--doctor takes no other options or command");
+		return doctor(self, bwrap_find());
+	}
+
 	struct policy p;
 	policy_init(&p);
 	load_config(&p, &cli, home);
@@ -281,14 +303,6 @@ int main(int argc, char **argv)
 	char cwd[PATH_MAX];
 	if (!getcwd(cwd, sizeof cwd))
 		die_errno("cannot get the current directory");
-	/* Only the bwrap backend re-enters kjail inside the jail. */
-	char self[PATH_MAX] = "";
-#ifdef KJ_OS_LINUX
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (sl <= 0)
-		die_errno("cannot find kjail's own binary (/proc/self/exe)");
-	self[sl] = '\0';
-#endif
 
 	struct host h = {
 		.cwd = cwd,
@@ -361,8 +375,18 @@ int main(int argc, char **argv)
 	case BACKEND_AUTO:
 		break;
 	}
-	int rc = run_bwrap(&pl, bwrap, self,
-			   rest, cli.print ? (cli.json ? RUN_PRINT_JSON : RUN_PRINT) : RUN_EXEC);
+	/* The jail finds its own policy at KJ_POLICY_FILE: what --explain --json says. */
+	char *policy_json = NULL;
+	size_t policy_len = 0;
+	FILE *mem = open_memstream(&policy_json, &policy_len);
+	if (!mem)
+		die_errno("open_memstream");
+	explain_policy(mem, &p, &pl, bwrap, true);
+	if (fclose(mem) != 0)
+		die_errno("writing the policy");
+	int rc = run_bwrap(&pl, bwrap, self, rest, policy_json,
+			   cli.print ? (cli.json ? RUN_PRINT_JSON : RUN_PRINT) : RUN_EXEC);
+	free(policy_json);
 	plan_free(&pl);
 	policy_free(&p);
 	return rc;

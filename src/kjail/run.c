@@ -2,6 +2,7 @@
 #include "run.h"
 #include "bwrap.h"
 #include "landlock.h"
+#include "probe.h"
 #include "seccomp.h"
 #include "strv.h"
 
@@ -79,6 +80,32 @@ static void open_mask_fds(struct plan *pl)
 			pl->ops[i].fd = open_cloexec_devnull();
 }
 
+static int data_memfd(const char *name, const char *data)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC);
+	if (fd < 0)
+		die_errno("memfd_create");
+	size_t len = strlen(data), off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			die_errno("writing %s", name);
+		off += (size_t)w;
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		die_errno("lseek");
+	return fd;
+}
+
+static void open_policy_fd(struct plan *pl, const char *json)
+{
+	for (size_t i = 0; i < pl->nops; i++)
+		if (pl->ops[i].kind == OP_POLICY)
+			pl->ops[i].fd = data_memfd("kjail-policy", json ? json : "{}\n");
+}
+
 static void print_invocation(const struct strv *argv, const struct plan *pl, bool json)
 {
 	if (!json) {
@@ -149,84 +176,15 @@ static size_t read_all(int fd, char *buf, size_t cap)
 	return n;
 }
 
-static long read_sysctl(const char *path)
-{
-	char buf[32];
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (read_all(fd, buf, sizeof buf) == 0)
-		return -1;
-	return strtol(buf, NULL, 10);
-}
-
-/* Can this process make a user namespace at all? Tried in a child. */
-static int userns_errno(void)
-{
-	pid_t pid = fork();
-	if (pid < 0)
-		return errno;
-	if (pid == 0)
-		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : (errno & 0xff));
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : EPERM;
-}
-
-static void bwrap_version(const char *bwrap, char *out, size_t len)
-{
-	out[0] = '\0';
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return;
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(p[1], STDOUT_FILENO);
-		execl(bwrap, bwrap, "--version", (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	if (pid > 0) {
-		read_all(p[0], out, len);
-		waitpid(pid, NULL, 0);
-	}
-	close(p[0]);
-	out[strcspn(out, "\n")] = '\0';
-}
-
 /* Why the jail did not start, with the fix, as one line. */
 static KJ_NORETURN void diagnose(const char *bwrap, char *msg)
 {
 	msg[strcspn(msg, "\n")] = '\0';
 	const char *what = msg[0] ? msg : "bwrap exited before the command started";
 	char fix[512] = "";
-	if (getuid() != 0 && read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
-		fmt_into(fix, sizeof fix,
-			 "AppArmor restricts unprivileged user namespaces "
-			 "(kernel.apparmor_restrict_unprivileged_userns=1); fix: install the AppArmor "
-			 "profile for bwrap from kjail's contrib/apparmor, or run "
-			 "'sysctl kernel.apparmor_restrict_unprivileged_userns=0'");
-	else if (read_sysctl("/proc/sys/user/max_user_namespaces") == 0)
-		fmt_into(fix, sizeof fix,
-			 "user namespaces are disabled (user.max_user_namespaces=0); fix: "
-			 "'sysctl user.max_user_namespaces=10000', or if a container or VM is the "
-			 "boundary, choose --backend container");
-	else if (read_sysctl("/proc/sys/kernel/unprivileged_userns_clone") == 0 && getuid() != 0)
-		fmt_into(fix, sizeof fix,
-			 "unprivileged user namespaces are disabled; fix: "
-			 "'sysctl kernel.unprivileged_userns_clone=1'");
-	else if (userns_errno() != 0)
-		fmt_into(fix, sizeof fix,
-			 "this process may not create user namespaces (a container without them?); "
-			 "fix: allow user namespaces in the container, or if the container is the "
-			 "boundary, choose --backend container");
-	else if (strstr(msg, "Unknown option") || strstr(msg, "unrecognized option")) {
-		char ver[128];
-		bwrap_version(bwrap, ver, sizeof ver);
-		fmt_into(fix, sizeof fix, "%s is too old (%s); fix: install bubblewrap %s or later",
-			 bwrap, ver[0] ? ver : "unknown version", BWRAP_MIN_VERSION);
-	}
+	if (!probe_userns(fix, sizeof fix) &&
+	    (strstr(msg, "Unknown option") || strstr(msg, "unrecognized option")))
+		probe_bwrap_too_old(bwrap, fix, sizeof fix);
 	die("cannot start the jail: %s%s%s", what, fix[0] ? "; " : "", fix);
 }
 
@@ -301,7 +259,7 @@ static void warn_unguarded(const struct plan *pl)
 }
 
 int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
-	      enum run_mode mode)
+	      const char *policy_json, enum run_mode mode)
 {
 	int status_p[2], err_p[2];
 	if (pipe2(status_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0)
@@ -310,6 +268,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	if (user_err < 0)
 		die_errno("cannot duplicate stderr");
 	open_mask_fds(pl);
+	open_policy_fd(pl, policy_json);
 	struct sc_opts so = { .allow_userns = pl->allow_userns };
 	char scerr[512];
 	int seccomp_fd = seccomp_export(&so, scerr, sizeof scerr);
@@ -378,7 +337,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 
 #else
 int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
-	      enum run_mode mode)
+	      const char *policy_json, enum run_mode mode)
 {
 	(void)pl, (void)bwrap, (void)self, (void)cmd, (void)mode;
 	die("--backend bwrap needs Linux (bubblewrap); on macOS use --backend seatbelt");

@@ -1,0 +1,30 @@
+/* What the host allows: used to explain a jail that did not start, and by
+ * --doctor. Every probe is read-only (sysctls, a child that tries unshare). */
+#ifndef KJ_PROBE_H
+#define KJ_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* -1 when the file is missing or unreadable. */
+long probe_sysctl(const char *path);
+
+/* Whether user namespaces are blocked here; if so, one line "why; fix: ..."
+ * in fix and true. */
+bool probe_userns(char *fix, size_t len);
+
+/* "bubblewrap 0.8.0", or "" when it cannot be run. */
+void probe_bwrap_version(const char *bwrap, char *out, size_t len);
+
+/* bwrap too old for kjail: the message with its fix. */
+void probe_bwrap_too_old(const char *bwrap, char *fix, size_t len);
+
+/* Whether something is mounted over parts of /proc (a container's masks),
+ * which stops bwrap from mounting a fresh /proc. */
+bool probe_proc_masked(char *where, size_t len);
+
+/* kjail --doctor: a line per check, what works, what does not, the fix.
+ * Returns 0 when a jail can be started here, 1 otherwise. */
+int doctor(const char *self, const char *bwrap);
+
+#endif
