@@ -52,5 +52,5 @@ tests_unit_test_seccomp_SOURCES = tests/unit/test_seccomp.c
 tests_unit_test_seccomp_CFLAGS = $(UNIT_CFLAGS) $(SECCOMP_CFLAGS)
 tests_unit_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
-TESTS += tests/integration/kjail-cli.test
-EXTRA_DIST += tests/integration/kjail-cli.test
+TESTS += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
+EXTRA_DIST += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
