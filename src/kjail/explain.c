@@ -54,6 +54,13 @@ static const char *errno_name(int e)
 	return e == EPERM ? "EPERM" : e == ENOSYS ? "ENOSYS" : "error";
 }
 
+/* seccomp_rules() lists the rules of one idea next to each other. */
+static bool same_rule(const struct sc_rule *a, const struct sc_rule *b)
+{
+	return strcmp(a->syscall, b->syscall) == 0 &&
+	       str_eq(a->what ? a->what : "", b->what ? b->what : "");
+}
+
 /* One line per distinct (system call, argument test): the personality
  * rule is dozens of BPF rules but one idea. */
 static void text_filter(FILE *out, const struct plan *pl)
@@ -63,11 +70,7 @@ static void text_filter(FILE *out, const struct plan *pl)
 	struct sc_rule *r = seccomp_rules(&o, &n);
 	fprintf(out, "seccomp: %s\n", seccomp_built_in() ? "filter on" : "NOT built in");
 	for (size_t i = 0; i < n; i++) {
-		bool dup = false;
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = strcmp(r[i].syscall, r[j].syscall) == 0 &&
-			      str_eq(r[i].what ? r[i].what : "", r[j].what ? r[j].what : "");
-		if (dup)
+		if (i && same_rule(&r[i], &r[i - 1]))
 			continue;
 		fprintf(out, "seccomp: %s%s%s -> %s (%s)\n", r[i].syscall, r[i].what ? " " : "",
 			r[i].what ? r[i].what : "", errno_name(r[i].err), r[i].why);
@@ -82,11 +85,7 @@ static json_t *json_filter(const struct plan *pl)
 	struct sc_rule *r = seccomp_rules(&o, &n);
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++) {
-		bool dup = false;
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = strcmp(r[i].syscall, r[j].syscall) == 0 &&
-			      str_eq(r[i].what ? r[i].what : "", r[j].what ? r[j].what : "");
-		if (!dup)
+		if (!i || !same_rule(&r[i], &r[i - 1]))
 			json_array_append_new(a, json_pack("{s:s, s:s?, s:s, s:s}", "syscall",
 							   r[i].syscall, "argument", r[i].what,
 							   "errno", errno_name(r[i].err), "why",
@@ -166,7 +165,7 @@ static json_t *entries_json(const struct entry_list *l, const char *k1, const ch
 }
 
 static void json_policy(FILE *out, const struct policy *p, const struct plan *pl,
-			const char *bwrap)
+			const char *bwrap, bool with_filter)
 {
 	json_t *mounts = json_array();
 	for (size_t i = 0; i < pl->nops; i++) {
@@ -189,7 +188,8 @@ static void json_policy(FILE *out, const struct policy *p, const struct plan *pl
 		"skipped", entries_json(&pl->skipped, "path", "why"),
 		"env_unset", entries_json(&pl->env_removed, "name", "rule"));
 	json_object_set_new(o, "allow_userns", json_boolean(pl->allow_userns));
-	json_object_set_new(o, "seccomp", json_filter(pl));
+	if (with_filter)
+		json_object_set_new(o, "seccomp", json_filter(pl));
 	json_object_set_new(o, "landlock", json_string(landlock_status()));
 	char *s = json_dumps(o, JSON_COMPACT);
 	fprintf(out, "%s\n", s);
@@ -201,9 +201,15 @@ void explain_policy(FILE *out, const struct policy *p, const struct plan *pl, co
 		    bool json)
 {
 	if (json)
-		json_policy(out, p, pl, bwrap);
+		json_policy(out, p, pl, bwrap, true);
 	else
 		text_policy(out, p, pl, bwrap);
+}
+
+void explain_policy_for_jail(FILE *out, const struct policy *p, const struct plan *pl,
+			      const char *bwrap)
+{
+	json_policy(out, p, pl, bwrap, false);
 }
 
 void explain_paths(FILE *out, const struct plan *pl, const char *cwd, char *const *paths,

@@ -46,7 +46,7 @@ struct host {
 	const char *xdg_config_home; /* may be NULL */
 	const char *xdg_runtime_dir; /* may be NULL */
 	const char *ssh_auth_sock;   /* may be NULL */
-	const char *self;            /* kjail's own binary, real path */
+	const char *self;            /* the jail's entry helper (kjail-entry or kjail), real path */
 	unsigned uid;
 	bool dry_run;                /* --print/--explain: create nothing */
 };

@@ -8,11 +8,23 @@ libkjail_a_SOURCES = \
 	src/kjail/bwrap.c src/kjail/bwrap.h \
 	src/kjail/explain.c src/kjail/explain.h \
 	src/kjail/run.c src/kjail/run.h \
+	src/kjail/entry_core.c src/kjail/entry.h \
 	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \
 	src/kjail/landlock.c src/kjail/landlock.h \
 	src/kjail/probe.c src/kjail/probe.h \
 	src/kjail/seatbelt.c src/kjail/seatbelt.h
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)
+libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
+
+# The jail's first program: tiny and, where the C library allows, static, so
+# its exec costs next to nothing on every run.
+if OS_LINUX
+pkglibexec_PROGRAMS = kjail-entry
+kjail_entry_SOURCES = src/kjail/entry.c src/kjail/entry_core.c src/kjail/entry.h \
+	src/kjail/landlock.c src/kjail/landlock.h src/common/util.c src/common/util.h
+kjail_entry_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS)
+kjail_entry_LDFLAGS = $(ENTRY_STATIC_LDFLAGS)
+endif
 
 # The seccomp program is compiled once, at build time, for this machine.
 if HAVE_SECCOMP

@@ -286,6 +286,10 @@ int main(int argc, char **argv)
 	if (sl <= 0)
 		die_errno("cannot find kjail's own binary (/proc/self/exe)");
 	self[sl] = '\0';
+	char entry_buf[PATH_MAX];
+	const char *entry = entry_helper(self, entry_buf, sizeof entry_buf);
+#else
+	const char *entry = NULL;
 #endif
 	/* Before the config: a broken config is one of the things it reports. */
 	if (cli.doctor) {
@@ -311,7 +315,7 @@ int main(int argc, char **argv)
 		.xdg_config_home = getenv("XDG_CONFIG_HOME"),
 		.xdg_runtime_dir = getenv("XDG_RUNTIME_DIR"),
 		.ssh_auth_sock = getenv("SSH_AUTH_SOCK"),
-		.self = self[0] ? self : NULL,
+		.self = entry,
 		.uid = (unsigned)getuid(),
 		.dry_run = cli.print || cli.explain,
 	};
@@ -375,16 +379,17 @@ int main(int argc, char **argv)
 	case BACKEND_AUTO:
 		break;
 	}
-	/* The jail finds its own policy at KJ_POLICY_FILE: what --explain --json says. */
+	/* The jail finds its own policy at KJ_POLICY_FILE: what --explain --json
+	 * says, less the constant seccomp list. */
 	char *policy_json = NULL;
 	size_t policy_len = 0;
 	FILE *mem = open_memstream(&policy_json, &policy_len);
 	if (!mem)
 		die_errno("open_memstream");
-	explain_policy(mem, &p, &pl, bwrap, true);
+	explain_policy_for_jail(mem, &p, &pl, bwrap);
 	if (fclose(mem) != 0)
 		die_errno("writing the policy");
-	int rc = run_bwrap(&pl, bwrap, self, rest, policy_json,
+	int rc = run_bwrap(&pl, bwrap, entry, rest, policy_json,
 			   cli.print ? (cli.json ? RUN_PRINT_JSON : RUN_PRINT) : RUN_EXEC);
 	free(policy_json);
 	plan_free(&pl);

@@ -51,6 +51,20 @@ const char *bwrap_search_list(void)
 /* The bwrap backend is Linux's (memfd_create, prctl, pipe2, sigwaitinfo,
  * user namespaces); elsewhere run_bwrap() refuses. */
 #ifdef KJ_OS_LINUX
+const char *entry_helper(const char *self, char *buf, size_t len)
+{
+	const char *slash = strrchr(self, '/');
+	if (slash) {
+		fmt_into(buf, len, "%.*s/kjail-entry", (int)(slash - self), self);
+		if (executable_file(buf))
+			return buf;
+	}
+	fmt_into(buf, len, "%s/kjail-entry", KJ_PKGLIBEXECDIR);
+	if (executable_file(buf))
+		return buf;
+	return self;
+}
+
 static int open_cloexec_devnull(void)
 {
 	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -344,24 +358,6 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 }
 #endif
 
-static KJ_NORETURN void exec_command(char *const *cmd, char *const *envp)
-{
-#ifdef KJ_OS_LINUX
-	if (envp)
-		execvpe(cmd[0], cmd, envp);
-	else
-		execvp(cmd[0], cmd);
-#else
-	extern char **environ; /* no execvpe: the PATH search uses environ */
-	if (envp)
-		environ = (char **)envp;
-	execvp(cmd[0], cmd);
-#endif
-	int e = errno;
-	warn_msg("%s: %s", cmd[0], strerror(e));
-	_exit(e == ENOENT || e == ENOTDIR ? KJ_EXIT_NOTFOUND : KJ_EXIT_NOEXEC);
-}
-
 void run_container(const struct plan *pl, char *const *cmd)
 {
 	warn_msg("--backend container: no jail is set up; the container is the boundary "
@@ -371,43 +367,3 @@ void run_container(const struct plan *pl, char *const *cmd)
 	exec_command(cmd, strv_argv((struct strv *)&pl->env));
 }
 
-static int parse_fd(const char *s, const char **end)
-{
-	char *e;
-	errno = 0;
-	long v = strtol(s, &e, 10);
-	if (errno || e == s || v < 0 || v > INT_MAX)
-		die("--jail-entry: bad descriptor list");
-	*end = e;
-	return (int)v;
-}
-
-void jail_entry(const char *spec, char *const *cmd)
-{
-	const char *p;
-	int status = parse_fd(spec, &p);
-	if (*p != ',')
-		die("--jail-entry: bad descriptor list");
-	int user_err = parse_fd(p + 1, &p);
-	if (*p != ',')
-		die("--jail-entry: bad descriptor list");
-	int sig = parse_fd(p + 1, &p);
-	if (*p)
-		die("--jail-entry: bad descriptor list");
-	if (sig & JAIL_SIGINT_DEFAULT)
-		signal(SIGINT, SIG_DFL);
-	if (sig & JAIL_SIGQUIT_DEFAULT)
-		signal(SIGQUIT, SIG_DFL);
-	if (!cmd || !cmd[0])
-		die("--jail-entry: no command");
-	char err[256];
-	if (landlock_apply_scopes(err, sizeof err) == LL_FAILED)
-		die("cannot apply the Landlock scopes: %s", err);
-	if (write(status, "R", 1) != 1)
-		die_errno("--jail-entry: cannot report readiness");
-	close(status);
-	if (dup2(user_err, STDERR_FILENO) < 0)
-		die_errno("--jail-entry: cannot restore stderr");
-	close(user_err);
-	exec_command(cmd, NULL);
-}

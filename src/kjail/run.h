@@ -6,9 +6,7 @@
 #include "host.h"
 #include "util.h"
 
-#define KJ_EXIT_FAIL 125
-#define KJ_EXIT_NOEXEC 126
-#define KJ_EXIT_NOTFOUND 127
+#include "entry.h"
 
 /* bwrap by absolute path: the configure-time one, then fixed system
  * directories. NULL when none is an executable regular file. */
@@ -29,8 +27,8 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 /* --backend container: the environment scrub only; never returns. */
 KJ_NORETURN void run_container(const struct plan *pl, char *const *cmd);
 
-/* Inside the jail: report readiness on the status descriptor, restore the
- * user's stderr and exec the command. Never returns. */
-KJ_NORETURN void jail_entry(const char *spec, char *const *cmd);
+/* The jail's first program: kjail-entry next to kjail (the build tree) or
+ * in kjail's libexec directory, else kjail itself (with --jail-entry). */
+const char *entry_helper(const char *self, char *buf, size_t len);
 
 #endif

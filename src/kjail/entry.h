@@ -1,0 +1,19 @@
+/* Shared by kjail and kjail-entry: exec the command, and the jail entry. */
+#ifndef KJ_ENTRY_H
+#define KJ_ENTRY_H
+
+#include "util.h"
+
+#define KJ_EXIT_FAIL 125
+#define KJ_EXIT_NOEXEC 126
+#define KJ_EXIT_NOTFOUND 127
+
+/* execvp (with envp when not NULL); on failure one line and 126 or 127. */
+KJ_NORETURN void exec_command(char *const *cmd, char *const *envp);
+
+/* Inside the jail: apply the Landlock scopes, report readiness on the status
+ * descriptor, restore the user's stderr and signal dispositions, exec cmd.
+ * spec is "STATUS,STDERR,SIGNALS". Never returns. */
+KJ_NORETURN void jail_entry(const char *spec, char *const *cmd);
+
+#endif

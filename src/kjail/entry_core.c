@@ -1,0 +1,76 @@
+/* The jail's first program: kjail-entry (small and static, so the exec
+ * costs little), or kjail itself with --jail-entry when the helper is not
+ * installed. bwrap has already set up the jail and installed the seccomp
+ * filter; what is left is Landlock, telling kjail the jail is up, and giving
+ * the command the user's stderr and signal dispositions. */
+#include "config.h"
+#include "entry.h"
+#include "bwrap.h"
+#include "landlock.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void exec_command(char *const *cmd, char *const *envp)
+{
+#ifdef KJ_OS_LINUX
+	if (envp)
+		execvpe(cmd[0], cmd, envp);
+	else
+		execvp(cmd[0], cmd);
+#else
+	extern char **environ; /* no execvpe: the PATH search uses environ */
+	if (envp)
+		environ = (char **)envp;
+	execvp(cmd[0], cmd);
+#endif
+	int e = errno;
+	warn_msg("%s: %s", cmd[0], strerror(e));
+	_exit(e == ENOENT || e == ENOTDIR ? KJ_EXIT_NOTFOUND : KJ_EXIT_NOEXEC);
+}
+
+static int parse_fd(const char *s, const char **end)
+{
+	char *e;
+	errno = 0;
+	long v = strtol(s, &e, 10);
+	if (errno || e == s || v < 0 || v > INT_MAX)
+		die("--jail-entry: bad descriptor list");
+	*end = e;
+	return (int)v;
+}
+
+void jail_entry(const char *spec, char *const *cmd)
+{
+	const char *p;
+	int status = parse_fd(spec, &p);
+	if (*p != ',')
+		die("--jail-entry: bad descriptor list");
+	int user_err = parse_fd(p + 1, &p);
+	if (*p != ',')
+		die("--jail-entry: bad descriptor list");
+	int sig = parse_fd(p + 1, &p);
+	if (*p)
+		die("--jail-entry: bad descriptor list");
+	if (sig & JAIL_SIGINT_DEFAULT)
+		signal(SIGINT, SIG_DFL);
+	if (sig & JAIL_SIGQUIT_DEFAULT)
+		signal(SIGQUIT, SIG_DFL);
+	if (!cmd || !cmd[0])
+		die("--jail-entry: no command");
+	char err[256];
+	if (landlock_apply_scopes(err, sizeof err) == LL_FAILED)
+		die("cannot apply the Landlock scopes: %s", err);
+	if (write(status, "R", 1) != 1)
+		die_errno("--jail-entry: cannot report readiness");
+	close(status);
+	if (dup2(user_err, STDERR_FILENO) < 0)
+		die_errno("--jail-entry: cannot restore stderr");
+	close(user_err);
+	exec_command(cmd, NULL);
+}
