@@ -1,6 +1,7 @@
 #include "config.h"
 #include "agent.h"
 #include "barrier.h"
+#include "hint.h"
 #include "mediate.h"
 #include "report.h"
 #include "tools/text.h"
@@ -27,6 +28,13 @@ void agent_shared_init(struct agent_shared *sh, const struct model_conf *model,
 	sh->env.workspace = auth->workspace;
 	sh->env.jobs = &sh->jobs;
 	sh->env.results = &sh->results;
+	/* kjail's policy, when kli runs in a jail: read once, as the run
+	 * starts, before any tool has run. It only ever feeds hints (hint.h);
+	 * a missing or unusable one just means none. */
+	const char *policy = getenv(HINT_POLICY_ENV);
+	if (policy && policy[0] == '/')
+		sh->policy = hint_policy_load(policy);
+	sh->env.policy = sh->policy;
 }
 
 static void remove_dir(const char *dir)
@@ -63,6 +71,7 @@ void agent_shared_clear(struct agent_shared *sh)
 		free(sh->results.v[i]);
 	free(sh->results.v);
 	free(sh->fault_log);
+	hint_policy_free(sh->policy);
 	*sh = (struct agent_shared){ 0 };
 }
 
@@ -383,6 +392,29 @@ static char *bounded(struct agent_shared *sh, const struct tool_call *c, char *t
 	return result_preview(text, AGENT_RESULT_SHOW, id);
 }
 
+/* A command's result with a sandbox hint at its end (hint.h): the hint
+ * goes to the person watching too, and stays in sight of the model however
+ * long the output before it is. */
+static char *bounded_hinted(struct agent_shared *sh, const struct tool_call *c, char *text)
+{
+	size_t at = c->id == TOOL_BASH || c->id == TOOL_BASH_OUTPUT ? hint_split(text)
+								     : (size_t)-1;
+	if (at == (size_t)-1)
+		return bounded(sh, c, text);
+	_cleanup_free_ char *hint = xstrdup(text + at + 2);
+	text[at] = '\0';
+	for (char *l = hint, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		if (!nl) {
+			warn_msg("%s", l);
+			break;
+		}
+		warn_msg("%.*s", (int)(nl - l), l);
+	}
+	_cleanup_free_ char *head = bounded(sh, c, text);
+	return xasprintf("%s\n\n%s", head, hint);
+}
+
 static char *refused(struct agent *a, const struct chat_call *cc, const char *message)
 {
 	/* One line for the person watching; the model gets the same words. */
@@ -417,7 +449,7 @@ static char *dispatch(struct agent *a, const struct chat_call *cc, bool *ok)
 	else
 		text = run_allowed(a, &c, ok);
 	grant_free(conferred);
-	text = bounded(a->sh, &c, text);
+	text = bounded_hinted(a->sh, &c, text);
 	tool_call_clear(&c);
 	return text;
 }

@@ -35,6 +35,7 @@ struct agent_shared {
 	FILE *out;
 	long tool_timeout_ms;
 	unsigned ntasks;              /* sub-agents started, for their labels */
+	struct hint_policy *policy;   /* kjail's ($KJAIL_POLICY), for hints only */
 };
 
 struct agent {
@@ -45,7 +46,8 @@ struct agent {
 	char *label;                  /* "main", "task-1", ... */
 };
 
-/* WORKSPACE's job directory is made under TMPDIR (or /tmp) on first use. */
+/* WORKSPACE's job directory is made under TMPDIR (or /tmp) on first use.
+ * Inside a kjail jail, its policy ($KJAIL_POLICY) is read here, for hints. */
 void agent_shared_init(struct agent_shared *sh, const struct model_conf *model,
 		       const struct auth_ctx *auth);
 /* Stops every job still running and removes their output. */

@@ -11,6 +11,7 @@ libkli_a_SOURCES = \
 	src/kli/barrier.c src/kli/barrier.h \
 	src/kli/agent.c src/kli/agent.h \
 	src/kli/session.c src/kli/session.h \
+	src/kli/hint.c src/kli/hint.h \
 	src/kli/model/chat.c src/kli/model/chat.h \
 	src/kli/model/client.c src/kli/model/client.h \
 	src/kli/model/key.c src/kli/model/key.h \
@@ -50,7 +51,8 @@ KLI_AGENT_UNIT_TESTS = \
 	tests/unit/test_kli_model \
 	tests/unit/test_kli_tools \
 	tests/unit/test_mediate \
-	tests/unit/test_kli_barrier
+	tests/unit/test_kli_barrier \
+	tests/unit/test_kli_hint
 check_PROGRAMS += $(KLI_AGENT_UNIT_TESTS)
 TESTS += $(KLI_AGENT_UNIT_TESTS)
 tests_unit_test_kli_model_SOURCES = tests/unit/test_kli_model.c
@@ -69,6 +71,10 @@ tests_unit_test_kli_barrier_SOURCES = tests/unit/test_kli_barrier.c
 tests_unit_test_kli_barrier_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_test_kli_barrier_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
 tests_unit_test_kli_barrier_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_kli_hint_SOURCES = tests/unit/test_kli_hint.c
+tests_unit_test_kli_hint_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_test_kli_hint_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_test_kli_hint_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 
 # Integration tests: TAP shell scripts running the built kli.
 KLI_INTEGRATION_TESTS = \
@@ -83,6 +89,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-task.test \
 	tests/integration/kli-agent-key.test \
 	tests/integration/kli-agent-jail.test \
+	tests/integration/kli-agent-hint.test \
 	tests/integration/kli-agent-session.test \
 	tests/integration/kli-agent-seam.test
 TESTS += $(KLI_INTEGRATION_TESTS)

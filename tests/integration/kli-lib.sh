@@ -55,6 +55,9 @@ kli_init() {
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
+	# Run inside a kjail jail, kli would add sandbox hints from the jail's
+	# policy to tool results: only a test that sets it gets them.
+	unset KJAIL_POLICY
 	HOME=$WORK/home
 	XDG_CONFIG_HOME=$WORK/xdg
 	XDG_CACHE_HOME=$WORK/cache
@@ -243,4 +246,24 @@ check() {
 	diag_text stdout "$OUT"
 	diag_text stderr "$ERR"
 	return 1
+}
+
+# tool_result N K: the content of the Kth tool message of request N, as text
+tool_result() {
+	request "$1" | python3 -c 'import json,sys
+J = json.loads(sys.stdin.read())
+t = [m["content"] for m in J["body"]["messages"] if m["role"] == "tool"]
+k = int(sys.argv[1])
+sys.stdout.write(t[k - 1] if 0 < k <= len(t) else "")' "$2"
+}
+
+# run_cmd ARG...: run ARG... (kli under a wrapper: kjail -- kli ...) with
+# standard input from /dev/null; $RC, $OUT and $ERR as run_kli sets them
+run_cmd() {
+	"$@" </dev/null >"$WORK/stdout" 2>"$WORK/stderr"
+	RC=$?
+	OUT=$(cat "$WORK/stdout"; echo x)
+	OUT=${OUT%x}
+	ERR=$(cat "$WORK/stderr"; echo x)
+	ERR=${ERR%x}
 }

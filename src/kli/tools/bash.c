@@ -2,6 +2,8 @@
  * main.c built (the [bash] env-allowlist, never the API key), in the
  * workspace, in its own process group so a timeout stops all of it. */
 #include "config.h"
+#include "hint.h"
+#include "path.h"
 #include "tools/text.h"
 #include "tools/tools.h"
 #include "model/chat.h"
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -128,6 +131,68 @@ static char *render(struct capture *c, const char *tail)
 	return s;
 }
 
+/* ---------------------------------------------------------------- hints */
+
+static char *hint_resolve(const char *path)
+{
+	return path_resolve(path, "/");
+}
+
+static bool hint_is_dir(const char *dir)
+{
+	struct stat st;
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* What access(2) says of writing PATH, or its nearest existing parent. */
+static int hint_write_errno(const char *path)
+{
+	_cleanup_free_ char *p = xstrdup(path);
+	struct stat st;
+	while (stat(p, &st) < 0 && strcmp(p, "/") != 0) {
+		char *up = path_dirname(p);
+		free(p);
+		p = up;
+	}
+	return access(p, W_OK) == 0 ? 0 : errno;
+}
+
+/* The HOME a command sees: its environment's, else kli's. */
+static const char *command_home(const struct tool_env *env)
+{
+	for (char *const *e = env->bash_env; e && *e; e++)
+		if (strncmp(*e, "HOME=", 5) == 0)
+			return *e + 5;
+	return getenv("HOME");
+}
+
+/* TEXT (a command's result) with the sandbox hint for its output at the
+ * end, after a blank line, when kli runs in a jail and the output looks
+ * like the jail refused something (hint.h). The agent takes it apart again
+ * with hint_split(). STATUS: a wait status, or -1 for a job still running. */
+static char *with_hint(char *text, const char *command, const struct tool_env *env,
+		       int status, const char *output)
+{
+	if (!env->policy || !command)
+		return text;
+	const struct hint_env he = {
+		.cwd = env->workspace,
+		.home = command_home(env),
+		.resolve = hint_resolve,
+		.is_dir = hint_is_dir,
+		.write_errno = hint_write_errno,
+	};
+	int code = status < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status)
+							: 128 + WTERMSIG(status);
+	_cleanup_free_ char *hint = hint_for(env->policy, &he, command, code,
+					     output ? output : "");
+	if (!hint)
+		return text;
+	char *t = xasprintf("%s\n\n%s", text, hint);
+	free(text);
+	return t;
+}
+
 static void start_job(const struct tool_call *c, const struct tool_env *env,
 		      struct barrier_out *out);
 
@@ -172,7 +237,7 @@ void tool_bash(const struct tool_call *c, const struct tool_env *env, struct bar
 		out->fault = true;
 	} else {
 		_cleanup_free_ char *tail = status_line(status);
-		tool_ok(out, render(&cap, tail));
+		tool_ok(out, with_hint(render(&cap, tail), c->command, env, status, cap.data));
 	}
 	free(cap.data);
 }
@@ -245,7 +310,11 @@ void tool_bash_output(const struct tool_call *c, const struct tool_env *env,
 		capture_add(&cap, buf, (size_t)n);
 	out->aux = (long)(j->read_off + (off_t)(cap.len + cap.dropped));
 	_cleanup_free_ char *tail = job_state(j);
-	tool_ok(out, render(&cap, tail));
+	/* A running job shown again with nothing new: its hint was given. */
+	char *text = render(&cap, tail);
+	if (cap.len || j->done)
+		text = with_hint(text, j->command, env, j->done ? j->status : -1, cap.data);
+	tool_ok(out, text);
 	free(cap.data);
 }
 

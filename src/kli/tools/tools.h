@@ -15,6 +15,8 @@
 #include "barrier.h"
 #include "util.h"
 
+struct hint_policy;
+
 enum tool_id {
 	TOOL_READ,
 	TOOL_FIND,
@@ -113,6 +115,9 @@ struct tool_env {
 	long bash_timeout;       /* seconds: default and bound of a command */
 	const struct job_table *jobs;
 	const struct result_store *results;
+	/* kjail's policy when kli runs in a jail ($KJAIL_POLICY), else NULL:
+	 * only ever used for hint text (hint.h), never for what may run. */
+	const struct hint_policy *policy;
 };
 
 struct tool_run {
