@@ -32,9 +32,9 @@ DEB_REQUIRED=(
 	build-essential autoconf automake libtool pkg-config
 	bubblewrap libbsd-dev libinih-dev libseccomp-dev libcmocka-dev
 	libjansson-dev libcurl4-openssl-dev clang mandoc git iproute2
-	util-linux procps python3 strace gdb
+	util-linux procps python3 strace gdb jq
 )
-DEB_OPTIONAL=(libclang-rt-dev nix-bin)
+DEB_OPTIONAL=(libclang-rt-dev nix-bin zsh fish)
 
 # What the build needs, for systems without dpkg: commands, pkg-config modules.
 TOOLS=(cc make autoreconf aclocal automake pkg-config bwrap mandoc git python3)

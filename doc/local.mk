@@ -1,6 +1,6 @@
-# Manual pages, and a test that each one is lint-clean and, for kjail,
-# names the same options as 'kjail --help'.
-dist_man_MANS += doc/kjail.1
+# Manual pages (kli.1 is in src/kli/local.mk), and a test that each one is
+# lint-clean and, for a program's page, names the same options as its --help.
+dist_man_MANS += doc/kjail.1 doc/kjail.ini.5 doc/kli.ini.5
 TESTS += tests/integration/man-lint.test
 EXTRA_DIST += tests/integration/man-lint.test
-EXTRA_DIST += doc/security-model.md
+EXTRA_DIST += doc/security-model.md doc/recipes.md
