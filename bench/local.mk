@@ -1,0 +1,42 @@
+# Benchmarks (issue 8): `make bench` builds three small helpers and runs
+# bench/run.sh with this build's kjail and kli. Nothing here is part of
+# `make all` or `make check` (EXTRA_PROGRAMS are built only on demand).
+#
+#   make bench                              the whole run, table in bench/results.md
+#   make bench BENCH_ARGS='--with-peers'    also firejail and srt (installs them)
+#   make bench BENCH_ARGS='--quick'         a smoke test of the script
+#
+# bench/fdexec opens descriptors at fixed numbers and execs (the raw bwrap
+# lines), bench/seccomp-dump writes kjail's seccomp program to a file (it
+# links kjail's own seccomp_export), bench/covers-bench times kli's
+# grant_covers on a 1,000-constraint grant (it links libkli.a).
+BENCH_BINS = bench/fdexec bench/seccomp-dump bench/covers-bench
+EXTRA_PROGRAMS = $(BENCH_BINS)
+
+# Only libc: its own start-up is the overhead it adds to the raw bwrap lines.
+bench_fdexec_SOURCES = bench/fdexec.c
+bench_fdexec_CPPFLAGS =
+bench_fdexec_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS)
+
+bench_seccomp_dump_SOURCES = bench/seccomp-dump.c
+bench_seccomp_dump_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/kjail
+bench_seccomp_dump_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
+bench_seccomp_dump_LDADD = $(KJAIL_LIBS)
+
+bench_covers_bench_SOURCES = bench/covers-bench.c
+bench_covers_bench_CPPFLAGS = $(KLI_CPPFLAGS)
+bench_covers_bench_CFLAGS = $(KLI_CFLAGS)
+bench_covers_bench_LDADD = $(KLI_LIBS)
+
+BENCH_ARGS =
+bench-programs: $(BENCH_BINS)
+# `all` first: kjail runs its entry helper (kjail-entry) from beside itself.
+bench: bench-programs
+	$(MAKE) $(AM_MAKEFLAGS) all
+	$(SHELL) $(srcdir)/bench/run.sh --kjail '$(abs_builddir)/kjail$(EXEEXT)' \
+		--kli '$(abs_builddir)/kli$(EXEEXT)' --helpers '$(abs_builddir)/bench' \
+		--out '$(abs_builddir)/bench/results.md' $(BENCH_ARGS)
+.PHONY: bench bench-programs
+
+EXTRA_DIST += bench/run.sh bench/README.md doc/performance.md
+CLEANFILES += $(BENCH_BINS) bench/results.md

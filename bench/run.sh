@@ -1,0 +1,673 @@
+#!/usr/bin/env bash
+# bench/run.sh: issue 8's measurements, in one run on one machine.
+#
+#   bench/run.sh [OPTION]...        (also: make bench [BENCH_ARGS='...'])
+#
+# Times, with hyperfine (medians over ROUNDS x RUNS >= 30 runs, no shell,
+# warmed up), and writes a markdown table (--out, default bench/results.md
+# in the build directory):
+#   1. kjail -- /bin/true against the exact bwrap command kjail --print shows
+#      for the same policy, with and without kjail's jail-entry helper (same
+#      seccomp program, exported once to a file, on the same descriptor
+#      number), against /bin/true, firejail and srt (when installed);
+#   2. the same with 1, 100 and 1,000 --deny-read masks, and with a workspace
+#      of 10, 10,000 and 100,000 files;
+#   3. kli --print-authority --json with 1,000 capability entries, and the
+#      covers micro-benchmark (bench/covers-bench);
+# plus kjail's pre-exec work in instructions (valgrind --tool=callgrind),
+# ratios, and issue 8's acceptance checks with PASS or FAIL.
+#
+# Options:
+#   --kjail PATH, --kli PATH   the binaries (default: $KJAIL, $KLI, else the
+#                              build directory this script is run from)
+#   --helpers DIR              where fdexec, seccomp-dump and covers-bench are
+#                              (default: bench/ beside kjail; built with make
+#                              when missing)
+#   --out FILE                 the markdown table (default: DIR/results.md)
+#   --runs N --rounds R        hyperfine runs per round, rounds (default 9, 4:
+#                              36 runs per median; the rounds interleave the
+#                              commands, in reverse order every other round,
+#                              so a change of the machine's load hits them all
+#                              alike)
+#   --warmup N                 warmup runs per round (default 2)
+#   --with-peers               install firejail (apt-get, as root) and srt
+#                              (npm, into a temporary prefix) when missing
+#   --peers-prefix DIR         keep the npm prefix there instead
+#   --scratch DIR              parent of the scratch directory (default
+#                              /var/tmp; never under /tmp, which the jail
+#                              replaces with its own)
+#   --keep                     keep the scratch directory
+#   --strict                   exit 1 when an acceptance check fails
+#   --quick                    3 runs x 1 round, small trees: a smoke test,
+#                              not a measurement (the table says so)
+#   -h, --help
+#
+# Needs bash, hyperfine (installed with apt-get when missing and root),
+# python3 (statistics and the table), bubblewrap; valgrind for the
+# instruction counts (installed like hyperfine; "n/a" without it).
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+set -euo pipefail
+export LC_ALL=C
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+srcdir=$(cd "$here/.." && pwd)
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
+usage() { sed -n '2,/^if \[ -z/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
+
+kjail=${KJAIL:-} kli=${KLI:-} helpers=${BENCH_HELPERS:-} out=""
+runs=9 rounds=4 warmup=2 with_peers=0 peers_prefix="" scratch_parent=/var/tmp
+keep=0 strict=0 quick=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kjail) kjail=$2; shift 2 ;;
+	--kli) kli=$2; shift 2 ;;
+	--helpers) helpers=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--runs) runs=$2; shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
+	--warmup) warmup=$2; shift 2 ;;
+	--with-peers) with_peers=1; shift ;;
+	--peers-prefix) peers_prefix=$2; shift 2 ;;
+	--scratch) scratch_parent=$2; shift 2 ;;
+	--keep) keep=1; shift ;;
+	--strict) strict=1; shift ;;
+	--quick) quick=1; runs=3; rounds=1; warmup=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) die "unknown option '$1' (try --help)" ;;
+	esac
+done
+case $runs$rounds$warmup in *[!0-9]*) die "--runs, --rounds and --warmup take numbers" ;; esac
+[ "$quick" = 1 ] || [ $((runs * rounds)) -ge 30 ] ||
+	die "--runs x --rounds is $((runs * rounds)): issue 8 asks for medians over at least 30 runs"
+
+# ------------------------------------------------------------- the binaries
+abspath() { (cd "$(dirname "$1")" && printf '%s/%s\n' "$(pwd)" "$(basename "$1")"); }
+if [ -z "$kjail" ]; then
+	for c in "$PWD/kjail" "$srcdir/kjail"; do [ -x "$c" ] && { kjail=$c; break; }; done
+fi
+if [ -z "$kjail" ] || ! [ -x "$kjail" ]; then die "no kjail binary: build it (make) or pass --kjail PATH"; fi
+kjail=$(abspath "$kjail")
+builddir=$(dirname "$kjail")
+[ -n "$kli" ] || kli=$builddir/kli
+[ -x "$kli" ] || die "no kli binary at $kli: pass --kli PATH"
+kli=$(abspath "$kli")
+[ -n "$helpers" ] || helpers=$builddir/bench
+[ -n "$out" ] || out=$helpers/results.md
+fdexec=$helpers/fdexec scdump=$helpers/seccomp-dump covers=$helpers/covers-bench
+if ! [ -x "$fdexec" ] || ! [ -x "$scdump" ] || ! [ -x "$covers" ]; then
+	[ -f "$builddir/Makefile" ] || die "the helpers are not built in $helpers and $builddir has no Makefile"
+	say "building the helpers (make bench-programs)"
+	make -C "$builddir" -s bench-programs >&2 || die "cannot build the benchmark helpers"
+fi
+mkdir -p "$(dirname "$out")"
+out=$(abspath "$out")
+
+# -------------------------------------------------------------- the tools
+am_root() { [ "$(id -u)" = 0 ]; }
+apt_install() { # PACKAGE...: true when installed
+	am_root && command -v apt-get >/dev/null || return 1
+	say "installing $* with apt-get"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >&2 ||
+		{ DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >&2; }
+}
+command -v hyperfine >/dev/null || apt_install hyperfine ||
+	die "hyperfine is missing: install it (Debian 12: apt-get install hyperfine)"
+command -v python3 >/dev/null || die "python3 is missing (it computes the statistics)"
+command -v valgrind >/dev/null || apt_install valgrind || say "valgrind missing: no instruction counts"
+have_valgrind=0; command -v valgrind >/dev/null && have_valgrind=1
+
+# --------------------------------------------------------------- scratch
+case $(cd "$scratch_parent" && pwd -P)/ in
+/tmp/*) die "--scratch: $scratch_parent is under /tmp, which the jail replaces with its own" ;;
+esac
+S=$(mktemp -d "$scratch_parent/kjb.XXXXXX")
+cleanup() {
+	if [ "$keep" = 1 ]; then say "scratch kept: $S"; else rm -rf "$S"; fi
+}
+trap cleanup EXIT
+mkdir -p "$S/json" "$S/raw" "$S/data" "$S/cg"
+log=$S/hyperfine.log
+: >"$S/results.tsv"   # name, then values (medians from python)
+: >"$S/facts.tsv"     # key, value: everything the table shows that is not a timing
+
+fact() { printf '%s\t%s\n' "$1" "$2" >>"$S/facts.tsv"; }
+
+# ------------------------------------------------------------------ peers
+peers_dir=${peers_prefix:-$S/peers}
+find_srt() {
+	if [ -x "$peers_dir/node_modules/.bin/srt" ]; then echo "$peers_dir/node_modules/.bin/srt"
+	else command -v srt || true; fi
+}
+if [ "$with_peers" = 1 ]; then
+	command -v firejail >/dev/null || apt_install firejail ||
+		say "firejail: not installed (it needs root to install: it is setuid)"
+	if [ -z "$(find_srt)" ]; then
+		if command -v npm >/dev/null && npm view @anthropic-ai/sandbox-runtime version >/dev/null 2>&1; then
+			say "installing @anthropic-ai/sandbox-runtime into $peers_dir"
+			mkdir -p "$peers_dir"
+			npm install --no-audit --no-fund --silent --prefix "$peers_dir" \
+				@anthropic-ai/sandbox-runtime >&2 || say "srt: npm install failed"
+		else
+			say "srt: npm, or the npm package, is not available"
+		fi
+	fi
+	# srt refuses to start without ripgrep (and uses socat for its proxies).
+	if [ -n "$(find_srt)" ] && ! command -v rg >/dev/null; then apt_install ripgrep socat || true; fi
+fi
+firejail_bin=$(command -v firejail || true)
+srt_bin=$(find_srt)
+
+# --------------------------------------------------------------- fixtures
+n_ws_big=100000 n_ws_mid=10000 n_masks_max=1000
+[ "$quick" = 1 ] && { n_ws_big=2000 n_ws_mid=200; }
+empty_ini=$S/empty.ini
+: >"$empty_ini"
+make_ws() { # DIR NFILES: a workspace that looks like a checkout
+	local d=$1 n=$2 i k
+	mkdir -p "$d/.git/hooks"
+	printf '[core]\n\tbare = false\n' >"$d/.git/config"
+	echo 'ref: refs/heads/main' >"$d/.git/HEAD"
+	for ((i = 0; i * 1000 < n; i++)); do
+		mkdir -p "$d/src/d$i"
+		local names=()
+		for ((k = i * 1000; k < n && k < (i + 1) * 1000; k++)); do names+=("$d/src/d$i/f$k.c"); done
+		touch "${names[@]}"
+	done
+}
+say "making workspaces of 10, $n_ws_mid and $n_ws_big files and $n_masks_max mask targets in $S"
+make_ws "$S/w10" 10
+make_ws "$S/w10k" "$n_ws_mid"
+make_ws "$S/w100k" "$n_ws_big"
+mkdir -p "$S/m"
+mask_args() { # N: "-r PATH" for N existing files outside the workspace
+	local i
+	for ((i = 0; i < $1; i++)); do printf -- '-r\0%s\0' "$S/m/f$i"; done
+}
+(cd "$S/m" && for ((i = 0; i < n_masks_max; i += 250)); do
+	names=(); for ((k = i; k < i + 250 && k < n_masks_max; k++)); do names+=("f$k"); done
+	touch "${names[@]}"
+done)
+
+# The seccomp program kjail passes, exported once (kjail's own exporter).
+"$scdump" "$S/seccomp.bpf" >/dev/null || die "cannot export the seccomp program"
+# ... and checked against what kjail really hands bwrap, when strace is here.
+if command -v strace >/dev/null; then
+	(cd "$S/w10" && strace -f -qq -o "$S/strace-bpf.txt" -e trace=read -e signal=none -xx -s 65536 \
+		"$kjail" --config "$empty_ini" -- /bin/true) || true
+	bpf_fd=$(cd "$S/w10" && "$kjail" --config "$empty_ini" --print -- /bin/true |
+		sed -n 's/.* --seccomp \([0-9]*\) .*/\1/p')
+	bpf_check=$(python3 - "$S/strace-bpf.txt" "$bpf_fd" "$S/seccomp.bpf" <<-'EOF'
+
+	import re, sys
+	trace, fd, ref = sys.argv[1], sys.argv[2], open(sys.argv[3], 'rb').read()
+	got = b''
+	for line in open(trace):
+	    m = re.search(r'read\(%s, "((?:\\x[0-9a-f]{2})*)"' % fd, line)
+	    if m:
+	        got += bytes.fromhex(m.group(1).replace('\\x', ''))
+	if got and got != ref:
+	    sys.exit(1)
+	print("identical to what kjail hands bwrap (checked with strace)" if got else "not checked (strace saw no read)")
+	EOF
+	) || die "the exported seccomp program differs from the one kjail hands bwrap"
+	fact seccomp_check "$bpf_check"
+fi
+
+# ------------------------------------------------- the raw bwrap command
+# derive NAME ARGS...: from `kjail ARGS --print -- /bin/true` run in the
+# current directory, write $S/raw/NAME (the raw bwrap line, no entry helper)
+# and $S/raw/NAME+h (with it): fdexec argument files, NUL-separated, that
+# open every descriptor the line names, as kjail would, and exec bwrap.
+declare -A bw_arity=(
+	[--unshare-user]=0 [--unshare-user-try]=0 [--unshare-ipc]=0 [--unshare-pid]=0
+	[--unshare-net]=0 [--unshare-uts]=0 [--unshare-cgroup]=0 [--unshare-cgroup-try]=0
+	[--unshare-all]=0 [--share-net]=0 [--new-session]=0 [--die-with-parent]=0
+	[--as-pid-1]=0 [--clearenv]=0 [--disable-userns]=0 [--assert-userns-disabled]=0
+	[--argv0]=1 [--uid]=1 [--gid]=1 [--hostname]=1 [--chdir]=1 [--unsetenv]=1
+	[--remount-ro]=1 [--exec-label]=1 [--file-label]=1 [--proc]=1 [--dev]=1
+	[--tmpfs]=1 [--mqueue]=1 [--dir]=1 [--cap-add]=1 [--cap-drop]=1 [--perms]=1
+	[--size]=1 [--lock-file]=1 [--tmp-overlay]=1 [--ro-overlay]=1 [--overlay-src]=1
+	[--setenv]=2 [--bind]=2 [--bind-try]=2 [--dev-bind]=2 [--dev-bind-try]=2
+	[--ro-bind]=2 [--ro-bind-try]=2 [--symlink]=2 [--chmod]=2 [--overlay]=3
+)
+derive() {
+	local name=$1; shift
+	local line
+	line=$("$kjail" "$@" --print -- /bin/true) || die "kjail --print failed for $name"
+	printf '%s\n' "$line" >"$S/raw/$name.print"
+	local -a w=() specs=() opts=() data_fd=() data_dst=()
+	eval "w=($line)" # kjail quotes every word for the shell
+	local i=1 n=${#w[@]} o k
+	while [ "$i" -lt "$n" ] && [ "${w[$i]}" != -- ]; do
+		o=${w[$i]}
+		case $o in
+		--seccomp | --add-seccomp-fd)
+			specs+=("${w[$((i + 1))]}:r:$S/seccomp.bpf")
+			opts+=("$o" "${w[$((i + 1))]}"); i=$((i + 2)) ;;
+		--ro-bind-data | --bind-data | --file)
+			data_fd+=("${w[$((i + 1))]}") data_dst+=("${w[$((i + 2))]}")
+			opts+=("$o" "${w[$((i + 1))]}" "${w[$((i + 2))]}"); i=$((i + 3)) ;;
+		*)
+			[ -n "${bw_arity[$o]:-}" ] ||
+				die "cannot rebuild the raw bwrap line: bwrap option '$o' is not known to bench/run.sh"
+			opts+=("${w[@]:$i:$((1 + bw_arity[$o]))}"); i=$((i + 1 + bw_arity[$o])) ;;
+		esac
+	done
+	# The tail: -- SELF --jail-entry=STATUS,STDERR,SIGNALS -- /bin/true
+	local self=${w[$((i + 1))]:-} entry=${w[$((i + 2))]:-}
+	if ! [[ $entry =~ ^--jail-entry=([0-9]+),([0-9]+),([0-9]+)$ ]] || [ "${w[$((i + 3))]:-}" != -- ]; then
+		die "cannot rebuild the raw bwrap line: no '-- SELF --jail-entry=S,E,M --' tail in: $line"
+	fi
+	local status_fd=${BASH_REMATCH[1]} err_fd=${BASH_REMATCH[2]}
+	local -a cmd=("${w[@]:$((i + 4))}")
+	# What each data descriptor holds, as the jail sees it: empty (a mask)
+	# from /dev/null, anything else (kjail's policy file) copied once.
+	if [ "${#data_dst[@]}" -gt 0 ]; then
+		local sizes
+		sizes=$("$kjail" "$@" -- /usr/bin/stat -L -c %s -- "${data_dst[@]}") ||
+			die "cannot read the data files of $name inside the jail"
+		local -a sz
+		mapfile -t sz <<<"$sizes"
+		for ((k = 0; k < ${#data_dst[@]}; k++)); do
+			if [ "${sz[$k]}" = 0 ]; then
+				specs+=("${data_fd[$k]}:r:/dev/null")
+			else
+				local f=$S/data/$name.$k
+				"$kjail" "$@" -- /bin/cat -- "${data_dst[$k]}" >"$f" ||
+					die "cannot copy ${data_dst[$k]} out of the jail"
+				specs+=("${data_fd[$k]}:r:$f")
+			fi
+		done
+	fi
+	printf '%s\0' "${specs[@]}" -- "${w[0]}" "${opts[@]}" -- "${cmd[@]}" >"$S/raw/$name"
+	printf '%s\0' "${specs[@]}" "$status_fd:w:/dev/null" "$err_fd:dup:2" -- \
+		"${w[0]}" "${opts[@]}" -- "$self" "$entry" -- "${cmd[@]}" >"$S/raw/$name+h"
+	"$fdexec" "@$S/raw/$name" || die "the raw bwrap line for $name fails: $(tr '\0' ' ' <"$S/raw/$name")"
+	"$fdexec" "@$S/raw/$name+h" || die "the raw bwrap line with the helper for $name fails"
+}
+
+# ---------------------------------------------------------------- timing
+q() { printf '%q' "$1"; }
+# group NAME DIR [K=V...] -- LABEL CMD [LABEL CMD]...: ROUNDS hyperfine runs
+# of all the commands, in DIR, with K=V in the environment; their times land
+# in $S/json. GROUP_WARMUP overrides --warmup (for commands of seconds).
+group() {
+	local gname=$1 dir=$2; shift 2
+	local -a envp=()
+	while [ "$1" != -- ]; do envp+=("$1"); shift; done
+	shift
+	local -a hf=() rev=()
+	while [ $# -gt 0 ]; do hf+=(-n "$1" "$2"); rev=(-n "$1" "$2" "${rev[@]}"); shift 2; done
+	local r gw=${GROUP_WARMUP:-$warmup}
+	for ((r = 1; r <= rounds; r++)); do
+		[ $((r % 2)) = 1 ] || { local -a t=("${hf[@]}"); hf=("${rev[@]}"); rev=("${t[@]}"); }
+		say "timing $gname (round $r of $rounds)"
+		if ! (cd "$dir" && env "${envp[@]}" hyperfine -N --style basic --warmup "$gw" --runs "$runs" \
+			--export-json "$S/json/$gname.$r.json" "${hf[@]}") >>"$log" 2>&1; then
+			say "$gname: hyperfine failed (see below); its commands are reported as failed"
+			tail -n 15 "$log" >&2
+			rm -f "$S/json/$gname.$r.json"
+			fact "failed:$gname" 1
+			return 0
+		fi
+	done
+}
+
+kj=$(q "$kjail")
+kjc="$kj --config $(q "$empty_ini")"
+fdx=$(q "$fdexec")
+fdr() { printf '%s %s' "$fdx" "$(q "@$S/raw/$1")"; } # the fdexec command for raw line $1
+
+say "deriving the raw bwrap lines from kjail --print"
+printf '%s\0' -- /bin/true >"$S/raw/true"
+(cd "$S/w10" && derive base --config "$empty_ini")
+for nm in 1 100 $n_masks_max; do
+	mapfile -d '' -t margs < <(mask_args "$nm")
+	(cd "$S/w10" && derive "m$nm" --config "$empty_ini" "${margs[@]}")
+done
+for ws in w10 w10k w100k; do
+	(cd "$S" && derive "$ws" --config "$empty_ini" -C "$S/$ws")
+done
+
+# 1. start-up, side by side
+group startup "$S/w10" -- \
+	true /bin/true \
+	fdexec-true "$(fdr true)" \
+	bwrap-raw "$(fdr base)" \
+	bwrap-raw+helper "$(fdr base+h)" \
+	kjail "$kjc -- /bin/true" \
+	kjail-print "$kjc --print -- /bin/true"
+if [ -n "$firejail_bin" ]; then
+	group firejail "$S/w10" -- firejail "$(q "$firejail_bin") --quiet --noprofile /bin/true"
+fi
+if [ -n "$srt_bin" ]; then
+	GROUP_WARMUP=1 group srt "$S/w10" -- srt "$(q "$srt_bin") true"
+fi
+
+# 2. masks ...
+mask_cmd() { # N: kjail with N --deny-read masks (one word per -r value)
+	local s="$kjc" a
+	mapfile -d '' -t a < <(mask_args "$1")
+	local i
+	for ((i = 0; i < ${#a[@]}; i += 2)); do s+=" -r $(q "${a[$((i + 1))]}")"; done
+	printf '%s' "$s"
+}
+for nm in 1 100 $n_masks_max; do
+	# bwrap needs seconds for 1,000 masks: one warmup run is plenty there.
+	GROUP_WARMUP=$([ "$nm" -ge 1000 ] && echo 1 || echo "$warmup") group "masks$nm" "$S/w10" -- \
+		"kjail-m$nm" "$(mask_cmd "$nm") -- /bin/true" \
+		"kjail-print-m$nm" "$(mask_cmd "$nm") --print -- /bin/true" \
+		"bwrap-raw-m$nm" "$(fdr "m$nm")" \
+		"bwrap-raw+helper-m$nm" "$(fdr "m$nm+h")"
+done
+# ... and workspaces
+group workspace "$S" -- \
+	kjail-w10 "$kjc -C $(q "$S/w10") -- /bin/true" \
+	kjail-w10k "$kjc -C $(q "$S/w10k") -- /bin/true" \
+	kjail-w100k "$kjc -C $(q "$S/w100k") -- /bin/true" \
+	bwrap-raw+helper-w10 "$(fdr w10+h)" \
+	bwrap-raw+helper-w10k "$(fdr w10k+h)" \
+	bwrap-raw+helper-w100k "$(fdr w100k+h)"
+
+# 3. kli with 1,000 capability entries (lines stay under the reader's 198
+# characters: `capabilities` repeats within [kli] to continue the list).
+kh=$S/kli-home kh0=$S/kli-home0
+mkdir -p "$kh/.config/kli" "$kh0/.config/kli" "$S/kp"
+python3 - "$kh/.config/kli/config.ini" "$S/kp" <<-'EOF'
+	import sys
+	path, base = sys.argv[1], sys.argv[2]
+	entries = ["bench/p%04d under %s/p%04d" % (i, base, i) for i in range(1000)]
+	lines, cur = ["[kli]"], []
+	for e in entries:
+	    trial = "capabilities = " + ", ".join(cur + [e])
+	    if cur and len(trial) > 190:
+	        lines.append("capabilities = " + ", ".join(cur)); cur = []
+	    cur.append(e)
+	lines.append("capabilities = " + ", ".join(cur))
+	assert max(len(l) for l in lines) <= 198
+	open(path, "w").write("\n".join(lines) + "\n")
+	EOF
+kli_env=(HOME="$kh" XDG_CONFIG_HOME="$kh/.config")
+kli_env0=(HOME="$kh0" XDG_CONFIG_HOME="$kh0/.config")
+(cd "$S/w10" && env "${kli_env[@]}" "$kli" --print-authority --json) >"$S/kli.json" ||
+	die "kli --print-authority failed on the 1,000-entry config"
+kli_caps=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["scope"], len(d["capabilities"]))' "$S/kli.json")
+if [ "${kli_caps% *}" != bounded ] || [ "${kli_caps#* }" -lt 1000 ]; then
+	die "kli read the 1,000-entry config as: $kli_caps"
+fi
+fact kli_caps "${kli_caps#* }"
+fact kli_config_lines "$(wc -l <"$kh/.config/kli/config.ini")"
+group kli "$S/w10" "${kli_env[@]}" -- kli-1000 "$(q "$kli") --print-authority --json"
+group kli0 "$S/w10" "${kli_env0[@]}" -- kli-0 "$(q "$kli") --print-authority --json"
+
+say "covers micro-benchmark"
+"$covers" "$([ "$quick" = 1 ] && echo 0.05 || echo 0.5)" >"$S/covers.txt" || die "covers-bench failed"
+while IFS='=' read -r k v; do fact "covers:$k" "$v"; done <"$S/covers.txt"
+
+# ------------------------------------------------------------ instructions
+# kjail --print does all of kjail's pre-exec work but the fork and the exec
+# (run.c: the same descriptors, the same seccomp export and argv as a real
+# run, then prints instead of writing --args and forking), so its count is
+# kjail's own work before bwrap; one process, nothing else counted.
+ir_of() { # KEY DIR [K=V]... -- CMD...: total Ir of the process (callgrind), as a fact
+	local key=$1 dir=$2; shift 2
+	local -a envp=()
+	while [ "$1" != -- ]; do envp+=("$1"); shift; done
+	shift
+	[ "$have_valgrind" = 1 ] || return 0
+	rm -f "$S/cg/$key".*
+	(cd "$dir" && env "${envp[@]}" valgrind --tool=callgrind --trace-children=no \
+		--callgrind-out-file="$S/cg/$key.%p" "$@") >/dev/null 2>"$S/cg/$key.log" || {
+		say "callgrind failed for $key (see $S/cg/$key.log)"; return 0; }
+	local total=0 f v
+	for f in "$S/cg/$key".[0-9]*; do
+		v=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p; s/^summary: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
+		total=$((total + ${v:-0}))
+	done
+	fact "ir:$key" "$total"
+}
+say "counting instructions (callgrind)"
+for nm in 0 1 100 $n_masks_max; do
+	mapfile -d '' -t margs < <([ "$nm" = 0 ] || mask_args "$nm")
+	ir_of "print-m$nm" "$S/w10" -- "$kjail" --config "$empty_ini" "${margs[@]}" --print -- /bin/true
+done
+# The same, as the issue's example writes it (no built-in masks).
+mapfile -d '' -t margs < <(mask_args "$n_masks_max")
+ir_of "print-nodef-m$n_masks_max" "$S/w10" -- "$kjail" --config "$empty_ini" --no-defaults \
+	"${margs[@]}" --print -- /bin/true
+ir_of print-w100k "$S/w10" -- "$kjail" --config "$empty_ini" -C "$S/w100k" --print -- /bin/true
+ir_of print-w10k "$S/w10" -- "$kjail" --config "$empty_ini" -C "$S/w10k" --print -- /bin/true
+ir_of print-w10 "$S/w10" -- "$kjail" --config "$empty_ini" -C "$S/w10" --print -- /bin/true
+ir_of true "$S/w10" -- /bin/true
+# System calls of kjail's own pre-exec work, by workspace size (deterministic
+# where timings are not: the workspace must not be walked).
+if command -v strace >/dev/null; then
+	for ws in w10 w10k w100k; do
+		(cd "$S/w10" && strace -c -o "$S/sc-$ws.txt" "$kjail" --config "$empty_ini" -C "$S/$ws" \
+			--print -- /bin/true >/dev/null) &&
+			fact "sc:print-$ws" "$(awk '$NF == "total" { print $4 }' "$S/sc-$ws.txt")"
+	done
+fi
+ir_of kli-1000 "$S/w10" "${kli_env[@]}" -- "$kli" --print-authority --json
+ir_of kli-0 "$S/w10" "${kli_env0[@]}" -- "$kli" --print-authority --json
+
+# ----------------------------------------------------------------- machine
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+[ -n "$cpu" ] || cpu=$(uname -m)
+# shellcheck disable=SC1091
+os=$( (. /etc/os-release && printf '%s' "$PRETTY_NAME") 2>/dev/null || uname -s)
+bwrap_bin=$(sed -n '1s/ .*//p' "$S/raw/base.print")
+fact machine:nproc "$(nproc)"
+fact machine:cpu "$cpu"
+fact machine:kernel "$(uname -sr)"
+fact machine:os "$os"
+fact machine:mem "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+fact machine:bwrap "$("$bwrap_bin" --version 2>/dev/null || echo unknown) ($bwrap_bin)"
+fact machine:hyperfine "$(hyperfine --version)"
+fact machine:valgrind "$(valgrind --version 2>/dev/null || echo 'not installed')"
+fact machine:firejail "$([ -n "$firejail_bin" ] && "$firejail_bin" --version 2>/dev/null | head -n 1 || echo 'not installed')"
+fact machine:srt "$([ -n "$srt_bin" ] && echo "srt $("$srt_bin" --version 2>/dev/null)" || echo 'not installed')"
+fact machine:kjail "$("$kjail" --version | head -n 1) ($kjail)"
+fact machine:source "$(git -C "$srcdir" describe --always --dirty 2>/dev/null || echo unknown)"
+fact machine:load "$(cut -d' ' -f1-3 /proc/loadavg)"
+fact run:date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+fact run:runs "$runs x $rounds rounds (warmup $warmup per round)"
+fact run:quick "$quick"
+fact run:mounts "$(wc -l </proc/self/mountinfo)"
+fact run:base_print "$(cat "$S/raw/base.print")"
+
+say "writing $out"
+python3 - "$S" "$out" "$strict" <<-'EOF'
+	import glob, json, os, statistics, sys
+	S, out, strict = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+
+	times = {}
+	for f in sorted(glob.glob(os.path.join(S, "json", "*.json"))):
+	    for r in json.load(open(f))["results"]:
+	        times.setdefault(r["command"], []).extend(r["times"])
+	facts = {}
+	for line in open(os.path.join(S, "facts.tsv")):
+	    k, _, v = line.rstrip("\n").partition("\t")
+	    facts[k] = v
+
+	def med(name):
+	    t = times.get(name)
+	    return statistics.median(t) * 1e3 if t else None
+
+	def spread(name):
+	    t = sorted(times.get(name) or [])
+	    if len(t) < 4:
+	        return ""
+	    q = statistics.quantiles(t, n=4)
+	    return "%.2f–%.2f" % (q[0] * 1e3, q[2] * 1e3)
+
+	def ms(v):
+	    return "%.2f" % v if v is not None else "—"
+
+	def ratio(a, b):
+	    return a / b if a is not None and b else None
+
+	def x(v):
+	    return "%.2f×" % v if v is not None else "—"
+
+	def ir(key):
+	    v = facts.get("ir:" + key)
+	    return int(v) if v else None
+
+	def num(v):
+	    return "{:,}".format(v) if v is not None else "n/a"
+
+	opener = None
+	if med("fdexec-true") is not None and med("true") is not None:
+	    opener = med("fdexec-true") - med("true")
+
+	def net(name):
+	    v = med(name)
+	    return v - opener if v is not None and opener is not None else None
+
+	L = []
+	w = L.append
+	quick = facts.get("run:quick") == "1"
+	w("# kjail and kli performance: bench/run.sh")
+	w("")
+	if quick:
+	    w("**--quick: a smoke test, not a measurement; the checks below mean nothing.**")
+	    w("")
+	w("Run %s, %s per median, source `%s`." % (facts["run:date"], facts["run:runs"], facts["machine:source"]))
+	w("")
+	w("| machine | |")
+	w("|---|---|")
+	for k, label in [("nproc", "CPUs (nproc)"), ("cpu", "CPU"), ("mem", "memory"), ("kernel", "kernel"),
+	                 ("os", "system"), ("bwrap", "bubblewrap"), ("hyperfine", "hyperfine"),
+	                 ("valgrind", "valgrind"), ("firejail", "firejail"), ("srt", "srt"), ("kjail", "kjail")]:
+	    w("| %s | %s |" % (label, facts.get("machine:" + k, "?")))
+	w("| load average at the start | %s |" % facts.get("machine:load", "?"))
+	w("| host mounts (`--ro-bind / /` copies each) | %s |" % facts.get("run:mounts", "?"))
+	w("")
+	failed = [k.split(":", 1)[1] for k in facts if k.startswith("failed:")]
+	if failed:
+	    w("**Failed to run: %s** (see the log of bench/run.sh)." % ", ".join(sorted(failed)))
+	    w("")
+
+	w("## 1. Start-up: `kjail -- /bin/true` and what it is made of")
+	w("")
+	w("Workspace of 10 files, built-in policy (`--config` an empty file). *Raw bwrap* is the")
+	w("exact command `kjail --print` shows, run by `bench/fdexec`, which opens the same")
+	w("descriptors (seccomp program exported once to a file, the policy file's data,")
+	w("`/dev/null` for masks) and execs bwrap; *net* subtracts fdexec's own cost")
+	w("(fdexec → /bin/true minus /bin/true, %s ms)." % ms(opener))
+	w("")
+	w("| command | median ms | interquartile ms | runs |")
+	w("|---|---:|---:|---:|")
+	rows = [("true", "`/bin/true`"), ("fdexec-true", "`fdexec /bin/true` (the descriptor opener alone)"),
+	        ("bwrap-raw", "raw bwrap, no entry helper (gross)"),
+	        ("bwrap-raw+helper", "raw bwrap with kjail's entry helper (gross)"),
+	        ("kjail", "`kjail -- /bin/true`"),
+	        ("kjail-print", "`kjail --print -- /bin/true` (pre-exec work, no fork, no bwrap)"),
+	        ("firejail", "`firejail --quiet --noprofile /bin/true`"), ("srt", "`srt true`")]
+	for key, label in rows:
+	    if key in ("firejail", "srt") and med(key) is None:
+	        w("| %s | %s | | |" % (label, "failed" if key in failed else "not installed"))
+	        continue
+	    w("| %s | %s | %s | %d |" % (label, ms(med(key)), spread(key), len(times.get(key, []))))
+	w("")
+
+	k, raw, rawh = med("kjail"), net("bwrap-raw"), net("bwrap-raw+helper")
+	w("| ratio | value |")
+	w("|---|---:|")
+	w("| kjail / raw bwrap (net) | %s |" % x(ratio(k, raw)))
+	w("| kjail / raw bwrap (gross, opener included) | %s |" % x(ratio(k, med("bwrap-raw"))))
+	w("| kjail / raw bwrap with the entry helper (net) | %s |" % x(ratio(k, rawh)))
+	w("| raw bwrap with helper / without (the helper's share) | %s |" % x(ratio(rawh, raw)))
+	w("| kjail − raw bwrap (net), ms | %s |" % ms(k - raw if k is not None and raw is not None else None))
+	w("|   of which the entry helper, ms | %s |" % ms(rawh - raw if rawh is not None and raw is not None else None))
+	w("|   of which kjail's own process (run − raw with helper), ms | %s |" % ms(k - rawh if k is not None and rawh is not None else None))
+	w("| kjail --print − /bin/true, ms (start-up, config, plan, policy, seccomp, argv) | %s |" % ms(med("kjail-print") - med("true") if med("kjail-print") is not None and med("true") is not None else None))
+	for p in ("firejail", "srt"):
+	    w("| %s / kjail | %s |" % (p, x(ratio(med(p), k)) if med(p) is not None else "not installed"))
+	w("")
+
+	w("## 2. Growth: masks and workspace size")
+	w("")
+	w("`--deny-read` entries are existing files in a scratch directory outside the workspace")
+	w("(and outside /tmp); *Ir* is kjail's pre-exec work in instructions (callgrind on")
+	w("`kjail --print`, built-in policy plus the masks).")
+	w("")
+	w("| masks | kjail ms | kjail --print ms | raw bwrap net ms | raw + helper net ms | kjail / raw | kjail Ir |")
+	w("|---:|---:|---:|---:|---:|---:|---:|")
+	w("| 0 | %s | %s | %s | %s | %s | %s |" % (ms(k), ms(med("kjail-print")), ms(raw), ms(rawh), x(ratio(k, raw)), num(ir("print-m0"))))
+	masks = sorted(int(n[len("kjail-m"):]) for n in times if n.startswith("kjail-m"))
+	for n in masks:
+	    kn, rn, rhn = med("kjail-m%d" % n), net("bwrap-raw-m%d" % n), net("bwrap-raw+helper-m%d" % n)
+	    w("| %s | %s | %s | %s | %s | %s | %s |" % ("{:,}".format(n), ms(kn), ms(med("kjail-print-m%d" % n)), ms(rn), ms(rhn), x(ratio(kn, rn)), num(ir("print-m%d" % n))))
+	w("")
+	wss = [("w10", 10), ("w10k", None), ("w100k", None)]
+	w("| workspace files | kjail ms | raw bwrap + helper net ms | kjail / 10-file kjail | kjail --print Ir | kjail --print system calls |")
+	w("|---:|---:|---:|---:|---:|---:|")
+	base_ws = med("kjail-w10")
+	for key, _ in wss:
+	    kn = med("kjail-" + key)
+	    label = {"w10": "10", "w10k": "10,000", "w100k": "100,000"}[key]
+	    if quick and key != "w10":
+	        label += " (--quick: fewer)"
+	    w("| %s | %s | %s | %s | %s | %s |" % (label, ms(kn), ms(net("bwrap-raw+helper-" + key)), x(ratio(kn, base_ws)), num(ir("print-" + key)), facts.get("sc:print-" + key, "n/a")))
+	w("")
+
+	w("## 3. kli")
+	w("")
+	w("| measurement | value |")
+	w("|---|---:|")
+	k0, k1 = med("kli-0"), med("kli-1000")
+	w("| `kli --print-authority --json`, no config, ms | %s |" % ms(k0))
+	w("| the same with %s capability entries (%s config lines), ms | %s |" % (facts.get("kli_caps", "?"), facts.get("kli_config_lines", "?"), ms(k1)))
+	w("| ratio 1,000 entries / none | %s |" % x(ratio(k1, k0)))
+	w("| instructions, 1,000 entries / none | %s / %s |" % (num(ir("kli-1000")), num(ir("kli-0"))))
+	cps = float(facts["covers:covers_per_s"]) if "covers:covers_per_s" in facts else None
+	w("| `grant_covers` on a 1,000-constraint grant, one-atom requests, checks/s | %s (%s ns each) |" % (num(int(cps)) if cps else "n/a", facts.get("covers:covers_ns", "?")))
+	w("| `grant_covers` of the whole 1,000-atom grant by itself, µs per call | %s |" % facts.get("covers:covers_full_grant_us", "?"))
+	chk = facts.get("covers:check_per_s")
+	w("| `grant_check` (a tool's check: atom and path object, pure resolver), checks/s | %s |" % (num(int(float(chk))) if chk else "n/a"))
+	w("")
+
+	w("## Acceptance (issue 8)")
+	w("")
+	w("| # | check | measured | limit | result |")
+	w("|---|---|---:|---:|---|")
+	results = []
+	def check(i, what, val, shown, limit, ok):
+	    res = "n/a" if val is None else ("PASS" if ok else "FAIL")
+	    if quick and res != "n/a":
+	        res += " (--quick)"
+	    results.append(res)
+	    w("| %s | %s | %s | %s | %s |" % (i, what, shown, limit, res))
+	r1 = ratio(k, raw)
+	check(1, "`kjail -- /bin/true` / raw bwrap (net), medians", r1, x(r1), "≤ 1.10×", r1 is not None and r1 <= 1.10)
+	r2 = ratio(med("kjail-w100k"), base_ws)
+	irw = ratio(ir("print-w100k"), ir("print-w10"))
+	check(2, "kjail start-up, 100,000-file workspace / 10-file", r2,
+	      x(r2) + (" (instructions ×%.3f, system calls %s → %s)" % (irw, facts.get("sc:print-w10", "?"), facts.get("sc:print-w100k", "?")) if irw else ""),
+	      "≤ 1.10×", r2 is not None and r2 <= 1.10)
+	i3 = ir("print-m1000")
+	check(3, "kjail pre-exec instructions with 1,000 masks (callgrind)", i3, num(i3), "< 10,000,000", i3 is not None and i3 < 10_000_000)
+	check(4, "`grant_covers` on 1,000 path constraints", cps, (num(int(cps)) + "/s") if cps else "n/a", "≥ 1,000,000/s", cps is not None and cps >= 1e6)
+	w("| 5 | this table, reproduced by `make bench` | — | — | (this file is its output) |")
+	w("")
+	w("Instructions without the built-in masks (`--no-defaults`, 1,000 masks, as the issue's")
+	w("example): %s." % num(ir("print-nodef-m1000")))
+	w("")
+	w("The seccomp program on the raw lines: %s." % facts.get("seccomp_check", "not checked (no strace)"))
+	w("")
+	w("<details><summary>The bwrap command (kjail --print, 10-file workspace)</summary>")
+	w("")
+	w("```")
+	w(facts.get("run:base_print", ""))
+	w("```")
+	w("</details>")
+	open(out, "w").write("\n".join(L) + "\n")
+	sys.stdout.write("\n".join(L) + "\n")
+	if strict and any(r.startswith("FAIL") for r in results):
+	    sys.exit(1)
+	EOF
