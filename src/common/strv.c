@@ -72,42 +72,69 @@ void strv_free(struct strv *s)
 	s->n = s->cap = 0;
 }
 
-char *shell_quote(const char *w)
+static bool shell_safe(unsigned char c)
 {
-	if (w[0] && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			      "0123456789_-+=/.,:@%") == strlen(w))
-		return xstrdup(w);
-	size_t n = 3;
-	for (const char *c = w; *c; c++)
-		n += *c == '\'' ? 4 : 1;
-	char *out = xmalloc(n), *o = out;
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '-' || c == '+' || c == '=' || c == '/' || c == '.' ||
+	       c == ',' || c == ':' || c == '@' || c == '%';
+}
+
+/* Bytes shell_quote() needs for w (without the NUL). */
+static size_t quoted_len(const char *w, bool *plain)
+{
+	size_t n = 0, quotes = 0;
+	bool safe = w[0] != '\0';
+	for (; w[n]; n++) {
+		safe &= shell_safe((unsigned char)w[n]);
+		quotes += w[n] == '\'';
+	}
+	*plain = safe;
+	return safe ? n : n + 2 + 3 * quotes;
+}
+
+static char *quote_into(char *o, const char *w, bool plain)
+{
+	if (plain) {
+		size_t n = strlen(w);
+		memcpy(o, w, n);
+		return o + n;
+	}
 	*o++ = '\'';
-	for (const char *c = w; *c; c++) {
-		if (*c == '\'') {
+	for (; *w; w++) {
+		if (*w == '\'') {
 			memcpy(o, "'\\''", 4);
 			o += 4;
 		} else {
-			*o++ = *c;
+			*o++ = *w;
 		}
 	}
 	*o++ = '\'';
-	*o = '\0';
+	return o;
+}
+
+char *shell_quote(const char *w)
+{
+	bool plain;
+	char *out = xmalloc(quoted_len(w, &plain) + 1);
+	*quote_into(out, w, plain) = '\0';
 	return out;
 }
 
 char *strv_shell_join(const struct strv *s)
 {
-	size_t cap = 1, len = 0;
-	char *out = xmalloc(cap);
-	out[0] = '\0';
+	size_t len = 1;
 	for (size_t i = 0; i < s->n; i++) {
-		_cleanup_free_ char *q = shell_quote(s->v[i]);
-		size_t qn = strlen(q);
-		out = xreallocarray(out, len + qn + 2, 1);
-		if (i)
-			out[len++] = ' ';
-		memcpy(out + len, q, qn + 1);
-		len += qn;
+		bool plain;
+		len += quoted_len(s->v[i], &plain) + 1;
 	}
+	char *out = xmalloc(len), *o = out;
+	for (size_t i = 0; i < s->n; i++) {
+		bool plain;
+		quoted_len(s->v[i], &plain);
+		if (i)
+			*o++ = ' ';
+		o = quote_into(o, s->v[i], plain);
+	}
+	*o = '\0';
 	return out;
 }

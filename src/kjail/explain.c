@@ -1,6 +1,7 @@
 #include "config.h"
 #include "explain.h"
 #include "landlock.h"
+#include "jsonw.h"
 #include "path.h"
 #include "seccomp.h"
 #include "util.h"
@@ -78,23 +79,6 @@ static void text_filter(FILE *out, const struct plan *pl)
 	free(r);
 }
 
-static json_t *json_filter(const struct plan *pl)
-{
-	struct sc_opts o = { .allow_userns = pl->allow_userns };
-	size_t n;
-	struct sc_rule *r = seccomp_rules(&o, &n);
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++) {
-		if (!i || !same_rule(&r[i], &r[i - 1]))
-			json_array_append_new(a, json_pack("{s:s, s:s?, s:s, s:s}", "syscall",
-							   r[i].syscall, "argument", r[i].what,
-							   "errno", errno_name(r[i].err), "why",
-							   r[i].why));
-	}
-	free(r);
-	return a;
-}
-
 /* "(origin)" when the rule only repeats the verdict, else "(rule; origin)". */
 static void print_why(FILE *out, const char *verdict, const char *rule, const char *origin)
 {
@@ -155,46 +139,89 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 			pl->env_removed.v[i].origin);
 }
 
-static json_t *entries_json(const struct entry_list *l, const char *k1, const char *k2)
+static void entries_json(struct jsonw *w, const char *name, const struct entry_list *l,
+			 const char *k1, const char *k2)
 {
-	json_t *a = json_array();
-	for (size_t i = 0; i < l->n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s}", k1, l->v[i].value, k2,
-						   l->v[i].origin));
-	return a;
+	jw_key(w, name);
+	jw_begin_array(w);
+	for (size_t i = 0; i < l->n; i++) {
+		jw_begin_object(w);
+		jw_kstring(w, k1, l->v[i].value);
+		jw_kstring(w, k2, l->v[i].origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
 }
 
+static void filter_json(struct jsonw *w, const struct plan *pl)
+{
+	struct sc_opts o = { .allow_userns = pl->allow_userns };
+	size_t n;
+	struct sc_rule *r = seccomp_rules(&o, &n);
+	jw_key(w, "seccomp");
+	jw_begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		if (i && same_rule(&r[i], &r[i - 1]))
+			continue;
+		jw_begin_object(w);
+		jw_kstring(w, "syscall", r[i].syscall);
+		if (r[i].what)
+			jw_kstring(w, "argument", r[i].what);
+		jw_kstring(w, "errno", errno_name(r[i].err));
+		jw_kstring(w, "why", r[i].why);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	free(r);
+}
+
+/* Streamed, not built as a tree: with thousands of masks this runs on every
+ * jail start (the jail's own copy) and must stay cheap. */
 static void json_policy(FILE *out, const struct policy *p, const struct plan *pl,
 			const char *bwrap, bool with_filter)
 {
-	json_t *mounts = json_array();
+	struct jsonw w;
+	jw_init(&w, out);
+	jw_begin_object(&w);
+	jw_kstring(&w, "type", "policy");
+	jw_kstring(&w, "backend", backend_name(pl->backend));
+	jw_kstring(&w, "bwrap", bwrap);
+	jw_key(&w, "sources");
+	jw_begin_array(&w);
+	for (size_t i = 0; i < p->sources.n; i++)
+		jw_string(&w, p->sources.v[i].value);
+	jw_end_array(&w);
+	jw_kstring(&w, "workspace", pl->workspace);
+	jw_key(&w, "network");
+	jw_begin_object(&w);
+	jw_kbool(&w, "enabled", pl->network);
+	jw_kstring(&w, "origin", p->network.origin);
+	jw_end_object(&w);
+	jw_kbool(&w, "nested_userns", pl->nested_userns);
+	jw_key(&w, "mounts");
+	jw_begin_array(&w);
 	for (size_t i = 0; i < pl->nops; i++) {
 		const struct op *o = &pl->ops[i];
-		json_array_append_new(mounts, json_pack("{s:s, s:s, s:s, s:s}", "path", o->path,
-							"verdict", op_verdict(o->kind), "rule",
-							o->rule, "origin", o->origin));
+		jw_begin_object(&w);
+		jw_kstring(&w, "path", o->path);
+		jw_kstring(&w, "verdict", op_verdict(o->kind));
+		jw_kstring(&w, "rule", o->rule);
+		jw_kstring(&w, "origin", o->origin);
+		jw_kstring(&w, "kind", o->kind == OP_MASK_FILE ? "file" : "directory");
+		jw_end_object(&w);
 	}
-	json_t *sources = json_array();
-	for (size_t i = 0; i < p->sources.n; i++)
-		json_array_append_new(sources, json_string(p->sources.v[i].value));
-	json_t *o = json_pack(
-		"{s:s, s:s, s:s?, s:o, s:s, s:{s:b, s:s}, s:b, s:o, s:o, s:o, s:o, s:o}",
-		"type", "policy", "backend", backend_name(pl->backend), "bwrap", bwrap,
-		"sources", sources, "workspace", pl->workspace,
-		"network", "enabled", pl->network, "origin", p->network.origin,
-		"nested_userns", pl->nested_userns, "mounts", mounts,
-		"created", entries_json(&pl->created, "path", "why"),
-		"unprotected", entries_json(&pl->unguarded, "path", "why"),
-		"skipped", entries_json(&pl->skipped, "path", "why"),
-		"env_unset", entries_json(&pl->env_removed, "name", "rule"));
-	json_object_set_new(o, "allow_userns", json_boolean(pl->allow_userns));
+	jw_end_array(&w);
+	entries_json(&w, "created", &pl->created, "path", "why");
+	entries_json(&w, "unprotected", &pl->unguarded, "path", "why");
+	entries_json(&w, "skipped", &pl->skipped, "path", "why");
+	entries_json(&w, "env_unset", &pl->env_removed, "name", "rule");
+	jw_kbool(&w, "allow_userns", pl->allow_userns);
 	if (with_filter)
-		json_object_set_new(o, "seccomp", json_filter(pl));
-	json_object_set_new(o, "landlock", json_string(landlock_status()));
-	char *s = json_dumps(o, JSON_COMPACT);
-	fprintf(out, "%s\n", s);
-	free(s);
-	json_decref(o);
+		filter_json(&w, pl);
+	jw_kstring(&w, "landlock", landlock_status());
+	jw_end_object(&w);
+	jw_flush(&w);
+	fputc('\n', out);
 }
 
 void explain_policy(FILE *out, const struct policy *p, const struct plan *pl, const char *bwrap,

@@ -44,6 +44,7 @@ struct cand {
 	char *rule;
 	char *origin;
 	enum op_kind kind;
+	size_t seq;   /* insertion order: for one path, the first rule wins */
 };
 
 struct cands {
@@ -54,33 +55,73 @@ struct cands {
 static void cand_add(struct cands *c, enum op_kind kind, const char *path, const char *rule,
 		     const char *origin)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (strcmp(c->v[i].path, path) == 0)
-			return; /* first rule for a path wins; origins stay honest */
 	c->v = xreallocarray(c->v, c->n + 1, sizeof *c->v);
-	c->v[c->n++] = (struct cand){ xstrdup(path), xstrdup(rule), xstrdup(origin), kind };
+	c->v[c->n] = (struct cand){ xstrdup(path), xstrdup(rule), xstrdup(origin), kind, c->n };
+	c->n++;
+}
+
+static void cand_free(struct cand *x)
+{
+	free(x->path);
+	free(x->rule);
+	free(x->origin);
 }
 
 static void cands_free(struct cands *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->v[i].path);
-		free(c->v[i].rule);
-		free(c->v[i].origin);
-	}
+	for (size_t i = 0; i < c->n; i++)
+		cand_free(&c->v[i]);
 	free(c->v);
+}
+
+/* Tree order: '/' sorts before every other byte, so a directory is followed
+ * by everything under it ("/a", "/a/b", "/a-b"), and parents come first. */
+static int tree_cmp(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		unsigned char x = *a == '/' ? 1 : (unsigned char)*a;
+		unsigned char y = *b == '/' ? 1 : (unsigned char)*b;
+		if (x != y || !x)
+			return x - y;
+	}
 }
 
 static int cand_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct cand *)a)->path, ((const struct cand *)b)->path);
+	const struct cand *x = a, *y = b;
+	int c = tree_cmp(x->path, y->path);
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Sorted in tree order, one entry per path (the first added). */
+static void cands_sort_unique(struct cands *c)
+{
+	if (!c->n)
+		return;
+	qsort(c->v, c->n, sizeof *c->v, cand_cmp);
+	size_t out = 1;
+	for (size_t i = 1; i < c->n; i++) {
+		if (strcmp(c->v[i].path, c->v[out - 1].path) == 0)
+			cand_free(&c->v[i]);
+		else
+			c->v[out++] = c->v[i];
+	}
+	c->n = out;
+}
+
+static bool sorted_unique(const struct cands *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (tree_cmp(c->v[i - 1].path, c->v[i].path) >= 0)
+			return false;
+	return true;
 }
 
 /* Parents sort before children, so mounts stack the right way round. */
 static void emit_sorted(struct plan *pl, struct cands *c)
 {
-	if (c->n)
-		qsort(c->v, c->n, sizeof *c->v, cand_cmp);
+	if (!sorted_unique(c))
+		cands_sort_unique(c);
 	for (size_t i = 0; i < c->n; i++)
 		plan_add(pl, c->v[i].kind, c->v[i].path, c->v[i].rule, c->v[i].origin);
 }
@@ -296,23 +337,26 @@ static void protect_config_dirs(struct builder *b)
 
 static bool check_masks(struct builder *b)
 {
-	/* Sorted, a directory mask precedes everything under it. */
-	if (b->masks.n)
-		qsort(b->masks.v, b->masks.n, sizeof *b->masks.v, cand_cmp);
+	/* In tree order, everything under a directory mask directly follows it:
+	 * a stack of the enclosing directory masks finds the nested ones. */
+	cands_sort_unique(&b->masks);
 	struct cands kept = { 0 };
+	size_t *stack = xreallocarray(NULL, b->masks.n + 1, sizeof *stack), depth = 0;
 	for (size_t i = 0; i < b->masks.n; i++) {
 		struct cand *m = &b->masks.v[i];
 		for (size_t r = 0; r < b->roots.n; r++)
 			if (path_is_under(b->roots.v[r].path, m->path)) {
 				cands_free(&kept);
+				free(stack);
 				return fail(b, "%s: mask %s would hide the writable %s %s",
 					    m->origin, m->path, b->roots.v[r].rule,
 					    b->roots.v[r].path);
 			}
-		const struct cand *outer = covering(&kept, m->path);
-		if (outer) {
+		while (depth && !path_is_under(m->path, kept.v[stack[depth - 1]].path))
+			depth--;
+		if (depth) {
 			_cleanup_free_ char *why = xasprintf("already hidden by the mask on %s",
-							     outer->path);
+							     kept.v[stack[depth - 1]].path);
 			skip(b, m->path, why, m->origin);
 			continue;
 		}
@@ -320,8 +364,14 @@ static bool check_masks(struct builder *b)
 			skip(b, m->path, "not visible: private in the jail", m->origin);
 			continue;
 		}
-		cand_add(&kept, m->kind, m->path, m->rule, m->origin);
+		/* moved, not copied: the loop below frees only what stayed */
+		kept.v = xreallocarray(kept.v, kept.n + 1, sizeof *kept.v);
+		kept.v[kept.n++] = *m;
+		m->path = m->rule = m->origin = NULL;
+		if (kept.v[kept.n - 1].kind == OP_MASK_DIR)
+			stack[depth++] = kept.n - 1;
 	}
+	free(stack);
 	cands_free(&b->masks);
 	b->masks = kept;
 	return true;
