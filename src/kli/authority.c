@@ -548,20 +548,30 @@ void grant_free_p(struct grant **g)
 	grant_free(*g);
 }
 
+/* caps are kept sorted by atom: the first index whose atom is not below it. */
+static size_t lower_bound(const struct grant *g, const char *atom)
+{
+	size_t lo = 0, hi = g->ncaps;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(g->caps[mid].atom, atom) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static struct grant_cap *find_cap(const struct grant *g, const char *atom)
 {
-	for (size_t i = 0; i < g->ncaps; i++)
-		if (strcmp(g->caps[i].atom, atom) == 0)
-			return &g->caps[i];
-	return NULL;
+	size_t i = lower_bound(g, atom);
+	return i < g->ncaps && strcmp(g->caps[i].atom, atom) == 0 ? &g->caps[i] : NULL;
 }
 
 /* Insert ATOM at its sorted place, taking C; never called with none. */
 static struct grant_cap *insert_cap(struct grant *g, const char *atom, struct constraint *c)
 {
-	size_t i = 0;
-	while (i < g->ncaps && strcmp(g->caps[i].atom, atom) < 0)
-		i++;
+	size_t i = lower_bound(g, atom);
 	g->caps = xreallocarray(g->caps, g->ncaps + 1, sizeof *g->caps);
 	memmove(&g->caps[i + 1], &g->caps[i], (g->ncaps - i) * sizeof *g->caps);
 	g->ncaps++;
