@@ -202,3 +202,18 @@ char *read_file_capped(const char *path, size_t max, size_t *len_out)
 		*len_out = len;
 	return buf;
 }
+
+size_t read_text(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	while (n + 1 < cap) {
+		ssize_t r = read(fd, buf + n, cap - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	return n;
+}

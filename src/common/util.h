@@ -39,6 +39,10 @@ bool str_eq(const char *a, const char *b);
  * (EFBIG if larger, EINVAL if not a regular file). */
 char *read_file_capped(const char *path, size_t max, size_t *len_out);
 
+/* Read up to cap-1 bytes from fd (until EOF or an error), NUL-terminated;
+ * returns how many were read. */
+size_t read_text(int fd, char *buf, size_t cap);
+
 static inline void freep(void *p) { free(*(void **)p); }
 void closep(int *fd);
 #define _cleanup_free_ __attribute__((cleanup(freep)))

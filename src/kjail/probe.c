@@ -17,26 +17,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static size_t read_fd(int fd, char *buf, size_t cap)
-{
-	size_t n = 0;
-	while (n + 1 < cap) {
-		ssize_t r = read(fd, buf + n, cap - 1 - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	return n;
-}
-
 long probe_sysctl(const char *path)
 {
 	char buf[32];
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || read_fd(fd, buf, sizeof buf) == 0)
+	if (fd < 0 || read_text(fd, buf, sizeof buf) == 0)
 		return -1;
 	return strtol(buf, NULL, 10);
 }
@@ -98,7 +83,7 @@ void probe_bwrap_version(const char *bwrap, char *out, size_t len)
 	}
 	close(p[1]);
 	if (pid > 0) {
-		read_fd(p[0], out, len);
+		read_text(p[0], out, len);
 		waitpid(pid, NULL, 0);
 	}
 	close(p[0]);
@@ -170,7 +155,7 @@ static void trial(struct report *r, const char *self)
 	}
 	close(p[1]);
 	char msg[1024];
-	read_fd(p[0], msg, sizeof msg);
+	read_text(p[0], msg, sizeof msg);
 	close(p[0]);
 	int st = 0;
 	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)

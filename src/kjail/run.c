@@ -175,21 +175,6 @@ static void keep_across_exec(int fd)
 		_exit(KJ_EXIT_FAIL);
 }
 
-static size_t read_all(int fd, char *buf, size_t cap)
-{
-	size_t n = 0;
-	while (n + 1 < cap) {
-		ssize_t r = read(fd, buf + n, cap - 1 - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	return n;
-}
-
 /* Why the jail did not start, with the fix, as one line. */
 static KJ_NORETURN void diagnose(const char *bwrap, char *msg)
 {
@@ -334,7 +319,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	bool started = read(status_p[0], &ready, 1) == 1 && ready == 'R';
 	char msg[4096];
 	fcntl(err_p[0], F_SETFL, O_NONBLOCK);
-	size_t n = read_all(err_p[0], msg, sizeof msg);
+	size_t n = read_text(err_p[0], msg, sizeof msg);
 	close(status_p[0]);
 	close(err_p[0]);
 	if (!started)

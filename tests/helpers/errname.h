@@ -5,50 +5,21 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+
+/* glibc 2.32+; declared here so the helpers need not define _GNU_SOURCE */
+extern const char *strerrorname_np(int errnum);
 
 static inline const char *
 errname(int e)
 {
+	/* glibc 2.32+: the symbolic name, locale-independent */
 	static char buf[32];
-
-	switch (e) {
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case ESRCH: return "ESRCH";
-	case EINTR: return "EINTR";
-	case EIO: return "EIO";
-	case EBADF: return "EBADF";
-	case EACCES: return "EACCES";
-	case EBUSY: return "EBUSY";
-	case EEXIST: return "EEXIST";
-	case EXDEV: return "EXDEV";
-	case ENOTDIR: return "ENOTDIR";
-	case EISDIR: return "EISDIR";
-	case EINVAL: return "EINVAL";
-	case ENOSPC: return "ENOSPC";
-	case EROFS: return "EROFS";
-	case EMLINK: return "EMLINK";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ENOTEMPTY: return "ENOTEMPTY";
-	case ELOOP: return "ELOOP";
-	case ENOTSOCK: return "ENOTSOCK";
-	case EPROTOTYPE: return "EPROTOTYPE";
-	case EAFNOSUPPORT: return "EAFNOSUPPORT";
-	case EADDRINUSE: return "EADDRINUSE";
-	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
-	case ENETDOWN: return "ENETDOWN";
-	case ENETUNREACH: return "ENETUNREACH";
-	case ECONNRESET: return "ECONNRESET";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case EHOSTUNREACH: return "EHOSTUNREACH";
-	case EINPROGRESS: return "EINPROGRESS";
-	case ESTALE: return "ESTALE";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	default:
-		snprintf(buf, sizeof buf, "E#%d", e);
-		return buf;
-	}
+	const char *name = strerrorname_np(e);
+	if (name)
+		return name;
+	snprintf(buf, sizeof buf, "E%d", e);
+	return buf;
 }
 
 #endif

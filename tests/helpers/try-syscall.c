@@ -122,76 +122,7 @@
 
 /* ---- errno names -------------------------------------------------------- */
 
-static const char *
-errname(int e)
-{
-	static char buf[32];
-
-	switch (e) {
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case ESRCH: return "ESRCH";
-	case EINTR: return "EINTR";
-	case EIO: return "EIO";
-	case ENXIO: return "ENXIO";
-	case E2BIG: return "E2BIG";
-	case ENOEXEC: return "ENOEXEC";
-	case EBADF: return "EBADF";
-	case ECHILD: return "ECHILD";
-	case EAGAIN: return "EAGAIN";
-	case ENOMEM: return "ENOMEM";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case ENOTBLK: return "ENOTBLK";
-	case EBUSY: return "EBUSY";
-	case EEXIST: return "EEXIST";
-	case EXDEV: return "EXDEV";
-	case ENODEV: return "ENODEV";
-	case ENOTDIR: return "ENOTDIR";
-	case EISDIR: return "EISDIR";
-	case EINVAL: return "EINVAL";
-	case ENFILE: return "ENFILE";
-	case EMFILE: return "EMFILE";
-	case ENOTTY: return "ENOTTY";
-	case ETXTBSY: return "ETXTBSY";
-	case EFBIG: return "EFBIG";
-	case ENOSPC: return "ENOSPC";
-	case ESPIPE: return "ESPIPE";
-	case EROFS: return "EROFS";
-	case EMLINK: return "EMLINK";
-	case EPIPE: return "EPIPE";
-	case ERANGE: return "ERANGE";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ENOSYS: return "ENOSYS";
-	case ENOTEMPTY: return "ENOTEMPTY";
-	case ELOOP: return "ELOOP";
-	case ENOMSG: return "ENOMSG";
-	case ENODATA: return "ENODATA";
-	case ENOPKG: return "ENOPKG";
-	case EOVERFLOW: return "EOVERFLOW";
-	case ENOTSOCK: return "ENOTSOCK";
-	case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EAFNOSUPPORT: return "EAFNOSUPPORT";
-	case EADDRINUSE: return "EADDRINUSE";
-	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
-	case ENETUNREACH: return "ENETUNREACH";
-	case ECONNRESET: return "ECONNRESET";
-	case ETIMEDOUT: return "ETIMEDOUT";
-	case ECONNREFUSED: return "ECONNREFUSED";
-	case EHOSTUNREACH: return "EHOSTUNREACH";
-	case ESTALE: return "ESTALE";
-	case EDQUOT: return "EDQUOT";
-	case ENOMEDIUM: return "ENOMEDIUM";
-	case ENOKEY: return "ENOKEY";
-	case EKEYEXPIRED: return "EKEYEXPIRED";
-	case EKEYREVOKED: return "EKEYREVOKED";
-	case EKEYREJECTED: return "EKEYREJECTED";
-	default:
-		snprintf(buf, sizeof buf, "E%d", e);
-		return buf;
-	}
-}
+#include "errname.h"
 
 /* ---- system call numbers per ABI ---------------------------------------- */
 
