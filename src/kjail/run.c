@@ -169,12 +169,6 @@ static int make_args_fd(const struct strv *argv, size_t *cmd_at)
 	return fd;
 }
 
-static void keep_across_exec(int fd)
-{
-	if (fd >= 0 && fcntl(fd, F_SETFD, 0) < 0)
-		_exit(KJ_EXIT_FAIL);
-}
-
 /* Why the jail did not start, with the fix, as one line. */
 static KJ_NORETURN void diagnose(const char *bwrap, char *msg)
 {
@@ -198,31 +192,27 @@ static int default_signals(void)
 	return m;
 }
 
-static KJ_NORETURN void exec_bwrap(const char *bwrap, int args_fd, char *const *tail,
-				   const struct plan *pl,
-				   const struct jail_fds *fds, int err_w, const sigset_t *old)
+/* In a vfork child: system calls only (no allocation, no stdio), since it
+ * shares kjail's memory until the exec. Saves copying kjail's page tables on
+ * every run. */
+static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, char *const *envp,
+				   const int *keep, size_t nkeep, int err_w, const sigset_t *old)
 {
 	/* kjail going away for any reason takes the jail with it. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		_exit(KJ_EXIT_FAIL);
-	for (size_t i = 0; i < pl->nops; i++)
-		keep_across_exec(pl->ops[i].fd);
-	keep_across_exec(args_fd);
-	keep_across_exec(fds->status);
-	keep_across_exec(fds->user_err);
-	keep_across_exec(fds->seccomp);
+	for (size_t i = 0; i < nkeep; i++)
+		if (keep[i] >= 0 && fcntl(keep[i], F_SETFD, 0) < 0)
+			_exit(KJ_EXIT_FAIL);
 	if (dup2(err_w, STDERR_FILENO) < 0)
 		_exit(KJ_EXIT_FAIL);
 	/* SIGINT and SIGQUIT stay ignored: bwrap would die of Ctrl-C and take
 	 * the jail with it before the command had handled it. */
 	sigprocmask(SIG_SETMASK, old, NULL);
-	char fdbuf[16];
-	snprintf(fdbuf, sizeof fdbuf, "%d", args_fd);
-	struct strv argv = STRV_INIT;
-	strv_pushv(&argv, (const char *const[]){ bwrap, "--args", fdbuf, NULL });
-	strv_pushv(&argv, (const char *const *)tail);
-	execve(bwrap, strv_argv(&argv), strv_argv((struct strv *)&pl->env));
-	dprintf(STDERR_FILENO, "cannot execute %s: %s\n", bwrap, strerror(errno));
+	execve(bwrap, argv, envp);
+	/* stderr is kjail's pipe: diagnose() reads this */
+	static const char msg[] = "cannot execute bwrap\n";
+	(void)!write(STDERR_FILENO, msg, sizeof msg - 1);
 	_exit(KJ_EXIT_FAIL);
 }
 
@@ -295,12 +285,31 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 
-	pid_t child = fork();
-	if (child < 0)
-		die_errno("fork");
-	if (child == 0)
-		exec_bwrap(bwrap, args_fd, argv.v + cmd_at, pl, &fds, err_p[1], &old);
+	/* Everything the child needs is made before it exists. */
+	char fdbuf[16];
+	snprintf(fdbuf, sizeof fdbuf, "%d", args_fd);
+	struct strv exec_argv = STRV_INIT;
+	strv_pushv(&exec_argv, (const char *const[]){ bwrap, "--args", fdbuf, NULL });
+	strv_pushv(&exec_argv, (const char *const *)argv.v + cmd_at);
 	strv_free(&argv);
+	size_t nkeep = 0;
+	int *keep = xreallocarray(NULL, pl->nops + 4, sizeof *keep);
+	for (size_t i = 0; i < pl->nops; i++)
+		if (pl->ops[i].fd >= 0)
+			keep[nkeep++] = pl->ops[i].fd;
+	keep[nkeep++] = args_fd;
+	keep[nkeep++] = fds.status;
+	keep[nkeep++] = fds.user_err;
+	keep[nkeep++] = fds.seccomp;
+	char *const *envp = strv_argv(&pl->env);
+
+	pid_t child = vfork();
+	if (child < 0)
+		die_errno("vfork");
+	if (child == 0)
+		exec_bwrap(bwrap, strv_argv(&exec_argv), envp, keep, nkeep, err_p[1], &old);
+	strv_free(&exec_argv);
+	free(keep);
 
 	close(status_p[1]);
 	close(err_p[1]);
