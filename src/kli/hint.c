@@ -256,7 +256,11 @@ static void words_push(struct words *w, const char *s, size_t n)
 	if (n == 0 || n >= MAX_WORD || w->n >= MAX_WORDS)
 		return;
 	w->v = xreallocarray(w->v, w->n + 1, sizeof *w->v);
-	w->v[w->n++] = xstrndup(s, n);
+	/* s is a scratch buffer, not NUL-terminated: copy exactly n bytes */
+	char *word = xmalloc(n + 1);
+	memcpy(word, s, n);
+	word[n] = '\0';
+	w->v[w->n++] = word;
 }
 
 /* The words of a shell command, roughly as the shell would see them:
