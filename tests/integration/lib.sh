@@ -239,6 +239,12 @@ attempt() {
 	if [ -z "$_why" ] && [ -n "$HOSTCHECK" ] && ! (eval "$HOSTCHECK") >/dev/null 2>&1; then
 		_why="after the jailed run the host check failed: the attack reached the host"
 	fi
+	kj_verdict "$@"
+}
+
+# kj_verdict [KJAIL-OPTION...]: ok/not ok for $_desc from $_why (empty: ok),
+# with what it takes to reproduce a failure; then the attempt's cleanup.
+kj_verdict() {
 	if [ -z "$_why" ]; then
 		ok "$_desc"
 	else
@@ -273,18 +279,7 @@ jail_ok() {
 	if [ -z "$_why" ] && [ -n "$HOSTCHECK" ] && ! (eval "$HOSTCHECK") >/dev/null 2>&1; then
 		_why="the host check failed after the jailed run"
 	fi
-	if [ -z "$_why" ]; then
-		ok "$_desc"
-	else
-		not_ok "$_desc"
-		diag "$_why"
-		diag_run "kjail"
-		diag_text "probe" "$_probe"
-		[ -z "$HOSTCHECK" ] || diag_text "host check" "$HOSTCHECK"
-		diag_print "$@"
-	fi
-	kj_done_attempt
-	return 0
+	kj_verdict "$@"
 }
 
 # check DESC CMD...: ok when CMD succeeds (for assertions on the host)
