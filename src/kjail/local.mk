@@ -45,6 +45,7 @@ bin_PROGRAMS += kjail
 kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = libkjail.a libcommon.a $(KJAIL_DEP_LIBS)
+kjail_LDFLAGS = $(KJAIL_STATIC_LDFLAGS)
 
 check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp
 TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp

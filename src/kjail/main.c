@@ -267,13 +267,31 @@ static void refuse_writable_configs(const struct policy *p, const struct plan *p
 	}
 }
 
+/* The passwd entry of uid: /etc/passwd read directly first (what NSS's
+ * "files" does, without loading NSS into a static kjail), then getpwuid for
+ * users that only a directory service knows. */
+static struct passwd *passwd_of(uid_t uid)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	if (f) {
+		struct passwd *pw;
+		while ((pw = fgetpwent(f)))
+			if (pw->pw_uid == uid)
+				break;
+		fclose(f);
+		if (pw)
+			return pw;
+	}
+	return getpwuid(uid);
+}
+
 int main(int argc, char **argv)
 {
 	set_fatal_status(KJ_EXIT_FAIL);
 	if (argc >= 3 && str_has_prefix(argv[1], "--jail-entry=") && strcmp(argv[2], "--") == 0)
 		jail_entry(argv[1] + strlen("--jail-entry="), argv + 3);
 
-	struct passwd *pw = getpwuid(getuid());
+	struct passwd *pw = passwd_of(getuid());
 	const char *home_env = getenv("HOME");
 	const char *home = home_env && home_env[0] == '/' ? home_env : pw ? pw->pw_dir : NULL;
 	struct cli cli = { .home = home };
