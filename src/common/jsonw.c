@@ -6,20 +6,35 @@
 #include <stddef.h>
 #include <string.h>
 
-static void put(struct jsonw *w, const void *p, size_t n)
+static void grow(struct jsonw *w, size_t n)
 {
-	if (w->len + n > w->cap) {
-		size_t cap = w->cap ? w->cap : 4096;
-		while (cap < w->len + n)
-			cap *= 2;
-		w->buf = xreallocarray(w->buf, cap, 1);
-		w->cap = cap;
-	}
-	memcpy(w->buf + w->len, p, n);
+	size_t cap = w->cap ? w->cap : 4096;
+	while (cap < w->len + n)
+		cap *= 2;
+	w->buf = xreallocarray(w->buf, cap, 1);
+	w->cap = cap;
+}
+
+/* Room for n more bytes at the end of buf; where they go. */
+static inline char *reserve(struct jsonw *w, size_t n)
+{
+	if (w->len + n > w->cap)
+		grow(w, n);
+	return w->buf + w->len;
+}
+
+static inline void put(struct jsonw *w, const void *p, size_t n)
+{
+	memcpy(reserve(w, n), p, n);
 	w->len += n;
 }
 
-static void putch(struct jsonw *w, char c) { put(w, &c, 1); }
+static inline void putch(struct jsonw *w, char c)
+{
+	*reserve(w, 1) = c;
+	w->len++;
+}
+
 static void puts_w(struct jsonw *w, const char *s) { put(w, s, strlen(s)); }
 
 void jw_init(struct jsonw *w, FILE *out)
@@ -91,49 +106,81 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-static bool plain(unsigned char c)
+/* Printable ASCII but '"' and '\\': copied as it is. NUL is not plain, so a
+ * run stops at the end of the string by itself. */
+static const bool plain[256] = {
+	[' ' ... '!'] = true, ['#' ... '['] = true, [']' ... 0x7f] = true,
+};
+
+/* Length of the plain run at s. Unrolled: this loop is where the bytes of
+ * a policy go, and the NUL stops it as any other byte that is not plain. */
+static size_t plain_run(const unsigned char *s)
 {
-	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+	size_t n = 0;
+	for (;; n += 4) {
+		if (!plain[s[n]])
+			return n;
+		if (!plain[s[n + 1]])
+			return n + 1;
+		if (!plain[s[n + 2]])
+			return n + 2;
+		if (!plain[s[n + 3]])
+			return n + 3;
+	}
+}
+
+/* The two-byte escapes; other control bytes become \u00XX. */
+static const char short_escape[256] = {
+	['"'] = '"', ['\\'] = '\\', ['\n'] = 'n', ['\t'] = 't', ['\r'] = 'r',
+	['\b'] = 'b', ['\f'] = 'f',
+};
+
+/* Write what the byte ending a plain run stands for; returns how many input
+ * bytes that took. */
+static size_t escape_one(struct jsonw *w, const unsigned char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = utf8_len(s);
+	if (n == 0) {
+		put(w, "\\ufffd", 6);
+		return 1;
+	}
+	if (n > 1) {
+		put(w, s, n);
+		return n;
+	}
+	char *o = reserve(w, 6);
+	if (short_escape[*s]) {
+		o[0] = '\\';
+		o[1] = short_escape[*s];
+		w->len += 2;
+	} else {
+		memcpy(o, "\\u00", 4);
+		o[4] = hex[*s >> 4];
+		o[5] = hex[*s & 0xf];
+		w->len += 6;
+	}
+	return 1;
 }
 
 static void write_string(struct jsonw *w, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	putch(w, '"');
-	while (*s) {
-		/* the common case: a run of plain ASCII, copied at once */
-		const unsigned char *run = s;
-		while (plain(*s))
-			s++;
-		if (s > run)
-			put(w, run, (size_t)(s - run));
-		if (!*s)
-			break;
-		size_t n = utf8_len(s);
-		if (n == 0) {
-			puts_w(w, "\\ufffd");
-			s++;
-			continue;
-		}
-		if (n > 1) {
-			put(w, s, n);
-			s += n;
-			continue;
-		}
-		char esc[8];
-		switch (*s) {
-		case '"': puts_w(w, "\\\""); break;
-		case '\\': puts_w(w, "\\\\"); break;
-		case '\n': puts_w(w, "\\n"); break;
-		case '\t': puts_w(w, "\\t"); break;
-		case '\r': puts_w(w, "\\r"); break;
-		case '\b': puts_w(w, "\\b"); break;
-		case '\f': puts_w(w, "\\f"); break;
-		default:
-			snprintf(esc, sizeof esc, "\\u%04x", *s);
-			puts_w(w, esc);
-		}
-		s++;
+	size_t n = plain_run(s);
+	/* most strings are one plain run: it and both quotes in one go */
+	char *o = reserve(w, n + 2);
+	o[0] = '"';
+	memcpy(o + 1, s, n);
+	if (!s[n]) {
+		o[n + 1] = '"';
+		w->len += n + 2;
+		return;
+	}
+	w->len += n + 1;
+	for (s += n; *s; s += n) {
+		s += escape_one(w, s);
+		n = plain_run(s);
+		put(w, s, n);
 	}
 	putch(w, '"');
 }

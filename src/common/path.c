@@ -26,17 +26,39 @@ char *path_expand_home(const char *p, const char *home)
 	return xasprintf("%s%s", home, p + 1);
 }
 
-/* Append component c (length n) to the clean absolute path in buf. */
-static void push_component(char **buf, size_t *len, const char *c, size_t n)
+/* A clean absolute path being built, with room to grow: components are
+ * appended in place, not by a realloc each. */
+struct pbuf {
+	char *s;
+	size_t len, cap;
+};
+
+/* "/" in a buffer sized for a result of about hint bytes. */
+static void pbuf_init(struct pbuf *b, size_t hint)
 {
-	*buf = xreallocarray(*buf, *len + n + 2, 1);
-	if (*len > 1)
-		(*buf)[(*len)++] = '/';
-	else
-		*len = 1; /* buf is "/" */
-	memcpy(*buf + *len, c, n);
-	*len += n;
-	(*buf)[*len] = '\0';
+	b->cap = hint + 2;
+	b->s = xmalloc(b->cap);
+	b->s[0] = '/';
+	b->s[1] = '\0';
+	b->len = 1;
+}
+
+/* Append component c (length n). */
+static void push_component(struct pbuf *b, const char *c, size_t n)
+{
+	size_t need = b->len + n + 2;
+	if (need > b->cap) {
+		size_t cap = b->cap * 2;
+		while (cap < need)
+			cap *= 2;
+		b->s = xreallocarray(b->s, cap, 1);
+		b->cap = cap;
+	}
+	if (b->len > 1)
+		b->s[b->len++] = '/';
+	memcpy(b->s + b->len, c, n);
+	b->len += n;
+	b->s[b->len] = '\0';
 }
 
 static void pop_component(char *buf, size_t *len)
@@ -46,31 +68,52 @@ static void pop_component(char *buf, size_t *len)
 	buf[*len] = '\0';
 }
 
+/* Length of the component at s, up to the next '/' or the end. */
+static size_t component_len(const char *s)
+{
+	size_t n = 0;
+	while (s[n] && s[n] != '/')
+		n++;
+	return n;
+}
+
+/* p made absolute against base: p itself when it already is, else a fresh
+ * "base/p" left in *owned for the caller to free. */
+static const char *absolute(const char *p, const char *base, char **owned)
+{
+	*owned = NULL;
+	if (p[0] == '/')
+		return p;
+	return *owned = xasprintf("%s/%s", base, p);
+}
+
 char *path_normalize(const char *p, const char *base)
 {
 	if (p[0] != '/' && (!base || base[0] != '/')) {
 		errno = EINVAL;
 		return NULL;
 	}
-	char *joined = p[0] == '/' ? xstrdup(p) : xasprintf("%s/%s", base, p);
-	char *out = xstrdup("/");
-	size_t len = 1;
-	for (char *s = joined; *s;) {
+	char *owned;
+	const char *s = absolute(p, base, &owned);
+	struct pbuf out;
+	/* clean is never longer than what it was made from */
+	pbuf_init(&out, strlen(s));
+	while (*s) {
 		while (*s == '/')
 			s++;
-		size_t n = strcspn(s, "/");
+		size_t n = component_len(s);
 		if (n == 0)
 			break;
 		if (n == 1 && s[0] == '.')
 			;
 		else if (n == 2 && s[0] == '.' && s[1] == '.')
-			pop_component(out, &len);
+			pop_component(out.s, &out.len);
 		else
-			push_component(&out, &len, s, n);
+			push_component(&out, s, n);
 		s += n;
 	}
-	free(joined);
-	return out;
+	free(owned);
+	return out.s;
 }
 
 char *path_resolve(const char *p, const char *base)
@@ -79,18 +122,21 @@ char *path_resolve(const char *p, const char *base)
 		errno = EINVAL;
 		return NULL;
 	}
-	/* rest: what is still to walk; out: resolved so far, always real while
-	 * missing is false, so ".." on it is the true parent. */
-	char *rest = p[0] == '/' ? xstrdup(p) : xasprintf("%s/%s", base, p);
-	char *out = xstrdup("/");
-	size_t len = 1, pos = 0;
+	/* rest: what is still to walk (owned once a link replaced it); out:
+	 * resolved so far, always real while missing is false, so ".." on it
+	 * is the true parent. */
+	char *owned;
+	const char *rest = absolute(p, base, &owned);
+	struct pbuf out;
+	size_t pos = 0;
 	int links = 0;
 	bool missing = false;
 
+	pbuf_init(&out, strlen(rest));
 	while (rest[pos]) {
 		while (rest[pos] == '/')
 			pos++;
-		size_t n = strcspn(rest + pos, "/");
+		size_t n = component_len(rest + pos);
 		if (n == 0)
 			break;
 		const char *c = rest + pos;
@@ -98,15 +144,15 @@ char *path_resolve(const char *p, const char *base)
 		if (n == 1 && c[0] == '.')
 			continue;
 		if (n == 2 && c[0] == '.' && c[1] == '.') {
-			pop_component(out, &len);
+			pop_component(out.s, &out.len);
 			continue;
 		}
-		size_t save = len;
-		push_component(&out, &len, c, n);
+		size_t save = out.len;
+		push_component(&out, c, n);
 		if (missing)
 			continue;
 		struct stat st;
-		if (lstat(out, &st) < 0) {
+		if (lstat(out.s, &st) < 0) {
 			/* Not there (or not reachable): the rest is taken as written. */
 			missing = true;
 			continue;
@@ -114,32 +160,27 @@ char *path_resolve(const char *p, const char *base)
 		if (!S_ISLNK(st.st_mode))
 			continue;
 		if (++links > MAX_LINKS) {
-			free(rest);
-			free(out);
+			free(owned);
+			free(out.s);
 			errno = ELOOP;
 			return NULL;
 		}
 		char target[PATH_MAX];
-		ssize_t t = readlink(out, target, sizeof target - 1);
+		ssize_t t = readlink(out.s, target, sizeof target - 1);
 		if (t < 0) {
 			missing = true;
 			continue;
 		}
 		target[t] = '\0';
 		char *next = xasprintf("%s/%s", target, rest + pos);
-		free(rest);
-		rest = next;
+		free(owned);
+		rest = owned = next;
 		pos = 0;
-		if (target[0] == '/') {
-			out[1] = '\0';
-			len = 1;
-		} else {
-			out[save] = '\0';
-			len = save;
-		}
+		out.len = target[0] == '/' ? 1 : save;
+		out.s[out.len] = '\0';
 	}
-	free(rest);
-	return out;
+	free(owned);
+	return out.s;
 }
 
 const char *path_relative_to(const char *path, const char *dir)

@@ -72,41 +72,59 @@ void strv_free(struct strv *s)
 	s->n = s->cap = 0;
 }
 
-static bool shell_safe(unsigned char c)
+/* Bytes a POSIX shell takes literally anywhere in a word; NUL is not one,
+ * so a scan stops at the end of the string by itself. */
+static const bool shell_safe[256] = {
+	['a' ... 'z'] = true, ['A' ... 'Z'] = true, ['0' ... '9'] = true,
+	['_'] = true, ['-'] = true, ['+'] = true, ['='] = true, ['/'] = true,
+	['.'] = true, [','] = true, [':'] = true, ['@'] = true, ['%'] = true,
+};
+
+/* Length of the run of safe bytes at p; unrolled, as every byte of a
+ * --print line goes through it. */
+static size_t safe_run(const unsigned char *p)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '-' || c == '+' || c == '=' || c == '/' || c == '.' ||
-	       c == ',' || c == ':' || c == '@' || c == '%';
+	size_t n = 0;
+	for (;; n += 4) {
+		if (!shell_safe[p[n]])
+			return n;
+		if (!shell_safe[p[n + 1]])
+			return n + 1;
+		if (!shell_safe[p[n + 2]])
+			return n + 2;
+		if (!shell_safe[p[n + 3]])
+			return n + 3;
+	}
 }
 
-/* Bytes shell_quote() needs for w (without the NUL). */
+/* Bytes shell_quote() needs for w (without the NUL); *plain is set when w
+ * goes out as it is. */
 static size_t quoted_len(const char *w, bool *plain)
 {
-	size_t n = 0, quotes = 0;
-	bool safe = w[0] != '\0';
-	for (; w[n]; n++) {
-		safe &= shell_safe((unsigned char)w[n]);
-		quotes += w[n] == '\'';
-	}
-	*plain = safe;
-	return safe ? n : n + 2 + 3 * quotes;
+	const unsigned char *p = (const unsigned char *)w;
+	size_t n = safe_run(p), quotes = 0;
+	*plain = n && !p[n];
+	if (*plain)
+		return n;
+	/* the safe prefix holds no quote: count from the first unsafe byte */
+	for (; p[n]; n++)
+		quotes += p[n] == '\'';
+	return n + 2 + 3 * quotes;
 }
 
-static char *quote_into(char *o, const char *w, bool plain)
+/* Write w single-quoted, each ' as '\''. */
+static char *quote_into(char *o, const char *w)
 {
-	if (plain) {
-		size_t n = strlen(w);
-		memcpy(o, w, n);
-		return o + n;
-	}
 	*o++ = '\'';
-	for (; *w; w++) {
-		if (*w == '\'') {
-			memcpy(o, "'\\''", 4);
-			o += 4;
-		} else {
-			*o++ = *w;
-		}
+	for (;;) {
+		size_t n = strcspn(w, "'");
+		memcpy(o, w, n);
+		o += n;
+		if (!w[n])
+			break;
+		memcpy(o, "'\\''", 4);
+		o += 4;
+		w += n + 1;
 	}
 	*o++ = '\'';
 	return o;
@@ -115,26 +133,41 @@ static char *quote_into(char *o, const char *w, bool plain)
 char *shell_quote(const char *w)
 {
 	bool plain;
-	char *out = xmalloc(quoted_len(w, &plain) + 1);
-	*quote_into(out, w, plain) = '\0';
+	size_t len = quoted_len(w, &plain);
+	char *out = xmalloc(len + 1);
+	if (plain)
+		memcpy(out, w, len);
+	else
+		quote_into(out, w);
+	out[len] = '\0';
 	return out;
 }
 
+/* Each word is scanned once: the first pass keeps the length of the plain
+ * ones (0 for a word that needs quoting), the second copies them as they
+ * are. */
 char *strv_shell_join(const struct strv *s)
 {
+	size_t *plain_len = xreallocarray(NULL, s->n, sizeof *plain_len);
 	size_t len = 1;
 	for (size_t i = 0; i < s->n; i++) {
 		bool plain;
-		len += quoted_len(s->v[i], &plain) + 1;
+		size_t q = quoted_len(s->v[i], &plain);
+		plain_len[i] = plain ? q : 0;
+		len += q + 1;
 	}
 	char *out = xmalloc(len), *o = out;
 	for (size_t i = 0; i < s->n; i++) {
-		bool plain;
-		quoted_len(s->v[i], &plain);
 		if (i)
 			*o++ = ' ';
-		o = quote_into(o, s->v[i], plain);
+		if (plain_len[i]) {
+			memcpy(o, s->v[i], plain_len[i]);
+			o += plain_len[i];
+		} else {
+			o = quote_into(o, s->v[i]);
+		}
 	}
 	*o = '\0';
+	free(plain_len);
 	return out;
 }

@@ -118,6 +118,27 @@ static void test_normalize_relative_with_base(void **state)
 	expect_norm("x", "/", "/x");
 }
 
+/* Hundreds of components, with "." and ".." among them: one result, built
+ * in place. */
+static void test_normalize_many_components(void **state)
+{
+	char *in = NULL, *want = NULL;
+	size_t in_len = 0, want_len = 0;
+	FILE *fi = open_memstream(&in, &in_len), *fw = open_memstream(&want, &want_len);
+	assert_non_null(fi);
+	assert_non_null(fw);
+	for (int i = 0; i < 400; i++) {
+		fprintf(fi, "/c%d/./gone%d/..//", i, i);
+		fprintf(fw, "/c%d", i);
+	}
+	fclose(fi);
+	fclose(fw);
+	expect_norm(in, NULL, want);
+	expect_norm(in + 1, "/", want);
+	free(in);
+	free(want);
+}
+
 static void test_normalize_relative_needs_absolute_base(void **state)
 {
 	errno = 0;
@@ -446,6 +467,58 @@ static void test_resolve_relative_with_base(void **state)
 	free(got);
 }
 
+/* A long missing tail of many components is appended as written; a short
+ * link that expands to a long target grows the result past what the path
+ * alone needed. */
+static void test_resolve_many_components(void **state)
+{
+	const struct tree *t = *state;
+	char *rel = NULL, *want = NULL;
+	size_t rel_len = 0, want_len = 0;
+	FILE *fr = open_memstream(&rel, &rel_len), *fw = open_memstream(&want, &want_len);
+	assert_non_null(fr);
+	assert_non_null(fw);
+	fputs("a/./b/../b/new", fr);
+	fputs("a/b/new", fw);
+	for (int i = 0; i < 300; i++) {
+		fprintf(fr, "/d%d/./x/..", i);
+		fprintf(fw, "/d%d", i);
+	}
+	fclose(fr);
+	fclose(fw);
+	expect_resolve(t, rel, want);
+	free(rel);
+	free(want);
+
+	char target[2048] = "a/b";
+	for (int i = 0; i < 150; i++)
+		snprintf(target + strlen(target), sizeof target - strlen(target), "/n%d", i);
+	mk_link(t, target, "g");
+	_cleanup_free_ char *want_g = xasprintf("%s/x", target);
+	expect_resolve(t, "g/x", want_g);
+	_cleanup_free_ char *abs = xasprintf("@/%s", target);
+	mk_link(t, abs, "g2");
+	expect_resolve(t, "g2/x", want_g);
+	/* past a/b nothing exists: ".." in the tail is lexical */
+	expect_resolve(t, "g/x/..", target);
+	char climbed[2048];
+	snprintf(climbed, sizeof climbed, "%s", target);
+	for (int i = 0; i < 3; i++)
+		*strrchr(climbed, '/') = '\0';
+	strcat(climbed, "/c");
+	expect_resolve(t, "g/../../../c", climbed);
+
+	/* a deep tree that exists, walked through ".." at every level */
+	char deep[1024] = "deep", walk[4096] = "deep";
+	mk_dir(t, deep);
+	for (int i = 0; i < 60; i++) {
+		snprintf(deep + strlen(deep), sizeof deep - strlen(deep), "/e%d", i);
+		mk_dir(t, deep);
+		snprintf(walk + strlen(walk), sizeof walk - strlen(walk), "/e%d/../e%d/.", i, i);
+	}
+	expect_resolve(t, walk, deep);
+}
+
 static void test_resolve_relative_needs_absolute_base(void **state)
 {
 	errno = 0;
@@ -466,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_normalize_absolute),
 		cmocka_unit_test(test_normalize_relative_with_base),
 		cmocka_unit_test(test_normalize_relative_needs_absolute_base),
+		cmocka_unit_test(test_normalize_many_components),
 		cmocka_unit_test(test_is_under_component_wise),
 		cmocka_unit_test(test_is_under_root_covers_all),
 		cmocka_unit_test(test_relative_to),
@@ -483,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_dangling_followed),
 		cmocka_unit_test(test_resolve_loops),
 		cmocka_unit_test(test_resolve_relative_with_base),
+		cmocka_unit_test(test_resolve_many_components),
 	};
 	int failed = cmocka_run_group_tests_name("path (pure)", pure, NULL, NULL);
 	failed += cmocka_run_group_tests_name("path_resolve (real tree)", on_tree,

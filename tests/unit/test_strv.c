@@ -233,6 +233,111 @@ static void test_shell_join(void **state)
 	strv_free(&s);
 }
 
+/* The quoting of w, written out the slow, obvious way. */
+static char *ref_quote(const char *w)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_-+=/.,:@%";
+	bool plain = w[0] != '\0';
+	for (const char *c = w; *c; c++)
+		plain &= strchr(safe, *c) != NULL;
+	char *out = malloc(4 * strlen(w) + 3), *o = out;
+	assert_non_null(out);
+	if (plain)
+		return strcpy(out, w);
+	*o++ = '\'';
+	for (const char *c = w; *c; c++) {
+		if (*c == '\'')
+			o = stpcpy(o, "'\\''");
+		else
+			*o++ = *c;
+	}
+	strcpy(o, "'");
+	return out;
+}
+
+static void expect_ref_quote(const char *w)
+{
+	char *want = ref_quote(w);
+	expect_quote(w, want);
+	free(want);
+}
+
+/* Every byte, alone and between safe ones: only the documented set goes
+ * out bare. */
+static void test_shell_quote_every_byte(void **state)
+{
+	for (int c = 1; c < 256; c++) {
+		char one[] = { (char)c, '\0' };
+		char mid[] = { 'a', (char)c, 'b', '\0' };
+		expect_ref_quote(one);
+		expect_ref_quote(mid);
+	}
+	expect_quote("\x80", "'\x80'");
+	expect_quote("caf\xc3\xa9", "'caf\xc3\xa9'");
+	expect_quote("\x7f", "'\x7f'");
+}
+
+/* An unsafe byte or a quote at every position of words of 1 to 12 bytes:
+ * the scan must not stop early nor miss the last bytes. */
+static void test_shell_quote_every_position(void **state)
+{
+	char w[16];
+	for (size_t len = 1; len <= 12; len++) {
+		memset(w, 'x', len);
+		w[len] = '\0';
+		expect_quote(w, w);
+		for (size_t i = 0; i < len; i++) {
+			w[i] = ' ';
+			expect_ref_quote(w);
+			w[i] = '\'';
+			expect_ref_quote(w);
+			w[i] = 'x';
+		}
+	}
+	expect_quote("''", "''\\'''\\'''");
+	expect_quote("a''b'", "'a'\\'''\\''b'\\'''");
+	expect_quote("'a b'", "''\\''a b'\\'''");
+}
+
+/* The join is each word quoted, one space between, in one exact buffer. */
+static void test_shell_join_matches_quote(void **state)
+{
+	static const char *const words[] = {
+		"", "plain", "a b", "'", "it's", "x'y'z", "caf\xc3\xa9", "\x01", "\xff",
+		"/var/tmp/f0", "--ro-bind-data", "12345678", "a'''''''''b", "",
+		NULL,
+	};
+	struct strv s = STRV_INIT;
+	char *want = NULL;
+	size_t want_len = 0;
+	FILE *f = open_memstream(&want, &want_len);
+	assert_non_null(f);
+	for (size_t r = 0; r < 500; r++) {
+		for (const char *const *w = words; *w; w++) {
+			char *q = shell_quote(*w);
+			fprintf(f, "%s%s", s.n ? " " : "", q);
+			free(q);
+			strv_push(&s, *w);
+		}
+		if (r == 0 || r == 499) {
+			assert_int_equal(fflush(f), 0);
+			char *j = strv_shell_join(&s);
+			assert_string_equal(j, want);
+			free(j);
+		}
+	}
+	fclose(f);
+	free(want);
+	strv_free(&s);
+
+	strv_push(&s, "");
+	char *j = strv_shell_join(&s);
+	assert_string_equal(j, "''");
+	free(j);
+	strv_free(&s);
+}
+
 /* What --print shows must be read back by a real shell as the same words. */
 static void test_shell_join_round_trip(void **state)
 {
@@ -282,7 +387,10 @@ int main(void)
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_free_resets_and_allows_reuse),
 		cmocka_unit_test(test_shell_quote),
+		cmocka_unit_test(test_shell_quote_every_byte),
+		cmocka_unit_test(test_shell_quote_every_position),
 		cmocka_unit_test(test_shell_join),
+		cmocka_unit_test(test_shell_join_matches_quote),
 		cmocka_unit_test(test_shell_join_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
