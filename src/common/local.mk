@@ -4,13 +4,16 @@ libcommon_a_SOURCES = \
 	src/common/strv.c src/common/strv.h \
 	src/common/path.c src/common/path.h \
 	src/common/ini_reader.c src/common/ini_reader.h \
-	src/common/jsonw.c src/common/jsonw.h
+	src/common/jsonw.c src/common/jsonw.h \
+	src/common/strpool.c src/common/strpool.h
 
 COMMON_LIBS = libcommon.a $(INIH_LIBS) $(LIBBSD_LIBS)
 
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-check_PROGRAMS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw
-TESTS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw
+check_PROGRAMS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw \
+	tests/unit/test_strpool
+TESTS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw \
+	tests/unit/test_strpool
 tests_unit_test_strv_SOURCES = tests/unit/test_strv.c
 tests_unit_test_strv_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_strv_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
@@ -23,3 +26,6 @@ tests_unit_test_ini_reader_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_jsonw_SOURCES = tests/unit/test_jsonw.c
 tests_unit_test_jsonw_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
 tests_unit_test_jsonw_LDADD = $(COMMON_LIBS) $(JANSSON_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_strpool_SOURCES = tests/unit/test_strpool.c
+tests_unit_test_strpool_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_strpool_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)

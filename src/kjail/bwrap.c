@@ -1,6 +1,22 @@
 #include "config.h"
 #include "bwrap.h"
 
+/* A descriptor number as a word: one per masked file, so no printf. */
+static void push_fd(struct strv *a, int fd)
+{
+	if (fd < 0) {
+		strv_pushf(a, "%d", fd);
+		return;
+	}
+	char buf[16], *p = buf + sizeof buf;
+	unsigned v = (unsigned)fd;
+	*--p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	strv_push(a, p);
+}
+
 static void emit_op(struct strv *a, const struct op *o)
 {
 	switch (o->kind) {
@@ -30,7 +46,7 @@ static void emit_op(struct strv *a, const struct op *o)
 		 * (a /dev/null bind would swallow writes instead). */
 		strv_pushn(a, "--perms", "0444");
 		strv_push(a, "--ro-bind-data");
-		strv_pushf(a, "%d", o->fd);
+		push_fd(a, o->fd);
 		strv_push(a, o->path);
 		break;
 	case OP_MASK_DIR:
@@ -44,7 +60,7 @@ static void emit_op(struct strv *a, const struct op *o)
 		strv_pushn(a, "--tmpfs", o->path);
 		strv_pushn(a, "--perms", "0444");
 		strv_push(a, "--ro-bind-data");
-		strv_pushf(a, "%d", o->fd);
+		push_fd(a, o->fd);
 		strv_pushf(a, "%s/policy.json", o->path);
 		strv_pushn(a, "--remount-ro", o->path);
 		strv_pushv(a, (const char *const[]){ "--setenv", KJ_POLICY_ENV, KJ_POLICY_FILE, NULL });

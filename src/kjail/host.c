@@ -25,24 +25,37 @@ static enum kind kind_of(const char *path, bool follow)
 	return S_ISDIR(st.st_mode) ? K_DIR : K_FILE;
 }
 
-struct op *plan_add(struct plan *pl, enum op_kind kind, const char *path, const char *rule,
-		    const char *origin)
+/* Appends an op that takes ownership of path; rule and origin are already
+ * the plan's pool's. */
+static struct op *plan_take(struct plan *pl, enum op_kind kind, char *path, const char *rule,
+			    const char *origin)
 {
-	pl->ops = xreallocarray(pl->ops, pl->nops + 1, sizeof *pl->ops);
+	if (pl->nops == pl->ops_cap) {
+		pl->ops_cap = pl->ops_cap ? 2 * pl->ops_cap : 16;
+		pl->ops = xreallocarray(pl->ops, pl->ops_cap, sizeof *pl->ops);
+	}
 	struct op *o = &pl->ops[pl->nops++];
 	o->kind = kind;
-	o->path = xstrdup(path);
-	o->rule = xstrdup(rule);
-	o->origin = xstrdup(origin);
+	o->path = path;
+	o->rule = rule;
+	o->origin = origin;
 	o->fd = -1;
 	return o;
 }
 
-/* A candidate mount before ordering. */
+struct op *plan_add(struct plan *pl, enum op_kind kind, const char *path, const char *rule,
+		    const char *origin)
+{
+	return plan_take(pl, kind, xstrdup(path), strpool_intern(&pl->strings, rule),
+			 strpool_intern(&pl->strings, origin));
+}
+
+/* A candidate mount before ordering; rule and origin live in the plan's
+ * string pool. */
 struct cand {
 	char *path;
-	char *rule;
-	char *origin;
+	const char *rule;
+	const char *origin;
 	enum op_kind kind;
 	size_t seq;   /* insertion order: for one path, the first rule wins */
 };
@@ -50,40 +63,50 @@ struct cand {
 struct cands {
 	struct cand *v;
 	size_t n;
+	size_t cap;
 };
 
-static void cand_add(struct cands *c, enum op_kind kind, const char *path, const char *rule,
-		     const char *origin)
+static void cand_push(struct cands *c, struct cand x)
 {
-	c->v = xreallocarray(c->v, c->n + 1, sizeof *c->v);
-	c->v[c->n] = (struct cand){ xstrdup(path), xstrdup(rule), xstrdup(origin), kind, c->n };
-	c->n++;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->v = xreallocarray(c->v, c->cap, sizeof *c->v);
+	}
+	c->v[c->n++] = x;
 }
 
-static void cand_free(struct cand *x)
+/* Adds a candidate that takes ownership of path. */
+static void cand_take(struct plan *pl, struct cands *c, enum op_kind kind, char *path,
+		      const char *rule, const char *origin)
 {
-	free(x->path);
-	free(x->rule);
-	free(x->origin);
+	cand_push(c, (struct cand){ path, strpool_intern(&pl->strings, rule),
+				    strpool_intern(&pl->strings, origin), kind, c->n });
+}
+
+static void cand_add(struct plan *pl, struct cands *c, enum op_kind kind, const char *path,
+		     const char *rule, const char *origin)
+{
+	cand_take(pl, c, kind, xstrdup(path), rule, origin);
 }
 
 static void cands_free(struct cands *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		cand_free(&c->v[i]);
+		free(c->v[i].path);
 	free(c->v);
+	memset(c, 0, sizeof *c);
 }
 
 /* Tree order: '/' sorts before every other byte, so a directory is followed
  * by everything under it ("/a", "/a/b", "/a-b"), and parents come first. */
 static int tree_cmp(const char *a, const char *b)
 {
-	for (;; a++, b++) {
-		unsigned char x = *a == '/' ? 1 : (unsigned char)*a;
-		unsigned char y = *b == '/' ? 1 : (unsigned char)*b;
-		if (x != y || !x)
-			return x - y;
-	}
+	/* equal bytes compare equal either way: map only where they differ */
+	while (*a == *b && *a)
+		a++, b++;
+	unsigned char x = *a == '/' ? 1 : (unsigned char)*a;
+	unsigned char y = *b == '/' ? 1 : (unsigned char)*b;
+	return x - y;
 }
 
 static int cand_cmp(const void *a, const void *b)
@@ -102,7 +125,7 @@ static void cands_sort_unique(struct cands *c)
 	size_t out = 1;
 	for (size_t i = 1; i < c->n; i++) {
 		if (strcmp(c->v[i].path, c->v[out - 1].path) == 0)
-			cand_free(&c->v[i]);
+			free(c->v[i].path);
 		else
 			c->v[out++] = c->v[i];
 	}
@@ -122,8 +145,11 @@ static void emit_sorted(struct plan *pl, struct cands *c)
 {
 	if (!sorted_unique(c))
 		cands_sort_unique(c);
+	/* the paths move into the plan */
 	for (size_t i = 0; i < c->n; i++)
-		plan_add(pl, c->v[i].kind, c->v[i].path, c->v[i].rule, c->v[i].origin);
+		plan_take(pl, c->v[i].kind, c->v[i].path, c->v[i].rule, c->v[i].origin);
+	free(c->v);
+	memset(c, 0, sizeof *c);
 }
 
 static bool in_private_area(const char *path)
@@ -184,7 +210,7 @@ static bool add_writable(struct builder *b, const char *path, const char *rule, 
 		skip(b, real, "missing, not bound writable", origin);
 		return true;
 	}
-	cand_add(&b->roots, OP_BIND, real, rule, origin);
+	cand_take(b->pl, &b->roots, OP_BIND, steal_pointer(&real), rule, origin);
 	return true;
 }
 
@@ -201,10 +227,10 @@ static void add_mask(struct builder *b, const char *path, const char *origin)
 		skip(b, real, "missing, nothing to mask", origin);
 		return;
 	case K_DIR:
-		cand_add(&b->masks, OP_MASK_DIR, real, "masked", origin);
+		cand_take(b->pl, &b->masks, OP_MASK_DIR, steal_pointer(&real), "masked", origin);
 		return;
 	case K_FILE:
-		cand_add(&b->masks, OP_MASK_FILE, real, "masked", origin);
+		cand_take(b->pl, &b->masks, OP_MASK_FILE, steal_pointer(&real), "masked", origin);
 		return;
 	}
 }
@@ -240,7 +266,7 @@ static void pin_ancestors(struct builder *b, const char *root, const char *path)
 {
 	_cleanup_free_ char *dir = path_dirname(path);
 	while (strcmp(dir, root) != 0 && path_is_under(dir, root)) {
-		cand_add(&b->pins, OP_PIN, dir, "pinned: ancestor of a protected path",
+		cand_add(b->pl, &b->pins, OP_PIN, dir, "pinned: ancestor of a protected path",
 			 "built-in protection");
 		char *up = path_dirname(dir);
 		free(dir);
@@ -287,7 +313,7 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 		}
 		entry_add(&b->pl->created, p, why);
 	}
-	cand_add(&b->protects, OP_PROTECT, p, rule, origin);
+	cand_add(b->pl, &b->protects, OP_PROTECT, p, rule, origin);
 	pin_ancestors(b, root, p);
 }
 
@@ -365,9 +391,8 @@ static bool check_masks(struct builder *b)
 			continue;
 		}
 		/* moved, not copied: the loop below frees only what stayed */
-		kept.v = xreallocarray(kept.v, kept.n + 1, sizeof *kept.v);
-		kept.v[kept.n++] = *m;
-		m->path = m->rule = m->origin = NULL;
+		cand_push(&kept, *m);
+		m->path = NULL;
 		if (kept.v[kept.n - 1].kind == OP_MASK_DIR)
 			stack[depth++] = kept.n - 1;
 	}
@@ -494,29 +519,17 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	return ok;
 }
 
-static void list_free(struct entry_list *l)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].value);
-		free(l->v[i].origin);
-	}
-	free(l->v);
-	memset(l, 0, sizeof *l);
-}
-
 void plan_free(struct plan *pl)
 {
-	for (size_t i = 0; i < pl->nops; i++) {
+	for (size_t i = 0; i < pl->nops; i++)
 		free(pl->ops[i].path);
-		free(pl->ops[i].rule);
-		free(pl->ops[i].origin);
-	}
 	free(pl->ops);
+	strpool_free(&pl->strings);
 	free(pl->workspace);
-	list_free(&pl->skipped);
-	list_free(&pl->created);
-	list_free(&pl->unguarded);
-	list_free(&pl->env_removed);
+	entry_list_free(&pl->skipped);
+	entry_list_free(&pl->created);
+	entry_list_free(&pl->unguarded);
+	entry_list_free(&pl->env_removed);
 	strv_free(&pl->env);
 	memset(pl, 0, sizeof *pl);
 }

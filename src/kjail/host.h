@@ -34,8 +34,8 @@ enum op_kind {
 struct op {
 	enum op_kind kind;
 	char *path;    /* real path on the host and in the jail */
-	char *rule;    /* "workspace", "masked", "protected: git hooks", ... */
-	char *origin;  /* "built-in credential store", "FILE:LINE", "--deny-read" */
+	const char *rule;    /* "workspace", "masked", "protected: git hooks", ... */
+	const char *origin;  /* "built-in credential store", "FILE:LINE", "--deny-read" */
 	int fd;        /* OP_MASK_FILE, OP_POLICY: the data descriptor, once opened */
 };
 
@@ -60,6 +60,8 @@ struct plan {
 	long inside_id;               /* uid and gid inside the jail, or -1: the caller's */
 	struct op *ops;
 	size_t nops;
+	size_t ops_cap;
+	struct strpool strings;      /* the ops' rules and origins, one copy each */
 	struct entry_list skipped;   /* value: path, origin: why and from where */
 	struct entry_list created;   /* directories kjail made so it could pin them */
 	struct entry_list unguarded; /* protected names absent at start */

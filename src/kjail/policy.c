@@ -31,21 +31,22 @@ void policy_init(struct policy *p)
 
 void entry_add(struct entry_list *l, const char *value, const char *origin)
 {
-	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 8;
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
+	}
 	l->v[l->n].value = xstrdup(value);
-	l->v[l->n].origin = xstrdup(origin);
+	l->v[l->n].origin = strpool_intern(&l->origins, origin);
 	l->n++;
 }
 
-static void list_free(struct entry_list *l)
+void entry_list_free(struct entry_list *l)
 {
-	for (size_t i = 0; i < l->n; i++) {
+	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i].value);
-		free(l->v[i].origin);
-	}
 	free(l->v);
-	l->v = NULL;
-	l->n = 0;
+	strpool_free(&l->origins);
+	memset(l, 0, sizeof *l);
 }
 
 void policy_free(struct policy *p)
@@ -57,11 +58,11 @@ void policy_free(struct policy *p)
 	free(p->defaults.origin);
 	free(p->allow_userns.origin);
 	free(p->backend_origin);
-	list_free(&p->writable);
-	list_free(&p->deny_read);
-	list_free(&p->deny_env);
-	list_free(&p->keep_env);
-	list_free(&p->sources);
+	entry_list_free(&p->writable);
+	entry_list_free(&p->deny_read);
+	entry_list_free(&p->deny_env);
+	entry_list_free(&p->keep_env);
+	entry_list_free(&p->sources);
 }
 
 static const char *const backend_names[] = {

@@ -5,18 +5,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "strpool.h"
+
 enum backend { BACKEND_AUTO, BACKEND_BWRAP, BACKEND_SEATBELT, BACKEND_CONTAINER };
 
 /* One list entry: the value as written (a path or a pattern) and where it
  * came from ("built-in credential store", "FILE:LINE", "--deny-read"). */
 struct entry {
 	char *value;
-	char *origin;
+	const char *origin;         /* the list's interned copy */
 };
 
+/* A zeroed list is an empty one. */
 struct entry_list {
 	struct entry *v;
 	size_t n;
+	size_t cap;
+	struct strpool origins;     /* thousands of entries share a few origins */
 };
 
 struct bool_setting {
@@ -44,6 +49,7 @@ struct policy {
 void policy_init(struct policy *p);
 void policy_free(struct policy *p);
 void entry_add(struct entry_list *l, const char *value, const char *origin);
+void entry_list_free(struct entry_list *l);
 void bool_set(struct bool_setting *s, bool value, const char *origin);
 void str_set(char **dst, const char *value);
 

@@ -94,12 +94,13 @@ static void open_mask_fds(struct plan *pl)
 			pl->ops[i].fd = open_cloexec_devnull();
 }
 
-static int data_memfd(const char *name, const char *data)
+/* A memfd holding len bytes of data, rewound for reading. */
+static int bytes_memfd(const char *name, const char *data, size_t len)
 {
 	int fd = memfd_create(name, MFD_CLOEXEC);
 	if (fd < 0)
 		die_errno("memfd_create");
-	size_t len = strlen(data), off = 0;
+	size_t off = 0;
 	while (off < len) {
 		ssize_t w = write(fd, data + off, len - off);
 		if (w < 0 && errno == EINTR)
@@ -111,6 +112,11 @@ static int data_memfd(const char *name, const char *data)
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		die_errno("lseek");
 	return fd;
+}
+
+static int data_memfd(const char *name, const char *data)
+{
+	return bytes_memfd(name, data, strlen(data));
 }
 
 static void open_policy_fd(struct plan *pl, const char *json)
@@ -145,28 +151,19 @@ static void print_invocation(const struct strv *argv, const struct plan *pl, boo
  * of any size fits; *cmd_at is where "--" and the command start. */
 static int make_args_fd(const struct strv *argv, size_t *cmd_at)
 {
-	int fd = memfd_create("kjail-args", MFD_CLOEXEC);
-	if (fd < 0)
-		die_errno("memfd_create");
-	size_t end = 1;
+	size_t end = 1, total = 0;
 	while (end < argv->n && strcmp(argv->v[end], "--") != 0)
-		end++;
+		total += strlen(argv->v[end++]) + 1;
 	*cmd_at = end;
+	/* one buffer, one write: NUL-terminated words, as bwrap reads them */
+	_cleanup_free_ char *buf = xmalloc(total ? total : 1);
+	char *p = buf;
 	for (size_t i = 1; i < end; i++) {
-		const char *s = argv->v[i];
-		size_t len = strlen(s) + 1, off = 0;
-		while (off < len) {
-			ssize_t w = write(fd, s + off, len - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0)
-				die_errno("writing bwrap arguments");
-			off += (size_t)w;
-		}
+		size_t len = strlen(argv->v[i]) + 1;
+		memcpy(p, argv->v[i], len);
+		p += len;
 	}
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		die_errno("lseek");
-	return fd;
+	return bytes_memfd("kjail-args", buf, total);
 }
 
 /* Why the jail did not start, with the fix, as one line. */
@@ -291,7 +288,6 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	struct strv exec_argv = STRV_INIT;
 	strv_pushv(&exec_argv, (const char *const[]){ bwrap, "--args", fdbuf, NULL });
 	strv_pushv(&exec_argv, (const char *const *)argv.v + cmd_at);
-	strv_free(&argv);
 	size_t nkeep = 0;
 	int *keep = xreallocarray(NULL, pl->nops + 4, sizeof *keep);
 	for (size_t i = 0; i < pl->nops; i++)
@@ -308,6 +304,8 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 		die_errno("vfork");
 	if (child == 0)
 		exec_bwrap(bwrap, strv_argv(&exec_argv), envp, keep, nkeep, err_p[1], &old);
+	/* freed once bwrap is on its way: thousands of words with many masks */
+	strv_free(&argv);
 	strv_free(&exec_argv);
 	free(keep);
 

@@ -18,11 +18,7 @@ static char *envp[] = {
 
 static void free_list(struct entry_list *l)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].value);
-		free(l->v[i].origin);
-	}
-	free(l->v);
+	entry_list_free(l);
 }
 
 static bool kept(const struct strv *s, const char *name)
