@@ -116,8 +116,39 @@ char *path_normalize(const char *p, const char *base)
 	return out.s;
 }
 
+static bool memo_has(const struct path_memo *m, const char *dir)
+{
+	for (size_t i = 0; m && i < ARRAY_SIZE(m->dir); i++)
+		if (m->dir[i] && strcmp(m->dir[i], dir) == 0)
+			return true;
+	return false;
+}
+
+static void memo_add(struct path_memo *m, const char *dir)
+{
+	if (!m)
+		return;
+	size_t i = m->next++ % ARRAY_SIZE(m->dir);
+	free(m->dir[i]);
+	m->dir[i] = xstrdup(dir);
+}
+
+void path_memo_free(struct path_memo *m)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(m->dir); i++)
+		free(m->dir[i]);
+	memset(m, 0, sizeof *m);
+}
+
 char *path_resolve(const char *p, const char *base)
 {
+	return path_resolve_memo(p, base, NULL);
+}
+
+char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
+{
+	if (memo)
+		memo->absent = false;
 	if (p[0] != '/' && (!base || base[0] != '/')) {
 		errno = EINVAL;
 		return NULL;
@@ -151,12 +182,18 @@ char *path_resolve(const char *p, const char *base)
 		push_component(&out, c, n);
 		if (missing)
 			continue;
+		if (rest[pos] && memo_has(memo, out.s))
+			continue;
 		struct stat st;
 		if (lstat(out.s, &st) < 0) {
 			/* Not there (or not reachable): the rest is taken as written. */
 			missing = true;
+			if (memo && (errno == ENOENT || errno == ENOTDIR))
+				memo->absent = true;
 			continue;
 		}
+		if (S_ISDIR(st.st_mode) && rest[pos])
+			memo_add(memo, out.s);
 		if (!S_ISLNK(st.st_mode))
 			continue;
 		if (++links > MAX_LINKS) {

@@ -3,6 +3,7 @@
 #define KJ_PATH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* "~" and "~/x" become HOME and HOME/x; other paths are copied. "~user" is
  * not supported: NULL with errno EINVAL. A NULL or relative home: NULL, EINVAL. */
@@ -18,6 +19,18 @@ char *path_normalize(const char *p, const char *base);
  * lexically. NULL with errno ELOOP after 40 links, or EINVAL for a relative
  * base. */
 char *path_resolve(const char *p, const char *base);
+
+/* For many paths under the same few directories (a plan's masks): the
+ * directories already found real (not links) are not looked up again, and
+ * absent tells whether the last result did not exist (a component was not
+ * there). A zeroed memo is an empty one; path_memo_free releases it. */
+struct path_memo {
+	char *dir[16];
+	size_t next;
+	bool absent;
+};
+char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo);
+void path_memo_free(struct path_memo *memo);
 
 /* Component-wise containment of clean absolute paths: "/srv/data" is under
  * "/srv" and under itself, never under "/srv/dat". */

@@ -174,6 +174,7 @@ struct builder {
 	struct cands pins;
 	struct cands protects;
 	struct cands masks;
+	struct path_memo memo;  /* the home directory, once, for its many masks */
 	char *err;
 	size_t errlen;
 };
@@ -199,7 +200,7 @@ static void skip(struct builder *b, const char *path, const char *why, const cha
 static bool add_writable(struct builder *b, const char *path, const char *rule, const char *origin,
 			 bool strict)
 {
-	_cleanup_free_ char *real = path_resolve(path, b->h->cwd);
+	_cleanup_free_ char *real = path_resolve_memo(path, b->h->cwd, &b->memo);
 	if (!real)
 		return fail(b, "%s: %s: %s", origin, path, strerror(errno));
 	if (strcmp(real, "/") == 0)
@@ -216,12 +217,12 @@ static bool add_writable(struct builder *b, const char *path, const char *rule, 
 
 static void add_mask(struct builder *b, const char *path, const char *origin)
 {
-	_cleanup_free_ char *real = path_resolve(path, b->h->cwd);
+	_cleanup_free_ char *real = path_resolve_memo(path, b->h->cwd, &b->memo);
 	if (!real) {
 		skip(b, path, "unresolvable, not masked", origin);
 		return;
 	}
-	switch (kind_of(real, true)) {
+	switch (b->memo.absent ? K_MISSING : kind_of(real, true)) {
 	case K_MISSING:
 	case K_LINK:
 		skip(b, real, "missing, nothing to mask", origin);
@@ -346,7 +347,7 @@ static void protect_config_dirs(struct builder *b)
 	strv_take(&dirs, path_dirname(KJ_SYSTEM_CONFIG));
 	strv_take(&dirs, path_dirname(KLI_SYSTEM_CONFIG));
 	for (size_t i = 0; i < dirs.n; i++) {
-		_cleanup_free_ char *real = path_resolve(dirs.v[i], "/");
+		_cleanup_free_ char *real = path_resolve_memo(dirs.v[i], "/", &b->memo);
 		if (!real)
 			continue;
 		for (size_t r = 0; r < b->roots.n; r++) {
@@ -416,7 +417,7 @@ static bool build(struct builder *b)
 	struct plan *pl = b->pl;
 	const char *ws = p->workspace ? p->workspace : b->h->cwd;
 
-	_cleanup_free_ char *wsreal = path_resolve(ws, b->h->cwd);
+	_cleanup_free_ char *wsreal = path_resolve_memo(ws, b->h->cwd, &b->memo);
 	if (!wsreal)
 		return fail(b, "workspace %s: %s", ws, strerror(errno));
 	if (kind_of(wsreal, true) != K_DIR)
@@ -440,7 +441,7 @@ static bool build(struct builder *b)
 		for (size_t i = 0; i < ARRAY_SIZE(homes); i++) {
 			if (!homes[i] || homes[i][0] != '/')
 				continue;
-			_cleanup_free_ char *home = path_resolve(homes[i], "/");
+			_cleanup_free_ char *home = path_resolve_memo(homes[i], "/", &b->memo);
 			const char *rel = home ? path_relative_to(home, root) : NULL;
 			if (!rel)
 				continue;
@@ -514,6 +515,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	cands_free(&b.pins);
 	cands_free(&b.protects);
 	cands_free(&b.masks);
+	path_memo_free(&b.memo);
 	if (ok)
 		env_filter(envp, p, &out->env, &out->env_removed);
 	return ok;

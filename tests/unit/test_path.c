@@ -529,6 +529,86 @@ static void test_resolve_relative_needs_absolute_base(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
+/* ---- the memo: the same answers, fewer lookups -------------------------- */
+
+static const char *const memo_paths[] = {
+	"", "a", "a/b/file", "abs/b/file", "rel/file", "a/up", "a/b/back/c", "chain1/file",
+	"dang", "dangabs", "sp", "dot/a/b", "a/b/missing", "a/missing/deeper", "abs/../c",
+	"rel/back/a/up", NULL,
+};
+
+static void test_memo_agrees_with_resolve(void **state)
+{
+	const struct tree *t = *state;
+	struct path_memo memo = { 0 };
+	for (int pass = 0; pass < 2; pass++) /* the second with a warm memo */
+		for (const char *const *r = memo_paths; *r; r++) {
+			_cleanup_free_ char *p = tp(t, *r);
+			_cleanup_free_ char *want = path_resolve(p, NULL);
+			_cleanup_free_ char *got = path_resolve_memo(p, NULL, &memo);
+			assert_non_null(want);
+			assert_non_null(got);
+			assert_string_equal(got, want);
+		}
+	path_memo_free(&memo);
+	assert_null(memo.dir[0]);
+}
+
+static void expect_absent(const struct tree *t, struct path_memo *m, const char *rel, bool want)
+{
+	_cleanup_free_ char *p = tp(t, rel);
+	_cleanup_free_ char *got = path_resolve_memo(p, NULL, m);
+	assert_non_null(got);
+	struct stat st;
+	if (m->absent != want)
+		fail_msg("%s: absent is %d, expected %d", rel, m->absent, want);
+	/* absent means stat would fail: the caller may skip it */
+	if (want)
+		assert_true(stat(got, &st) < 0);
+	else
+		assert_int_equal(stat(got, &st), 0);
+}
+
+static void test_memo_absent(void **state)
+{
+	const struct tree *t = *state;
+	struct path_memo memo = { 0 };
+	expect_absent(t, &memo, "a/b/file", false);
+	expect_absent(t, &memo, "a/b/nope", true);
+	expect_absent(t, &memo, "a/nope/deeper", true);
+	expect_absent(t, &memo, "a/b/file/below", true);   /* ENOTDIR */
+	expect_absent(t, &memo, "dang", true);             /* dangling: target missing */
+	expect_absent(t, &memo, "abs/b", false);           /* reset after an absent one */
+	expect_absent(t, &memo, "a/b/file", false);
+	path_memo_free(&memo);
+}
+
+/* More directories than the memo holds: the oldest are dropped, answers
+ * stay right. */
+static void test_memo_wraps(void **state)
+{
+	const struct tree *t = *state;
+	struct path_memo memo = { 0 };
+	char rel[64];
+	mk_dir(t, "many");
+	for (int i = 0; i < 40; i++) {
+		snprintf(rel, sizeof rel, "many/d%02d", i);
+		mk_dir(t, rel);
+		snprintf(rel, sizeof rel, "many/d%02d/sub", i);
+		mk_dir(t, rel);
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < 40; i++) {
+			snprintf(rel, sizeof rel, "many/d%02d/sub/leaf", i);
+			_cleanup_free_ char *p = tp(t, rel);
+			_cleanup_free_ char *got = path_resolve_memo(p, NULL, &memo);
+			assert_non_null(got);
+			assert_string_equal(got, p);
+			assert_true(memo.absent);
+		}
+	path_memo_free(&memo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest pure[] = {
@@ -558,6 +638,9 @@ int main(void)
 		cmocka_unit_test(test_resolve_loops),
 		cmocka_unit_test(test_resolve_relative_with_base),
 		cmocka_unit_test(test_resolve_many_components),
+		cmocka_unit_test(test_memo_agrees_with_resolve),
+		cmocka_unit_test(test_memo_absent),
+		cmocka_unit_test(test_memo_wraps),
 	};
 	int failed = cmocka_run_group_tests_name("path (pure)", pure, NULL, NULL);
 	failed += cmocka_run_group_tests_name("path_resolve (real tree)", on_tree,
