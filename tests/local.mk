@@ -31,6 +31,7 @@ tests_helpers_tcp_connect_LDADD = $(LIBBSD_LIBS)
 
 KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-works.test \
+	tests/integration/kjail-entry.test \
 	tests/integration/kjail-masks.test \
 	tests/integration/kjail-protected.test \
 	tests/integration/kjail-escape.test \

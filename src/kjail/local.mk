@@ -20,10 +20,18 @@ libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 # its exec costs next to nothing on every run.
 if OS_LINUX
 pkglibexec_PROGRAMS = kjail-entry
+if ENTRY_NOLIBC
+kjail_entry_SOURCES = src/kjail/entry-nolibc.c
+kjail_entry_CPPFLAGS =
+kjail_entry_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS) $(ENTRY_NOLIBC_CFLAGS)
+kjail_entry_LDFLAGS = $(ENTRY_NOLIBC_LDFLAGS)
+kjail_entry_LDADD = -lgcc
+else
 kjail_entry_SOURCES = src/kjail/entry.c src/kjail/entry_core.c src/kjail/entry.h \
 	src/kjail/landlock.c src/kjail/landlock.h src/common/util.c src/common/util.h
 kjail_entry_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS)
 kjail_entry_LDFLAGS = $(ENTRY_STATIC_LDFLAGS)
+endif
 endif
 
 # The seccomp program is compiled once, at build time, for this machine.

@@ -1,0 +1,358 @@
+/* kjail-entry without a C library: the first program in every jail.
+ *
+ * The same job as entry_core.c's jail_entry() (which kjail itself runs as
+ * `kjail --jail-entry=...` where this file cannot be built): apply the
+ * Landlock scopes, tell kjail the jail is up, give the command the user's
+ * stderr and signal dispositions, exec it. It runs once per jailed command,
+ * and a static C library's start-up (relocations, CPU feature probes, TLS)
+ * costs more than everything this does, so it makes its system calls
+ * itself: about 10 KB, nothing to initialise.
+ *
+ * Built for x86-64 when configure finds a compiler that links it (not with
+ * sanitizers: they need their runtime); elsewhere the C version is
+ * kjail-entry. tests/integration/kjail-entry.test holds both to the same
+ * behaviour: exit 125 and one line for a bad invocation, 126 and 127 as a
+ * shell gives them, execvp's PATH search and its /bin/sh fallback for a
+ * script without "#!". */
+#include <asm/unistd.h>
+#include <linux/errno.h>
+#include <linux/prctl.h>
+#include <linux/signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define EXIT_FAIL 125     /* KJ_EXIT_FAIL: the jail did not start */
+#define EXIT_NOEXEC 126
+#define EXIT_NOTFOUND 127
+#define SIGINT_DEFAULT 1  /* JAIL_SIGINT_DEFAULT, bwrap.h */
+#define SIGQUIT_DEFAULT 2 /* JAIL_SIGQUIT_DEFAULT */
+#define SCOPES_ABI 6      /* LANDLOCK_SCOPES_ABI, landlock.h */
+#define NR_landlock_create_ruleset 444
+#define NR_landlock_restrict_self 446
+#define LL_CREATE_RULESET_VERSION 1u
+#define LL_SCOPE_ABSTRACT_UNIX_SOCKET 1u
+#define LL_SCOPE_SIGNAL 2u
+#define PATH_MAX_ 4096
+
+/* ---- system calls ------------------------------------------------------ */
+
+#if defined(__x86_64__)
+static long sys6(long n, long a, long b, long c, long d, long e, long f)
+{
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	long ret;
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+__asm__(".text\n"
+	".global _start\n"
+	"_start:\n"
+	"	xor %ebp, %ebp\n"
+	"	mov %rsp, %rdi\n"      /* argc, argv..., NULL, envp... */
+	"	and $-16, %rsp\n"
+	"	call entry_main\n"
+	"	hlt\n");
+#else
+#error "entry-nolibc.c: x86-64 only (configure builds the C helper elsewhere)"
+#endif
+
+static long sys3(long n, long a, long b, long c) { return sys6(n, a, b, c, 0, 0, 0); }
+
+/* The kernel returns -errno in [-4095, -1]. */
+static int err_of(long r) { return r < 0 && r > -4096 ? (int)-r : 0; }
+
+static __attribute__((noreturn)) void sys_exit(int code)
+{
+	for (;;)
+		sys3(__NR_exit_group, code, 0, 0);
+}
+
+/* The compiler may call these for struct copies and initialisers. */
+void *memset(void *d, int c, size_t n)
+{
+	unsigned char *p = d;
+	while (n--)
+		*p++ = (unsigned char)c;
+	return d;
+}
+
+void *memcpy(void *d, const void *s, size_t n)
+{
+	unsigned char *p = d;
+	const unsigned char *q = s;
+	while (n--)
+		*p++ = *q++;
+	return d;
+}
+
+/* ---- strings and messages ---------------------------------------------- */
+
+static size_t slen(const char *s)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	return n;
+}
+
+static bool has_slash(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '/')
+			return true;
+	return false;
+}
+
+/* glibc's wording, for the errors an exec or these calls can give */
+static const char *err_text(int e)
+{
+	switch (e) {
+	case EPERM: return "Operation not permitted";
+	case ENOENT: return "No such file or directory";
+	case EIO: return "Input/output error";
+	case E2BIG: return "Argument list too long";
+	case ENOEXEC: return "Exec format error";
+	case EBADF: return "Bad file descriptor";
+	case ENOMEM: return "Cannot allocate memory";
+	case EACCES: return "Permission denied";
+	case EFAULT: return "Bad address";
+	case ENOTDIR: return "Not a directory";
+	case EISDIR: return "Is a directory";
+	case EINVAL: return "Invalid argument";
+	case ENFILE: return "Too many open files in system";
+	case EMFILE: return "Too many open files";
+	case ETXTBSY: return "Text file busy";
+	case ENOSPC: return "No space left on device";
+	case EPIPE: return "Broken pipe";
+	case ENAMETOOLONG: return "File name too long";
+	case ENOSYS: return "Function not implemented";
+	case ELOOP: return "Too many levels of symbolic links";
+	case EOPNOTSUPP: return "Operation not supported";
+	default: return NULL;
+	}
+}
+
+/* One line on stderr, "kjail: " first, as die() in util.c writes it. */
+static void say(const char *a, const char *b, const char *c, int e)
+{
+	char buf[1024];
+	size_t n = 0;
+	const char *parts[] = { "kjail: ", a, b, c };
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+		for (const char *p = parts[i]; p && *p && n < sizeof buf - 40; p++)
+			buf[n++] = *p;
+	if (e) {
+		buf[n++] = ':';
+		buf[n++] = ' ';
+		const char *t = err_text(e);
+		char num[16];
+		if (!t) { /* as strerror does */
+			for (const char *u = "Unknown error "; *u; u++)
+				buf[n++] = *u;
+			char *q = num + sizeof num;
+			*--q = '\0';
+			unsigned v = (unsigned)e;
+			do
+				*--q = (char)('0' + v % 10);
+			while (v /= 10);
+			t = q;
+		}
+		for (; *t && n < sizeof buf - 1; t++)
+			buf[n++] = *t;
+	}
+	buf[n++] = '\n';
+	sys3(__NR_write, 2, (long)buf, (long)n);
+}
+
+static __attribute__((noreturn)) void fail(const char *msg, int e)
+{
+	say(msg, NULL, NULL, e);
+	sys_exit(EXIT_FAIL);
+}
+
+/* ---- the entry --------------------------------------------------------- */
+
+/* A descriptor number as strtol would take it here: digits, <= INT_MAX. */
+static const char *parse_fd(const char *s, int *out)
+{
+	long v = 0;
+	const char *p = s;
+	while (*p >= '0' && *p <= '9') {
+		v = v * 10 + (*p++ - '0');
+		if (v > 0x7fffffff)
+			fail("--jail-entry: bad descriptor list", 0);
+	}
+	if (p == s)
+		fail("--jail-entry: bad descriptor list", 0);
+	*out = (int)v;
+	return p;
+}
+
+static bool prefix(const char *s, const char *pre)
+{
+	for (; *pre; s++, pre++)
+		if (*s != *pre)
+			return false;
+	return true;
+}
+
+static void default_disposition(int sig)
+{
+	struct {
+		unsigned long handler, flags, restorer, mask;
+	} sa = { 0, 0, 0, 0 }; /* SIG_DFL */
+	sys6(__NR_rt_sigaction, sig, (long)&sa, 0, 8, 0, 0);
+}
+
+static void landlock_scopes(void)
+{
+	long abi = sys3(NR_landlock_create_ruleset, 0, 0, LL_CREATE_RULESET_VERSION);
+	if (abi < SCOPES_ABI) /* also an error: Landlock is off or missing */
+		return;
+	struct {
+		uint64_t handled_access_fs, handled_access_net, scoped;
+	} attr = { 0, 0, LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL };
+	long fd = sys3(NR_landlock_create_ruleset, (long)&attr, sizeof attr, 0);
+	if (err_of(fd))
+		fail("cannot apply the Landlock scopes: landlock_create_ruleset", err_of(fd));
+	long r = sys6(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
+	if (err_of(r))
+		fail("cannot apply the Landlock scopes: PR_SET_NO_NEW_PRIVS", err_of(r));
+	r = sys3(NR_landlock_restrict_self, fd, 0, 0);
+	if (err_of(r))
+		fail("cannot apply the Landlock scopes: landlock_restrict_self", err_of(r));
+	sys3(__NR_close, fd, 0, 0);
+}
+
+static const char *getenv_(char **envp, const char *name)
+{
+	size_t n = slen(name);
+	for (; *envp; envp++)
+		if (prefix(*envp, name) && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return NULL;
+}
+
+/* A file the kernel would not run, but a shell would: as execvp does. */
+static void exec_script(const char *file, char **argv, char **envp)
+{
+	size_t argc = 0;
+	while (argv[argc])
+		argc++;
+	if (argc > 4096)
+		return;
+	const char *v[argc + 2];
+	v[0] = "/bin/sh";
+	v[1] = file;
+	for (size_t i = 1; i <= argc; i++)
+		v[i + 1] = argv[i];
+	sys3(__NR_execve, (long)"/bin/sh", (long)v, (long)envp);
+}
+
+/* execve, then the shell for ENOEXEC; the errno of the attempt. */
+static int try_exec(const char *file, char **argv, char **envp)
+{
+	int e = err_of(sys3(__NR_execve, (long)file, (long)argv, (long)envp));
+	if (e == ENOEXEC)
+		exec_script(file, argv, envp);
+	return e;
+}
+
+/* execvp(3): a name without '/' is looked for along PATH (the command's
+ * environment's, "/bin:/usr/bin" without one); a directory that cannot be
+ * searched is passed over, and EACCES is remembered. */
+static __attribute__((noreturn)) void exec_command(char **argv, char **envp)
+{
+	const char *file = argv[0];
+	int e;
+	if (!file[0]) {
+		e = ENOENT;
+	} else if (has_slash(file)) {
+		e = try_exec(file, argv, envp);
+	} else {
+		const char *path = getenv_(envp, "PATH");
+		if (!path)
+			path = "/bin:/usr/bin";
+		size_t flen = slen(file);
+		bool eacces = false;
+		e = ENOENT;
+		for (const char *p = path;; p++) {
+			const char *end = p;
+			while (*end && *end != ':')
+				end++;
+			size_t dlen = (size_t)(end - p);
+			if (dlen + 1 + flen < PATH_MAX_) {
+				char full[PATH_MAX_];
+				size_t n = 0;
+				for (size_t i = 0; i < dlen; i++)
+					full[n++] = p[i];
+				if (dlen)
+					full[n++] = '/';
+				for (size_t i = 0; i <= flen; i++)
+					full[n++] = file[i];
+				int r = try_exec(full, argv, envp);
+				if (r == EACCES)
+					eacces = true;
+				else if (r != ENOENT && r != ENOTDIR && r != ESTALE && r != ENODEV &&
+					 r != ETIMEDOUT) {
+					e = r;
+					break;
+				}
+			}
+			if (!*end) {
+				if (eacces)
+					e = EACCES;
+				break;
+			}
+			p = end;
+		}
+	}
+	say(file, NULL, NULL, e);
+	sys_exit(e == ENOENT || e == ENOTDIR ? EXIT_NOTFOUND : EXIT_NOEXEC);
+}
+
+__attribute__((noreturn, used)) void entry_main(long *sp)
+{
+	int argc = (int)sp[0];
+	char **argv = (char **)(sp + 1);
+	char **envp = argv + argc + 1;
+	if (argc < 3 || !prefix(argv[1], "--jail-entry=") || argv[2][0] != '-' ||
+	    argv[2][1] != '-' || argv[2][2])
+		fail("this is kjail's entry helper, started by kjail inside a jail: run kjail instead", 0);
+	int status, user_err, sig;
+	const char *p = parse_fd(argv[1] + slen("--jail-entry="), &status);
+	if (*p != ',')
+		fail("--jail-entry: bad descriptor list", 0);
+	p = parse_fd(p + 1, &user_err);
+	if (*p != ',')
+		fail("--jail-entry: bad descriptor list", 0);
+	p = parse_fd(p + 1, &sig);
+	if (*p)
+		fail("--jail-entry: bad descriptor list", 0);
+	if (sig & SIGINT_DEFAULT)
+		default_disposition(SIGINT);
+	if (sig & SIGQUIT_DEFAULT)
+		default_disposition(SIGQUIT);
+	char **cmd = argv + 3;
+	if (!cmd[0])
+		fail("--jail-entry: no command", 0);
+	landlock_scopes();
+	long w = sys3(__NR_write, status, (long)"R", 1);
+	if (w != 1)
+		fail("--jail-entry: cannot report readiness", err_of(w) ? err_of(w) : EIO);
+	sys3(__NR_close, status, 0, 0);
+	if (user_err != 2) {
+		long d = sys3(__NR_dup2, user_err, 2, 0);
+		if (err_of(d))
+			fail("--jail-entry: cannot restore stderr", err_of(d));
+		sys3(__NR_close, user_err, 0, 0);
+	}
+	exec_command(cmd, envp);
+}
