@@ -7,10 +7,52 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Literal bytes and '*' only: '?', '[' and '\\' go to fnmatch. */
+static bool star_only(const char *pat)
+{
+	for (; *pat; pat++)
+		if (*pat == '?' || *pat == '[' || *pat == '\\')
+			return false;
+	return true;
+}
+
+bool env_glob_match(const char *pat, const char *name)
+{
+	if (!star_only(pat))
+		return fnmatch(pat, name, 0) == 0;
+	const char *first = strchr(pat, '*');
+	if (!first)
+		return strcmp(pat, name) == 0;
+	/* The text before the first star is a prefix, the text after the last
+	 * one a suffix, and each piece between stars is found leftmost in what
+	 * lies between: leftmost is never worse for the pieces after it. */
+	size_t plen = (size_t)(first - pat);
+	if (strncmp(pat, name, plen) != 0)
+		return false;
+	name += plen;
+	const char *last = strrchr(first, '*');
+	size_t slen = strlen(last + 1), nlen = strlen(name);
+	if (slen > nlen || memcmp(last + 1, name + nlen - slen, slen) != 0)
+		return false;
+	const char *end = name + nlen - slen;
+	for (const char *p = first + 1; p < last;) {
+		const char *star = strchr(p, '*');
+		size_t len = (size_t)(star - p);
+		if (len) {
+			const char *at = memmem(name, (size_t)(end - name), p, len);
+			if (!at)
+				return false;
+			name = at + len;
+		}
+		p = star + 1;
+	}
+	return true;
+}
+
 static const struct entry *match_list(const struct entry_list *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (fnmatch(l->v[i].value, name, 0) == 0)
+		if (env_glob_match(l->v[i].value, name))
 			return &l->v[i];
 	return NULL;
 }
@@ -18,7 +60,7 @@ static const struct entry *match_list(const struct entry_list *l, const char *na
 static const char *match_builtin(const char *name)
 {
 	for (const char *const *pat = default_env_scrub; *pat; pat++)
-		if (fnmatch(*pat, name, 0) == 0)
+		if (env_glob_match(*pat, name))
 			return *pat;
 	return NULL;
 }

@@ -12,4 +12,9 @@
 void env_filter(char *const *envp, const struct policy *p, struct strv *kept,
 		struct entry_list *removed);
 
+/* fnmatch(pat, name, 0) == 0, without fnmatch for patterns made of literal
+ * bytes and '*' only (every built-in one): the names of the whole
+ * environment are matched against every pattern on each run. */
+bool env_glob_match(const char *pat, const char *name);
+
 #endif

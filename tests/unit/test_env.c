@@ -4,6 +4,8 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fnmatch.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "kjail/env.h"
@@ -109,12 +111,64 @@ static void test_no_defaults(void **state)
 	free_list(&r);
 }
 
+/* The fast matcher agrees with fnmatch(3) on every pattern of up to five
+ * bytes from {A, B, _, *} against every name of up to five from {A, B, _},
+ * and hands the patterns it does not take ('?', '[', '\\') to fnmatch. */
+static void words(const char *alpha, int maxlen, char (*out)[8], size_t *n)
+{
+	size_t k = strlen(alpha);
+	out[(*n)++][0] = '\0';
+	for (int len = 1; len <= maxlen; len++) {
+		size_t total = 1;
+		for (int i = 0; i < len; i++)
+			total *= k;
+		for (size_t v = 0; v < total; v++) {
+			size_t x = v;
+			for (int i = 0; i < len; i++, x /= k)
+				out[*n][i] = alpha[x % k];
+			out[*n][len] = '\0';
+			(*n)++;
+		}
+	}
+}
+
+static void test_glob_agrees_with_fnmatch(void **state)
+{
+	(void)state;
+	static char pats[1400][8], names[400][8];
+	size_t np = 0, nn = 0;
+	words("AB_*", 5, pats, &np);
+	words("AB_", 5, names, &nn);
+	size_t matches = 0;
+	for (size_t i = 0; i < np; i++)
+		for (size_t j = 0; j < nn; j++) {
+			bool want = fnmatch(pats[i], names[j], 0) == 0;
+			if (env_glob_match(pats[i], names[j]) != want)
+				fail_msg("pattern '%s', name '%s': fnmatch says %d", pats[i], names[j], want);
+			matches += want;
+		}
+	assert_true(matches > 10000); /* the comparison was not vacuous */
+	const char *other[][3] = {
+		{ "A?B", "AXB", "1" }, { "A?B", "AB", "0" }, { "[AB]_*", "B_X", "1" },
+		{ "[!A]*", "A", "0" }, { "A\\*", "A*", "1" }, { "A\\*", "AB", "0" },
+		{ "*_TOKEN", "GITHUB_TOKEN", "1" }, { "*_SECRET_*", "DB_SECRET_VALUE", "1" },
+		{ "AWS_*", "AWS", "0" }, { "*", "", "1" }, { "", "", "1" }, { "", "A", "0" },
+	};
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+		bool want = other[i][2][0] == '1';
+		assert_int_equal(fnmatch(other[i][0], other[i][1], 0) == 0, want);
+		if (env_glob_match(other[i][0], other[i][1]) != want)
+			fail_msg("pattern '%s', name '%s'", other[i][0], other[i][1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builtin_scrub),
 		cmocka_unit_test(test_keep_and_deny),
 		cmocka_unit_test(test_no_defaults),
+		cmocka_unit_test(test_glob_agrees_with_fnmatch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
