@@ -24,12 +24,17 @@
 #                              (default: bench/ beside kjail; built with make
 #                              when missing)
 #   --out FILE                 the markdown table (default: DIR/results.md)
-#   --runs N --rounds R        hyperfine runs per round, rounds (default 9, 4:
+#   --runs N --rounds R        hyperfine runs per round, rounds (default 3, 12:
 #                              36 runs per median; the rounds interleave the
 #                              commands, in reverse order every other round,
 #                              so a change of the machine's load hits them all
-#                              alike)
-#   --warmup N                 warmup runs per round (default 2)
+#                              alike; the 1,000-mask group, seconds a run,
+#                              keeps the product in 4 rounds)
+#   --warmup N                 warmup runs per round (default 1)
+#   --only LIST                only these parts, comma-separated: startup,
+#                              peers, masks, workspace, kli, instructions
+#                              (default all; the table shows the rest as
+#                              not run)
 #   --with-peers               install firejail (apt-get, as root) and srt
 #                              (npm, into a temporary prefix) when missing
 #   --peers-prefix DIR         keep the npm prefix there instead
@@ -57,7 +62,7 @@ die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 usage() { sed -n '2,/^if \[ -z/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
 
 kjail=${KJAIL:-} kli=${KLI:-} helpers=${BENCH_HELPERS:-} out=""
-runs=9 rounds=4 warmup=2 with_peers=0 peers_prefix="" scratch_parent=/var/tmp
+runs=3 rounds=12 warmup=1 only=all with_peers=0 peers_prefix="" scratch_parent=/var/tmp
 keep=0 strict=0 quick=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -68,6 +73,7 @@ while [ $# -gt 0 ]; do
 	--runs) runs=$2; shift 2 ;;
 	--rounds) rounds=$2; shift 2 ;;
 	--warmup) warmup=$2; shift 2 ;;
+	--only) only=$2; shift 2 ;;
 	--with-peers) with_peers=1; shift ;;
 	--peers-prefix) peers_prefix=$2; shift 2 ;;
 	--scratch) scratch_parent=$2; shift 2 ;;
@@ -79,6 +85,13 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $runs$rounds$warmup in *[!0-9]*) die "--runs, --rounds and --warmup take numbers" ;; esac
+for part in ${only//,/ }; do
+	case $part in
+	all | startup | peers | masks | workspace | kli | instructions) ;;
+	*) die "--only: unknown part '$part' (startup, peers, masks, workspace, kli, instructions)" ;;
+	esac
+done
+want() { case ",$only," in *,all,* | *,"$1",*) return 0 ;; esac; return 1; }
 [ "$quick" = 1 ] || [ $((runs * rounds)) -ge 30 ] ||
 	die "--runs x --rounds is $((runs * rounds)): issue 8 asks for medians over at least 30 runs"
 
@@ -293,7 +306,8 @@ derive() {
 q() { printf '%q' "$1"; }
 # group NAME DIR [K=V...] -- LABEL CMD [LABEL CMD]...: ROUNDS hyperfine runs
 # of all the commands, in DIR, with K=V in the environment; their times land
-# in $S/json. GROUP_WARMUP overrides --warmup (for commands of seconds).
+# in $S/json. GROUP_WARMUP, GROUP_RUNS and GROUP_ROUNDS override --warmup,
+# --runs and --rounds (for commands of seconds).
 group() {
 	local gname=$1 dir=$2; shift 2
 	local -a envp=()
@@ -301,11 +315,11 @@ group() {
 	shift
 	local -a hf=() rev=()
 	while [ $# -gt 0 ]; do hf+=(-n "$1" "$2"); rev=(-n "$1" "$2" "${rev[@]}"); shift 2; done
-	local r gw=${GROUP_WARMUP:-$warmup}
-	for ((r = 1; r <= rounds; r++)); do
+	local r gw=${GROUP_WARMUP:-$warmup} gruns=${GROUP_RUNS:-$runs} grounds=${GROUP_ROUNDS:-$rounds}
+	for ((r = 1; r <= grounds; r++)); do
 		[ $((r % 2)) = 1 ] || { local -a t=("${hf[@]}"); hf=("${rev[@]}"); rev=("${t[@]}"); }
-		say "timing $gname (round $r of $rounds)"
-		if ! (cd "$dir" && env "${envp[@]}" hyperfine -N --style basic --warmup "$gw" --runs "$runs" \
+		say "timing $gname (round $r of $grounds)"
+		if ! (cd "$dir" && env "${envp[@]}" hyperfine -N --style basic --warmup "$gw" --runs "$gruns" \
 			--export-json "$S/json/$gname.$r.json" "${hf[@]}") >>"$log" 2>&1; then
 			say "$gname: hyperfine failed (see below); its commands are reported as failed"
 			tail -n 15 "$log" >&2
@@ -324,27 +338,31 @@ fdr() { printf '%s %s' "$fdx" "$(q "@$S/raw/$1")"; } # the fdexec command for ra
 say "deriving the raw bwrap lines from kjail --print"
 printf '%s\0' -- /bin/true >"$S/raw/true"
 (cd "$S/w10" && derive base --config "$empty_ini")
-for nm in 1 100 $n_masks_max; do
-	mapfile -d '' -t margs < <(mask_args "$nm")
-	(cd "$S/w10" && derive "m$nm" --config "$empty_ini" "${margs[@]}")
-done
-for ws in w10 w10k w100k; do
-	(cd "$S" && derive "$ws" --config "$empty_ini" -C "$S/$ws")
-done
+if want masks; then
+	for nm in 1 100 $n_masks_max; do
+		mapfile -d '' -t margs < <(mask_args "$nm")
+		(cd "$S/w10" && derive "m$nm" --config "$empty_ini" "${margs[@]}")
+	done
+fi
+if want workspace; then
+	for ws in w10 w10k w100k; do
+		(cd "$S" && derive "$ws" --config "$empty_ini" -C "$S/$ws")
+	done
+fi
 
 # 1. start-up, side by side
-group startup "$S/w10" -- \
+want startup && group startup "$S/w10" -- \
 	true /bin/true \
 	fdexec-true "$(fdr true)" \
 	bwrap-raw "$(fdr base)" \
 	bwrap-raw+helper "$(fdr base+h)" \
 	kjail "$kjc -- /bin/true" \
 	kjail-print "$kjc --print -- /bin/true"
-if [ -n "$firejail_bin" ]; then
+if want peers && [ -n "$firejail_bin" ]; then
 	group firejail "$S/w10" -- firejail "$(q "$firejail_bin") --quiet --noprofile /bin/true"
 fi
-if [ -n "$srt_bin" ]; then
-	GROUP_WARMUP=1 group srt "$S/w10" -- srt "$(q "$srt_bin") true"
+if want peers && [ -n "$srt_bin" ]; then
+	GROUP_WARMUP=1 GROUP_RUNS=$((runs * rounds > 9 ? 9 : runs)) GROUP_ROUNDS=$(((runs * rounds + 8) / 9)) group srt "$S/w10" -- srt "$(q "$srt_bin") true"
 fi
 
 # 2. masks ...
@@ -356,15 +374,23 @@ mask_cmd() { # N: kjail with N --deny-read masks (one word per -r value)
 	printf '%s' "$s"
 }
 for nm in 1 100 $n_masks_max; do
-	# bwrap needs seconds for 1,000 masks: one warmup run is plenty there.
-	GROUP_WARMUP=$([ "$nm" -ge 1000 ] && echo 1 || echo "$warmup") group "masks$nm" "$S/w10" -- \
+	want masks || break
+	# bwrap needs seconds for 1,000 masks: one warmup run is plenty there,
+	# and fewer, longer rounds (the same number of runs).
+	if [ "$nm" -ge 1000 ] && [ "$runs" -lt 9 ] && [ $((runs * rounds)) -ge 9 ]; then
+		GROUP_RUNS=9 GROUP_ROUNDS=$(((runs * rounds + 8) / 9))
+	else
+		GROUP_RUNS=$runs GROUP_ROUNDS=$rounds
+	fi
+	GROUP_WARMUP=$([ "$nm" -ge 1000 ] && echo 1 || echo "$warmup") GROUP_RUNS=$GROUP_RUNS \
+		GROUP_ROUNDS=$GROUP_ROUNDS group "masks$nm" "$S/w10" -- \
 		"kjail-m$nm" "$(mask_cmd "$nm") -- /bin/true" \
 		"kjail-print-m$nm" "$(mask_cmd "$nm") --print -- /bin/true" \
 		"bwrap-raw-m$nm" "$(fdr "m$nm")" \
 		"bwrap-raw+helper-m$nm" "$(fdr "m$nm+h")"
 done
 # ... and workspaces
-group workspace "$S" -- \
+want workspace && group workspace "$S" -- \
 	kjail-w10 "$kjc -C $(q "$S/w10") -- /bin/true" \
 	kjail-w10k "$kjc -C $(q "$S/w10k") -- /bin/true" \
 	kjail-w100k "$kjc -C $(q "$S/w100k") -- /bin/true" \
@@ -375,6 +401,9 @@ group workspace "$S" -- \
 # 3. kli with 1,000 capability entries (lines stay under the reader's 198
 # characters: `capabilities` repeats within [kli] to continue the list).
 kh=$S/kli-home kh0=$S/kli-home0
+kli_env=(HOME="$kh" XDG_CONFIG_HOME="$kh/.config")
+kli_env0=(HOME="$kh0" XDG_CONFIG_HOME="$kh0/.config")
+if want kli || want instructions; then
 mkdir -p "$kh/.config/kli" "$kh0/.config/kli" "$S/kp"
 python3 - "$kh/.config/kli/config.ini" "$S/kp" <<-'EOF'
 	import sys
@@ -390,8 +419,6 @@ python3 - "$kh/.config/kli/config.ini" "$S/kp" <<-'EOF'
 	assert max(len(l) for l in lines) <= 198
 	open(path, "w").write("\n".join(lines) + "\n")
 	EOF
-kli_env=(HOME="$kh" XDG_CONFIG_HOME="$kh/.config")
-kli_env0=(HOME="$kh0" XDG_CONFIG_HOME="$kh0/.config")
 (cd "$S/w10" && env "${kli_env[@]}" "$kli" --print-authority --json) >"$S/kli.json" ||
 	die "kli --print-authority failed on the 1,000-entry config"
 kli_caps=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["scope"], len(d["capabilities"]))' "$S/kli.json")
@@ -400,18 +427,20 @@ if [ "${kli_caps% *}" != bounded ] || [ "${kli_caps#* }" -lt 1000 ]; then
 fi
 fact kli_caps "${kli_caps#* }"
 fact kli_config_lines "$(wc -l <"$kh/.config/kli/config.ini")"
+fi
+if want kli; then
 group kli "$S/w10" "${kli_env[@]}" -- kli-1000 "$(q "$kli") --print-authority --json"
 group kli0 "$S/w10" "${kli_env0[@]}" -- kli-0 "$(q "$kli") --print-authority --json"
 
 say "covers micro-benchmark"
 "$covers" "$([ "$quick" = 1 ] && echo 0.05 || echo 0.5)" >"$S/covers.txt" || die "covers-bench failed"
 while IFS='=' read -r k v; do fact "covers:$k" "$v"; done <"$S/covers.txt"
+fi
 
 # ------------------------------------------------------------ instructions
-# kjail --print does all of kjail's pre-exec work but the fork and the exec
-# (run.c: the same descriptors, the same seccomp export and argv as a real
-# run, then prints instead of writing --args and forking), so its count is
-# kjail's own work before bwrap; one process, nothing else counted.
+# Two counts of kjail's own work: a real run up to the moment it starts
+# bwrap (pre_exec_ir), and kjail --print (ir_of), which does the same work
+# and then quotes and prints the command line instead of starting bwrap.
 ir_of() { # KEY DIR [K=V]... -- CMD...: total Ir of the process (callgrind), as a fact
 	local key=$1 dir=$2; shift 2
 	local -a envp=()
@@ -444,6 +473,7 @@ pre_exec_ir() {
 	[ -n "$v" ] || { say "$key: callgrind saw no vfork (see $S/cg/$key.log)"; return 0; }
 	fact "ir:$key" "$v"
 }
+if want instructions; then
 say "counting instructions (callgrind)"
 for nm in 0 1 100 $n_masks_max; do
 	mapfile -d '' -t margs < <([ "$nm" = 0 ] || mask_args "$nm")
@@ -471,6 +501,7 @@ if command -v strace >/dev/null; then
 fi
 ir_of kli-1000 "$S/w10" "${kli_env[@]}" -- "$kli" --print-authority --json
 ir_of kli-0 "$S/w10" "${kli_env0[@]}" -- "$kli" --print-authority --json
+fi
 
 # ----------------------------------------------------------------- machine
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -492,8 +523,9 @@ fact machine:kjail "$("$kjail" --version | head -n 1) ($kjail)"
 fact machine:source "$(git -C "$srcdir" describe --always --dirty 2>/dev/null || echo unknown)"
 fact machine:load "$(cut -d' ' -f1-3 /proc/loadavg)"
 fact run:date "$(date -u '+%Y-%m-%d %H:%M UTC')"
-fact run:runs "$runs x $rounds rounds (warmup $warmup per round)"
+fact run:runs "$rounds rounds x $runs runs (warmup $warmup per round; the 1,000-mask group $(((runs * rounds + 8) / 9)) x 9)"
 fact run:quick "$quick"
+fact run:only "$only"
 fact run:mounts "$(wc -l </proc/self/mountinfo)"
 fact run:base_print "$(cat "$S/raw/base.print")"
 
@@ -556,6 +588,9 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	    w("")
 	w("Run %s, %s per median, source `%s`." % (facts["run:date"], facts["run:runs"], facts["machine:source"]))
 	w("")
+	if facts.get("run:only", "all") != "all":
+	    w("**--only %s: the other parts were not run (shown as — or n/a).**" % facts["run:only"])
+	    w("")
 	w("| machine | |")
 	w("|---|---|")
 	for k, label in [("nproc", "CPUs (nproc)"), ("cpu", "CPU"), ("mem", "memory"), ("kernel", "kernel"),
@@ -586,9 +621,11 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	        ("kjail", "`kjail -- /bin/true`"),
 	        ("kjail-print", "`kjail --print -- /bin/true` (pre-exec work, no fork, no bwrap)"),
 	        ("firejail", "`firejail --quiet --noprofile /bin/true`"), ("srt", "`srt true`")]
+	only = facts.get("run:only", "all").split(",")
+	peers_run = "all" in only or "peers" in only
 	for key, label in rows:
 	    if key in ("firejail", "srt") and med(key) is None:
-	        w("| %s | %s | | |" % (label, "failed" if key in failed else "not installed"))
+	        w("| %s | %s | | |" % (label, "failed" if key in failed else "not installed" if peers_run else "not run"))
 	        continue
 	    w("| %s | %s | %s | %d |" % (label, ms(med(key)), spread(key), len(times.get(key, []))))
 	w("")
@@ -605,7 +642,7 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	w("|   of which kjail's own process (run − raw with helper), ms | %s |" % ms(k - rawh if k is not None and rawh is not None else None))
 	w("| kjail --print − /bin/true, ms (start-up, config, plan, policy, seccomp, argv) | %s |" % ms(med("kjail-print") - med("true") if med("kjail-print") is not None and med("true") is not None else None))
 	for p in ("firejail", "srt"):
-	    w("| %s / kjail | %s |" % (p, x(ratio(med(p), k)) if med(p) is not None else "not installed"))
+	    w("| %s / kjail | %s |" % (p, x(ratio(med(p), k)) if med(p) is not None else "not installed" if peers_run else "not run"))
 	w("")
 
 	w("## 2. Growth: masks and workspace size")
