@@ -37,7 +37,8 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \
-	tests/integration/kjail-badinput.test
+	tests/integration/kjail-badinput.test \
+	tests/integration/bench-smoke.test
 TESTS += $(KJAIL_INTEGRATION_TESTS)
 # Run through the shell, so a lost executable bit cannot break the suite.
 TEST_LOG_COMPILER = $(SHELL)
