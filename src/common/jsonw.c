@@ -112,23 +112,6 @@ static const bool plain[256] = {
 	[' ' ... '!'] = true, ['#' ... '['] = true, [']' ... 0x7f] = true,
 };
 
-/* Length of the plain run at s. Unrolled: this loop is where the bytes of
- * a policy go, and the NUL stops it as any other byte that is not plain. */
-static size_t plain_run(const unsigned char *s)
-{
-	size_t n = 0;
-	for (;; n += 4) {
-		if (!plain[s[n]])
-			return n;
-		if (!plain[s[n + 1]])
-			return n + 1;
-		if (!plain[s[n + 2]])
-			return n + 2;
-		if (!plain[s[n + 3]])
-			return n + 3;
-	}
-}
-
 /* The two-byte escapes; other control bytes become \u00XX. */
 static const char short_escape[256] = {
 	['"'] = '"', ['\\'] = '\\', ['\n'] = 'n', ['\t'] = 't', ['\r'] = 'r',
@@ -166,7 +149,7 @@ static size_t escape_one(struct jsonw *w, const unsigned char *s)
 static void write_string(struct jsonw *w, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t n = plain_run(s);
+	size_t n = byte_run(plain, s);
 	/* most strings are one plain run: it and both quotes in one go */
 	char *o = reserve(w, n + 2);
 	o[0] = '"';
@@ -179,7 +162,7 @@ static void write_string(struct jsonw *w, const char *str)
 	w->len += n + 1;
 	for (s += n; *s; s += n) {
 		s += escape_one(w, s);
-		n = plain_run(s);
+		n = byte_run(plain, s);
 		put(w, s, n);
 	}
 	putch(w, '"');

@@ -80,29 +80,12 @@ static const bool shell_safe[256] = {
 	['.'] = true, [','] = true, [':'] = true, ['@'] = true, ['%'] = true,
 };
 
-/* Length of the run of safe bytes at p; unrolled, as every byte of a
- * --print line goes through it. */
-static size_t safe_run(const unsigned char *p)
-{
-	size_t n = 0;
-	for (;; n += 4) {
-		if (!shell_safe[p[n]])
-			return n;
-		if (!shell_safe[p[n + 1]])
-			return n + 1;
-		if (!shell_safe[p[n + 2]])
-			return n + 2;
-		if (!shell_safe[p[n + 3]])
-			return n + 3;
-	}
-}
-
 /* Bytes shell_quote() needs for w (without the NUL); *plain is set when w
  * goes out as it is. */
 static size_t quoted_len(const char *w, bool *plain)
 {
 	const unsigned char *p = (const unsigned char *)w;
-	size_t n = safe_run(p), quotes = 0;
+	size_t n = byte_run(shell_safe, p), quotes = 0;
 	*plain = n && !p[n];
 	if (*plain)
 		return n;

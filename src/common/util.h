@@ -58,4 +58,22 @@ static inline void *steal_pointer(void *pp)
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Length of the run of bytes at s that are in set (a 256-entry table
+ * without NUL, so the end of the string stops it). Unrolled: JSON escaping
+ * and shell quoting send every byte of a policy through it. */
+static inline size_t byte_run(const bool set[256], const unsigned char *s)
+{
+	size_t n = 0;
+	for (;; n += 4) {
+		if (!set[s[n]])
+			return n;
+		if (!set[s[n + 1]])
+			return n + 1;
+		if (!set[s[n + 2]])
+			return n + 2;
+		if (!set[s[n + 3]])
+			return n + 3;
+	}
+}
+
 #endif
