@@ -448,7 +448,10 @@ ir_of() { # KEY DIR [K=V]... -- CMD...: total Ir of the process (callgrind), as 
 	shift
 	[ "$have_valgrind" = 1 ] || return 0
 	rm -f "$S/cg/$key".*
-	(cd "$dir" && env "${envp[@]}" valgrind --tool=callgrind --trace-children=no \
+	# valgrind gives its client the soft descriptor limit as the hard one,
+	# and kjail needs one descriptor per masked file: raise the soft first.
+	(cd "$dir" && { ulimit -n "$(ulimit -Hn)" 2>/dev/null || :; } &&
+		env "${envp[@]}" valgrind --tool=callgrind --trace-children=no \
 		--callgrind-out-file="$S/cg/$key.%p" "$@") >/dev/null 2>"$S/cg/$key.log" || {
 		say "callgrind failed for $key (see $S/cg/$key.log)"; return 0; }
 	local total=0 f v
@@ -465,7 +468,8 @@ pre_exec_ir() {
 	local key=$1 dir=$2; shift 3
 	[ "$have_valgrind" = 1 ] || return 0
 	rm -f "$S/cg/$key".*
-	(cd "$dir" && valgrind --tool=callgrind --trace-children=no --dump-before=vfork \
+	(cd "$dir" && { ulimit -n "$(ulimit -Hn)" 2>/dev/null || :; } &&
+		valgrind --tool=callgrind --trace-children=no --dump-before=vfork \
 		--callgrind-out-file="$S/cg/$key.out" "$@") >/dev/null 2>"$S/cg/$key.log" || {
 		say "callgrind failed for $key (see $S/cg/$key.log)"; return 0; }
 	local v

@@ -29,8 +29,10 @@ kjail_entry_LDADD = -lgcc
 else
 kjail_entry_SOURCES = src/kjail/entry.c src/kjail/entry_core.c src/kjail/entry.h \
 	src/kjail/landlock.c src/kjail/landlock.h src/common/util.c src/common/util.h
+kjail_entry_CPPFLAGS = $(AM_CPPFLAGS)
 kjail_entry_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS)
 kjail_entry_LDFLAGS = $(ENTRY_STATIC_LDFLAGS)
+kjail_entry_LDADD =
 endif
 endif
 
