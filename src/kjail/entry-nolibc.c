@@ -139,12 +139,12 @@ static const char *err_text(int e)
 	}
 }
 
-/* One line on stderr, "kjail: " first, as die() in util.c writes it. */
-static void say(const char *a, const char *b, const char *c, int e)
+/* One line on stderr, "WHO: " first, as die() in util.c writes it. */
+static void say_as(const char *who, const char *a, const char *b, int e)
 {
 	char buf[1024];
 	size_t n = 0;
-	const char *parts[] = { "kjail: ", a, b, c };
+	const char *parts[] = { who, ": ", a, b };
 	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
 		for (const char *p = parts[i]; p && *p && n < sizeof buf - 40; p++)
 			buf[n++] = *p;
@@ -171,9 +171,15 @@ static void say(const char *a, const char *b, const char *c, int e)
 	sys3(__NR_write, 2, (long)buf, (long)n);
 }
 
+/* The command's errors speak as kjail: the user asked kjail for it. */
+static void say(const char *a, int e)
+{
+	say_as("kjail", a, NULL, e);
+}
+
 static __attribute__((noreturn)) void fail(const char *msg, int e)
 {
-	say(msg, NULL, NULL, e);
+	say(msg, e);
 	sys_exit(EXIT_FAIL);
 }
 
@@ -314,7 +320,7 @@ static __attribute__((noreturn)) void exec_command(char **argv, char **envp)
 			p = end;
 		}
 	}
-	say(file, NULL, NULL, e);
+	say(file, e);
 	sys_exit(e == ENOENT || e == ENOTDIR ? EXIT_NOTFOUND : EXIT_NOEXEC);
 }
 
@@ -324,8 +330,11 @@ __attribute__((noreturn, used)) void entry_main(long *sp)
 	char **argv = (char **)(sp + 1);
 	char **envp = argv + argc + 1;
 	if (argc < 3 || !prefix(argv[1], "--jail-entry=") || argv[2][0] != '-' ||
-	    argv[2][1] != '-' || argv[2][2])
-		fail("this is kjail's entry helper, started by kjail inside a jail: run kjail instead", 0);
+	    argv[2][1] != '-' || argv[2][2]) {
+		say_as("kjail-entry", "this is kjail's entry helper, started by kjail inside a jail: "
+			"run kjail instead", NULL, 0);
+		sys_exit(EXIT_FAIL);
+	}
 	int status, user_err, sig;
 	const char *p = parse_fd(argv[1] + slen("--jail-entry="), &status);
 	if (*p != ',')
