@@ -42,7 +42,7 @@ KJAIL_INTEGRATION_TESTS = \
 TESTS += $(KJAIL_INTEGRATION_TESTS)
 # Run through the shell, so a lost executable bit cannot break the suite.
 TEST_LOG_COMPILER = $(SHELL)
-EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh
+EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integration/tap.sh
 # The tests' fixtures, should a run be interrupted before its trap.
 clean-local: clean-kjail-integration
 clean-kjail-integration:

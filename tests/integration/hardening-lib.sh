@@ -16,36 +16,12 @@
 # caller: swapoff, acct, syslog check capabilities of the initial user
 # namespace), the test line says so instead of pretending.
 #
-# Self-contained (no lib.sh): POSIX sh, no "set -e"; each script prints
-# its plan at the end (done_testing).
+# POSIX sh, no "set -e"; tap.sh holds the TAP output, background jobs and
+# cleanup it shares with lib.sh; each script prints its plan at the end.
 
-set -u
-export LC_ALL=C
-
-if [ -z "${top_srcdir:-}" ]; then
-	top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-: "${top_builddir:=$top_srcdir}"
-: "${KJAIL:=$top_builddir/kjail}"
-: "${HELPERS:=$top_builddir/tests/helpers}"
-export top_srcdir top_builddir KJAIL HELPERS
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/integration/tap.sh"
 TRY=$HELPERS/try-syscall
 HS_TIMEOUT=${HS_TIMEOUT:-20}
-
-# --- TAP ----------------------------------------------------------------------
-tap_n=0
-ok()     { tap_n=$((tap_n + 1)); printf 'ok %d - %s\n' "$tap_n" "$1"; }
-not_ok() { tap_n=$((tap_n + 1)); printf 'not ok %d - %s\n' "$tap_n" "$1"; }
-skip()   { tap_n=$((tap_n + 1)); printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$1" "$2"; }
-diag()   { printf '%s\n' "$*" | sed 's/^/# /'; }
-diag_text() {
-	[ -n "$2" ] || return 0
-	diag "$1:"
-	printf '%s\n' "$2" | head -n 40 | sed 's/^/#   /'
-}
-done_testing() { printf '1..%d\n' "$tap_n"; exit 0; }
-bail() { printf 'Bail out! %s\n' "$*"; exit 99; }
-is_root() { [ "$(id -u)" -eq 0 ]; }
 
 # --- fixtures -------------------------------------------------------------------
 # hs_init NAME: $WORK (outside /tmp: the jail's /tmp is private), with
@@ -55,7 +31,6 @@ is_root() { [ "$(id -u)" -eq 0 ]; }
 #          /etc/kjail and ~/.config/kjail take no part
 #   HOME, XDG_CONFIG_HOME, XDG_RUNTIME_DIR inside $WORK
 # and remove it all on exit.
-HS_BG=
 hs_init() {
 	_base=$top_builddir/tests/integration
 	mkdir -p "$_base" || bail "cannot create $_base"
@@ -70,7 +45,7 @@ hs_init() {
 	case $WORK in
 	*[[:space:]]*) bail "the build directory contains white space: $WORK" ;;
 	esac
-	trap hs_cleanup EXIT
+	trap work_cleanup EXIT
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
@@ -112,35 +87,6 @@ EOF
 	diag "uid $(id -u), kernel $(uname -r), workspace $WS"
 }
 
-hs_cleanup() {
-	for _p in $HS_BG; do
-		kill -KILL "$_p" 2>/dev/null
-	done
-	if [ -n "${WORK:-}" ] && [ -d "$WORK" ]; then
-		chmod -R u+rwX "$WORK" 2>/dev/null
-		rm -rf "$WORK"
-	fi
-}
-
-# hs_bg CMD...: start CMD in the background; killed (by pid) on exit
-hs_bg() {
-	"$@" &
-	HS_BG="$HS_BG $!"
-	HS_LAST_BG=$!
-}
-
-# wait_for TENTHS CMD...: poll CMD every 0.1 s until it succeeds
-wait_for() {
-	_n=$1
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		_n=$((_n - 1))
-		[ "$_n" -gt 0 ] || return 1
-		sleep 0.1
-	done
-	return 0
-}
-
 # --- running --------------------------------------------------------------------
 # run CMD...: run CMD in $WS with a time limit, stdin from /dev/null; sets
 # RC, OUT (stdout) and ERR (stderr).
@@ -154,24 +100,6 @@ run() {
 
 # kj [KJAIL-OPTION...] -- CMD...: kjail with the test policy and workspace
 kj() { run "$KJAIL" --config "$CONF" -C "$WS" "$@"; }
-
-diag_run() {
-	diag "$1: exit status $RC"
-	diag_text "stdout" "$OUT"
-	diag_text "stderr" "$ERR"
-}
-
-# check DESC CMD...: ok when CMD succeeds
-check() {
-	_desc=$1
-	shift
-	if "$@"; then
-		ok "$_desc"
-	else
-		not_ok "$_desc"
-		diag "failed: $*"
-	fi
-}
 
 # userns_works: can this user make a user namespace on the host at all?
 userns_works() { unshare -Ur true >/dev/null 2>&1; }

@@ -1,4 +1,4 @@
-# kli-lib.sh: TAP output and fixtures for tests/integration/kli-*.test.
+# kli-lib.sh: fixtures for tests/integration/kli-*.test (TAP from tap.sh).
 #
 # Every test runs the real kli with HOME and XDG_CONFIG_HOME pointing into a
 # fixture directory under the build tree, from a workspace that is its own
@@ -7,28 +7,17 @@
 #
 # POSIX sh. No "set -e": a failing command must become "not ok".
 
-set -u
-export LC_ALL=C
-
-if [ -z "${top_srcdir:-}" ]; then
-	top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-: "${top_builddir:=$top_srcdir}"
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/integration/tap.sh"
 : "${KLI:=$top_builddir/kli}"
-export top_srcdir top_builddir KLI
+export KLI
 
-# --- TAP ----------------------------------------------------------------------
-tap_n=0
-ok()     { tap_n=$((tap_n + 1)); printf 'ok %d - %s\n' "$tap_n" "$1"; }
-not_ok() { tap_n=$((tap_n + 1)); printf 'not ok %d - %s\n' "$tap_n" "$1"; }
-skip()   { tap_n=$((tap_n + 1)); printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$1" "$2"; }
-diag()   { printf '%s\n' "$*" | sed 's/^/# /'; }
+# TAP output is tap.sh's; kli's tests compare output exactly, so their
+# diagnostics show it exactly: every line, a trailing newline or not.
 diag_text() {
 	diag "$1:"
 	printf '%s' "$2" | head -n 40 | sed 's/^/#   |/'
 	printf '\n'
 }
-done_testing() { printf '1..%d\n' "$tap_n"; exit 0; }
 
 # --- fixtures -----------------------------------------------------------------
 # kli_init NAME: $WORK under the build tree; HOME and XDG_CONFIG_HOME in it;

@@ -12,47 +12,16 @@
 # POSIX sh (dash). No "set -e": a failing command must become "not ok", and
 # every script runs to done_testing, which prints the plan (at the end).
 
-# shellcheck disable=SC2034 # MARK, KJ_LAST_BG and friends are for the tests
-set -u
-export LC_ALL=C
-
-# --- locations: make check exports these; derive them for a direct run ----
-if [ -z "${top_srcdir:-}" ]; then
-	top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-fi
-: "${top_builddir:=$top_srcdir}"
-: "${KJAIL:=$top_builddir/kjail}"
-: "${HELPERS:=$top_builddir/tests/helpers}"
-: "${BWRAP_PATH:=/usr/bin/bwrap}"
-export top_srcdir top_builddir KJAIL HELPERS BWRAP_PATH
+# shellcheck disable=SC2034 # MARK and friends are for the tests
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/integration/tap.sh"
 KJ_TIMEOUT=${KJ_TIMEOUT:-30}
 NL='
 '
-
-# --- TAP --------------------------------------------------------------------
-tap_n=0
-ok()     { tap_n=$((tap_n + 1)); printf 'ok %d - %s\n' "$tap_n" "$1"; }
-not_ok() { tap_n=$((tap_n + 1)); printf 'not ok %d - %s\n' "$tap_n" "$1"; }
-skip()   { tap_n=$((tap_n + 1)); printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$1" "$2"; }
-diag()   { printf '%s\n' "$*" | sed 's/^/# /'; }
-# diag_text LABEL TEXT: TEXT (at most 40 lines) under a label, when not empty
-diag_text() {
-	[ -n "$2" ] || return 0
-	diag "$1:"
-	printf '%s\n' "$2" | head -n 40 | sed 's/^/#   /'
-}
-done_testing() { printf '1..%d\n' "$tap_n"; exit 0; }
-
-is_root() { [ "$(id -u)" -eq 0 ]; }
-
-# sq WORD: WORD quoted for sh, so paths can be spliced into probe scripts
-sq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
 # --- fixtures -----------------------------------------------------------------
 # kj_init NAME: make $WORK (outside /tmp), point HOME, XDG_CONFIG_HOME and
 # XDG_RUNTIME_DIR into it so the machine's real config and sockets never
 # take part, and clean everything up on exit.
-KJ_BG=
 kj_init() {
 	_base=$top_builddir/tests/integration
 	mkdir -p "$_base" || exit 99
@@ -67,7 +36,7 @@ kj_init() {
 	rm -rf "$WORK"
 	mkdir -p "$WORK" || exit 99
 	WORK=$(cd "$WORK" && pwd -P)
-	trap kj_cleanup EXIT
+	trap work_cleanup EXIT
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
@@ -97,37 +66,6 @@ kj_init() {
 	[ -x "$BWRAP_PATH" ] || diag "bwrap not found at $BWRAP_PATH"
 }
 
-kj_cleanup() {
-	for _p in $KJ_BG; do
-		kill -KILL "$_p" 2>/dev/null
-	done
-	if [ -n "${WORK:-}" ] && [ -d "$WORK" ]; then
-		chmod -R u+rwX "$WORK" 2>/dev/null
-		rm -rf "$WORK"
-	fi
-}
-
-# kj_bg CMD...: start CMD in the background; it is killed (by pid) on exit.
-# Its output goes to a file: an orphan holding the test's stdout would make
-# the TAP driver wait for it.
-kj_bg() {
-	"$@" </dev/null >>"$WORK/background.log" 2>&1 &
-	KJ_BG="$KJ_BG $!"
-	KJ_LAST_BG=$!
-}
-
-# wait_for TENTHS CMD...: poll CMD every 0.1 s until it succeeds
-wait_for() {
-	_n=$1
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		_n=$((_n - 1))
-		[ "$_n" -gt 0 ] || return 1
-		sleep 0.1
-	done
-	return 0
-}
-
 # --- running ------------------------------------------------------------------
 # run CMD...: run CMD from $CWD with a time limit and stdin from $KJ_STDIN;
 # sets RC, OUT (stdout) and ERR (stderr).
@@ -142,13 +80,6 @@ run() {
 
 # kjrun KJAIL-ARGS...: run kjail with the test's policy file
 kjrun() { run "$KJAIL" --config "$KJ_CONF" "$@"; }
-
-# diag_run WHAT: the outcome of the last run
-diag_run() {
-	diag "$1: exit status $RC"
-	diag_text "stdout" "$OUT"
-	diag_text "stderr" "$ERR"
-}
 
 # diag_print KJAIL-OPTIONS...: what kjail would have run, to help the reader
 diag_print() {
@@ -282,14 +213,3 @@ jail_ok() {
 	kj_verdict "$@"
 }
 
-# check DESC CMD...: ok when CMD succeeds (for assertions on the host)
-check() {
-	_desc=$1
-	shift
-	if "$@"; then
-		ok "$_desc"
-	else
-		not_ok "$_desc"
-		diag "failed: $*"
-	fi
-}

@@ -1,0 +1,92 @@
+# tap.sh: what every integration test script shares, sourced first by
+# lib.sh (kjail-*.test) and hardening-lib.sh (hardening-*.test): the
+# locations, TAP output, background jobs, polling and the cleanup of $WORK.
+#
+# POSIX sh (dash). No "set -e": a failing command must become "not ok", and
+# every script runs to done_testing, which prints the plan (at the end).
+
+set -u
+export LC_ALL=C
+
+# --- locations: make check exports these; derive them for a direct run ----
+if [ -z "${top_srcdir:-}" ]; then
+	top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
+fi
+: "${top_builddir:=$top_srcdir}"
+: "${KJAIL:=$top_builddir/kjail}"
+: "${HELPERS:=$top_builddir/tests/helpers}"
+: "${BWRAP_PATH:=/usr/bin/bwrap}"
+export top_srcdir top_builddir KJAIL HELPERS BWRAP_PATH
+
+# --- TAP --------------------------------------------------------------------
+tap_n=0
+ok()     { tap_n=$((tap_n + 1)); printf 'ok %d - %s\n' "$tap_n" "$1"; }
+not_ok() { tap_n=$((tap_n + 1)); printf 'not ok %d - %s\n' "$tap_n" "$1"; }
+skip()   { tap_n=$((tap_n + 1)); printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$1" "$2"; }
+diag()   { printf '%s\n' "$*" | sed 's/^/# /'; }
+# diag_text LABEL TEXT: TEXT (at most 40 lines) under a label, when not empty
+diag_text() {
+	[ -n "$2" ] || return 0
+	diag "$1:"
+	printf '%s\n' "$2" | head -n 40 | sed 's/^/#   /'
+}
+done_testing() { printf '1..%d\n' "$tap_n"; exit 0; }
+bail() { printf 'Bail out! %s\n' "$*"; exit 99; }
+
+# check DESC CMD...: ok when CMD succeeds
+check() {
+	_desc=$1
+	shift
+	if "$@"; then
+		ok "$_desc"
+	else
+		not_ok "$_desc"
+		diag "failed: $*"
+	fi
+}
+
+# diag_run WHAT: the outcome of the last run (RC, OUT, ERR)
+diag_run() {
+	diag "$1: exit status $RC"
+	diag_text "stdout" "$OUT"
+	diag_text "stderr" "$ERR"
+}
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# sq WORD: WORD quoted for sh, so paths can be spliced into probe scripts
+sq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+# --- background jobs, polling, cleanup -----------------------------------------
+# bg CMD...: start CMD in the background; BG_LAST is its pid, and it is
+# killed on exit. Its output goes to $WORK/background.log: an orphan holding
+# the test's stdout would make the TAP driver wait for it.
+BG_PIDS=
+bg() {
+	"$@" </dev/null >>"$WORK/background.log" 2>&1 &
+	BG_PIDS="$BG_PIDS $!"
+	BG_LAST=$!
+}
+
+# work_cleanup: kill the background jobs, remove $WORK (the EXIT trap)
+work_cleanup() {
+	for _p in $BG_PIDS; do
+		kill -KILL "$_p" 2>/dev/null
+	done
+	if [ -n "${WORK:-}" ] && [ -d "$WORK" ]; then
+		chmod -R u+rwX "$WORK" 2>/dev/null
+		rm -rf "$WORK"
+	fi
+}
+
+# wait_for TENTHS CMD...: poll CMD every 0.1 s until it succeeds
+wait_for() {
+	_n=$1
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || return 1
+		sleep 0.1
+	done
+	return 0
+}
