@@ -2,6 +2,7 @@
 #ifndef KJ_BWRAP_H
 #define KJ_BWRAP_H
 
+#include "entry-abi.h" /* JAIL_SIGINT_DEFAULT, JAIL_SIGQUIT_DEFAULT */
 #include "host.h"
 #include "strv.h"
 
@@ -14,10 +15,6 @@ struct jail_fds {
 			  * entry helper gives back to the command */
 };
 
-/* kjail and bwrap ignore Ctrl-C and Ctrl-\ so the jail outlives them while
- * the command decides; the command gets the dispositions kjail started with. */
-#define JAIL_SIGINT_DEFAULT 1
-#define JAIL_SIGQUIT_DEFAULT 2
 
 /* The first minimum bwrap release with everything used here
  * (--disable-userns, --args, --ro-bind-data, --perms). */

@@ -22,12 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define EXIT_FAIL 125     /* KJ_EXIT_FAIL: the jail did not start */
-#define EXIT_NOEXEC 126
-#define EXIT_NOTFOUND 127
-#define SIGINT_DEFAULT 1  /* JAIL_SIGINT_DEFAULT, bwrap.h */
-#define SIGQUIT_DEFAULT 2 /* JAIL_SIGQUIT_DEFAULT */
-#define SCOPES_ABI 6      /* LANDLOCK_SCOPES_ABI, landlock.h */
+#include "entry-abi.h"
+
 #define NR_landlock_create_ruleset 444
 #define NR_landlock_restrict_self 446
 #define LL_CREATE_RULESET_VERSION 1u
@@ -180,7 +176,7 @@ static void say(const char *a, int e)
 static __attribute__((noreturn)) void fail(const char *msg, int e)
 {
 	say(msg, e);
-	sys_exit(EXIT_FAIL);
+	sys_exit(KJ_EXIT_FAIL);
 }
 
 /* ---- the entry --------------------------------------------------------- */
@@ -220,7 +216,7 @@ static void default_disposition(int sig)
 static void landlock_scopes(void)
 {
 	long abi = sys3(NR_landlock_create_ruleset, 0, 0, LL_CREATE_RULESET_VERSION);
-	if (abi < SCOPES_ABI) /* also an error: Landlock is off or missing */
+	if (abi < LANDLOCK_SCOPES_ABI) /* also an error: Landlock is off or missing */
 		return;
 	struct {
 		uint64_t handled_access_fs, handled_access_net, scoped;
@@ -321,7 +317,7 @@ static __attribute__((noreturn)) void exec_command(char **argv, char **envp)
 		}
 	}
 	say(file, e);
-	sys_exit(e == ENOENT || e == ENOTDIR ? EXIT_NOTFOUND : EXIT_NOEXEC);
+	sys_exit(e == ENOENT || e == ENOTDIR ? KJ_EXIT_NOTFOUND : KJ_EXIT_NOEXEC);
 }
 
 __attribute__((noreturn, used)) void entry_main(long *sp)
@@ -333,7 +329,7 @@ __attribute__((noreturn, used)) void entry_main(long *sp)
 	    argv[2][1] != '-' || argv[2][2]) {
 		say_as("kjail-entry", "this is kjail's entry helper, started by kjail inside a jail: "
 			"run kjail instead", NULL, 0);
-		sys_exit(EXIT_FAIL);
+		sys_exit(KJ_EXIT_FAIL);
 	}
 	int status, user_err, sig;
 	const char *p = parse_fd(argv[1] + slen("--jail-entry="), &status);
@@ -345,9 +341,9 @@ __attribute__((noreturn, used)) void entry_main(long *sp)
 	p = parse_fd(p + 1, &sig);
 	if (*p)
 		fail("--jail-entry: bad descriptor list", 0);
-	if (sig & SIGINT_DEFAULT)
+	if (sig & JAIL_SIGINT_DEFAULT)
 		default_disposition(SIGINT);
-	if (sig & SIGQUIT_DEFAULT)
+	if (sig & JAIL_SIGQUIT_DEFAULT)
 		default_disposition(SIGQUIT);
 	char **cmd = argv + 3;
 	if (!cmd[0])

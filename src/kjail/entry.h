@@ -2,11 +2,9 @@
 #ifndef KJ_ENTRY_H
 #define KJ_ENTRY_H
 
+#include "entry-abi.h" /* KJ_EXIT_FAIL, KJ_EXIT_NOEXEC, KJ_EXIT_NOTFOUND */
 #include "util.h"
 
-#define KJ_EXIT_FAIL 125
-#define KJ_EXIT_NOEXEC 126
-#define KJ_EXIT_NOTFOUND 127
 
 /* execvp (with envp when not NULL); on failure one line and 126 or 127. */
 KJ_NORETURN void exec_command(char *const *cmd, char *const *envp);

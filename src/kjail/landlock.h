@@ -4,11 +4,11 @@
 
 #include <stddef.h>
 
+#include "entry-abi.h" /* LANDLOCK_SCOPES_ABI */
+
 /* The kernel's Landlock ABI version, or -1 (with errno) without Landlock. */
 int landlock_abi(void);
 
-/* The first ABI with LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET and _SIGNAL. */
-#define LANDLOCK_SCOPES_ABI 6
 
 enum { LL_APPLIED = 0, LL_UNSUPPORTED = 1, LL_FAILED = -1 };
 

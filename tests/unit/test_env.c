@@ -18,11 +18,6 @@ static char *envp[] = {
 	"TOKEN=bare", "noequals", "=novalue", "EMPTY=", NULL,
 };
 
-static void free_list(struct entry_list *l)
-{
-	entry_list_free(l);
-}
-
 static bool kept(const struct strv *s, const char *name)
 {
 	size_t n = strlen(name);
@@ -66,7 +61,7 @@ static void test_builtin_scrub(void **state)
 	assert_int_equal(k.n, 6);
 	strv_free(&k);
 	policy_free(&p);
-	free_list(&r);
+	entry_list_free(&r);
 }
 
 static void test_keep_and_deny(void **state)
@@ -89,7 +84,7 @@ static void test_keep_and_deny(void **state)
 	assert_false(kept(&k, "MY_SECRET"));
 	strv_free(&k);
 	policy_free(&p);
-	free_list(&r);
+	entry_list_free(&r);
 }
 
 static void test_no_defaults(void **state)
@@ -108,7 +103,7 @@ static void test_no_defaults(void **state)
 	assert_int_equal(r.n, 1);
 	strv_free(&k);
 	policy_free(&p);
-	free_list(&r);
+	entry_list_free(&r);
 }
 
 /* The fast matcher agrees with fnmatch(3) on every pattern of up to five
