@@ -11,6 +11,14 @@ check_PROGRAMS += \
 	tests/helpers/try-syscall \
 	tests/helpers/hs-pty \
 	tests/helpers/hs-abstract
+# nosys: a command with some system calls answering ENOSYS, for the
+# fallbacks kept for older kernels
+if HAVE_SECCOMP
+check_PROGRAMS += tests/helpers/nosys
+tests_helpers_nosys_SOURCES = tests/helpers/nosys.c
+tests_helpers_nosys_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
+tests_helpers_nosys_LDADD = $(SECCOMP_LIBS)
+endif
 tests_helpers_try_syscall_SOURCES = tests/helpers/try-syscall.c
 tests_helpers_hs_pty_SOURCES = tests/helpers/hs-pty.c
 tests_helpers_hs_abstract_SOURCES = tests/helpers/hs-abstract.c

@@ -3,10 +3,11 @@
  * The same job as entry_core.c's jail_entry() (which kjail itself runs as
  * `kjail --jail-entry=...` where this file cannot be built): apply the
  * Landlock scopes, tell kjail the jail is up, give the command the user's
- * stderr and signal dispositions, exec it. It runs once per jailed command,
- * and a static C library's start-up (relocations, CPU feature probes, TLS)
- * costs more than everything this does, so it makes its system calls
- * itself: about 10 KB, nothing to initialise.
+ * stderr and signal dispositions, close every other descriptor, exec it.
+ * It runs once per jailed command, and a static C library's start-up
+ * (relocations, CPU feature probes, TLS) costs more than everything this
+ * does, so it makes its system calls itself: about 10 KB, nothing to
+ * initialise.
  *
  * Built for x86-64 when configure finds a compiler that links it (not with
  * sanitizers: they need their runtime); elsewhere the C version is
@@ -233,6 +234,58 @@ static void landlock_scopes(void)
 	sys3(__NR_close, fd, 0, 0);
 }
 
+/* Nothing but stdin, stdout and stderr passes to the command (see
+ * entry_core.c): close_range, or before Linux 5.9 the list in /proc. */
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
+static void close_inherited(void)
+{
+	long r = sys3(__NR_close_range, 3, ~0U, 0);
+	if (!err_of(r))
+		return;
+	if (err_of(r) != ENOSYS)
+		fail("--jail-entry: cannot close the inherited descriptors", err_of(r));
+	long dir = sys3(__NR_open, (long)"/proc/self/fd", 0200000 /* O_DIRECTORY */, 0);
+	if (err_of(dir))
+		fail("--jail-entry: cannot list the inherited descriptors", err_of(dir));
+	/* closing while reading the list would skip some: read, close, again */
+	for (;;) {
+		long buf[512];
+		int fds[256];
+		size_t n = 0;
+		sys3(__NR_lseek, dir, 0, 0);
+		long got = 0;
+		while (n < 256 && (got = sys3(__NR_getdents64, dir, (long)buf, sizeof buf)) > 0) {
+			for (long off = 0; off < got && n < 256;) {
+				const char *ent = (const char *)buf + off;
+				unsigned short reclen;
+				memcpy(&reclen, ent + 16, sizeof reclen);
+				const char *name = ent + 19;
+				long fd = 0;
+				bool num = *name != 0;
+				for (const char *s = name; *s; s++) {
+					if (*s < '0' || *s > '9' || fd > 1 << 24) {
+						num = false;
+						break;
+					}
+					fd = fd * 10 + (*s - '0');
+				}
+				if (num && fd >= 3 && fd != dir)
+					fds[n++] = (int)fd;
+				off += reclen;
+			}
+		}
+		if (err_of(got))
+			fail("--jail-entry: cannot list the inherited descriptors", err_of(got));
+		if (!n)
+			break;
+		for (size_t i = 0; i < n; i++)
+			sys3(__NR_close, fds[i], 0, 0);
+	}
+	sys3(__NR_close, dir, 0, 0);
+}
+
 static const char *getenv_(char **envp, const char *name)
 {
 	size_t n = slen(name);
@@ -359,5 +412,6 @@ __attribute__((noreturn, used)) void entry_main(long *sp)
 			fail("--jail-entry: cannot restore stderr", err_of(d));
 		sys3(__NR_close, user_err, 0, 0);
 	}
+	close_inherited();
 	exec_command(cmd, envp);
 }

@@ -10,7 +10,8 @@
 KJ_NORETURN void exec_command(char *const *cmd, char *const *envp);
 
 /* Inside the jail: apply the Landlock scopes, report readiness on the status
- * descriptor, restore the user's stderr and signal dispositions, exec cmd.
+ * descriptor, restore the user's stderr and signal dispositions, close every
+ * descriptor above 2, exec cmd.
  * spec is "STATUS,STDERR,SIGNALS". Never returns. */
 KJ_NORETURN void jail_entry(const char *spec, char *const *cmd);
 

@@ -290,6 +290,7 @@ int main(int argc, char **argv)
 	set_fatal_status(KJ_EXIT_FAIL);
 	if (argc >= 3 && str_has_prefix(argv[1], "--jail-entry=") && strcmp(argv[2], "--") == 0)
 		jail_entry(argv[1] + strlen("--jail-entry="), argv + 3);
+	seal_inherited_fds();
 
 	struct passwd *pw = passwd_of(getuid());
 	const char *home_env = getenv("HOME");
@@ -362,6 +363,8 @@ int main(int argc, char **argv)
 		rest = default_cmd;
 	}
 
+	if (!cli.print)
+		refuse_directory_stdio();
 	switch (be) {
 	case BACKEND_CONTAINER:
 		if (cli.print) {

@@ -27,6 +27,12 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 /* --backend container: the environment scrub only; never returns. */
 KJ_NORETURN void run_container(const struct plan *pl, char *const *cmd);
 
+/* Marks every descriptor above 2 close-on-exec: what the caller leaked
+ * never reaches the jail. Dies when it cannot. */
+void seal_inherited_fds(void);
+/* Dies when standard input, output or error is a directory. */
+void refuse_directory_stdio(void);
+
 /* The jail's first program: kjail-entry next to kjail (the build tree) or
  * in kjail's libexec directory, else kjail itself (with --jail-entry). */
 const char *entry_helper(const char *self, char *buf, size_t len);
