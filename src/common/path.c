@@ -23,7 +23,7 @@ char *path_expand_home(const char *p, const char *home)
 		errno = EINVAL;
 		return NULL;
 	}
-	return xasprintf("%s%s", home, p + 1);
+	return xconcat(home, p + 1, NULL);
 }
 
 /* A clean absolute path being built, with room to grow: components are
@@ -84,7 +84,7 @@ static const char *absolute(const char *p, const char *base, char **owned)
 	*owned = NULL;
 	if (p[0] == '/')
 		return p;
-	return *owned = xasprintf("%s/%s", base, p);
+	return *owned = xconcat(base, "/", p, NULL);
 }
 
 char *path_normalize(const char *p, const char *base)
@@ -209,7 +209,7 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 			continue;
 		}
 		target[t] = '\0';
-		char *next = xasprintf("%s/%s", target, rest + pos);
+		char *next = xconcat(target, "/", rest + pos, NULL);
 		free(owned);
 		rest = owned = next;
 		pos = 0;
@@ -243,8 +243,8 @@ char *path_join(const char *a, const char *b)
 {
 	size_t n = strlen(a);
 	if (n && a[n - 1] == '/')
-		return xasprintf("%s%s", a, b[0] == '/' ? b + 1 : b);
-	return xasprintf("%s/%s", a, b[0] == '/' ? b + 1 : b);
+		return xconcat(a, b[0] == '/' ? b + 1 : b, NULL);
+	return xconcat(a, "/", b[0] == '/' ? b + 1 : b, NULL);
 }
 
 char *path_dirname(const char *p)

@@ -119,6 +119,26 @@ char *xvasprintf(const char *fmt, va_list ap)
 	return p;
 }
 
+char *xconcat(const char *first, ...)
+{
+	size_t total = 1;
+	va_list ap;
+	va_start(ap, first);
+	for (const char *s = first; s; s = va_arg(ap, const char *))
+		total += strlen(s);
+	va_end(ap);
+	char *out = xmalloc(total), *p = out;
+	va_start(ap, first);
+	for (const char *s = first; s; s = va_arg(ap, const char *)) {
+		size_t n = strlen(s);
+		memcpy(p, s, n);
+		p += n;
+	}
+	va_end(ap);
+	*p = '\0';
+	return out;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;

@@ -27,6 +27,9 @@ void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 KJ_PRINTF(1, 2) char *xasprintf(const char *fmt, ...);
+/* The strings up to the NULL, joined: xasprintf("%s%s...") without the
+ * format machinery, for the paths and labels made on every run. */
+__attribute__((sentinel)) char *xconcat(const char *first, ...);
 KJ_PRINTF(1, 0) char *xvasprintf(const char *fmt, va_list ap);
 
 /* Format into a caller's fixed buffer (truncating); used for error messages. */

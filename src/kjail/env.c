@@ -16,8 +16,23 @@ static bool star_only(const char *pat)
 	return true;
 }
 
+/* A pattern's first or last byte that must equal the name's: not one of
+ * fnmatch's special bytes (a ']' may close a bracket, a '\\' escapes). */
+static bool plain_first(char c) { return c && c != '*' && c != '?' && c != '[' && c != '\\'; }
+static bool plain_last(char c) { return c && c != '*' && c != '?' && c != ']' && c != '\\'; }
+
 bool env_glob_match(const char *pat, const char *name)
 {
+	/* Most patterns fail on the first or last byte: say so before any
+	 * scanning (a '\\' before the last byte still leaves it literal). */
+	if (plain_first(pat[0]) && pat[0] != name[0])
+		return false;
+	size_t patlen = strlen(pat);
+	if (patlen && plain_last(pat[patlen - 1])) {
+		size_t namelen = strlen(name);
+		if (!namelen || name[namelen - 1] != pat[patlen - 1])
+			return false;
+	}
 	if (!star_only(pat))
 		return fnmatch(pat, name, 0) == 0;
 	const char *first = strchr(pat, '*');
@@ -86,7 +101,16 @@ void env_filter(char *const *envp, const struct policy *p, struct strv *kept,
 		const char *eq = strchr(*envp, '=');
 		if (!eq || eq == *envp)
 			continue;
-		_cleanup_free_ char *name = xstrndup(*envp, (size_t)(eq - *envp));
+		/* the name, NUL-terminated: on the stack unless it is long */
+		size_t len = (size_t)(eq - *envp);
+		char buf[128];
+		_cleanup_free_ char *heap = len < sizeof buf ? NULL : xstrndup(*envp, len);
+		char *name = heap;
+		if (!name) {
+			memcpy(buf, *envp, len);
+			buf[len] = '\0';
+			name = buf;
+		}
 		_cleanup_free_ char *why = removal_reason(p, name);
 		if (why)
 			entry_add(removed, name, why);

@@ -193,7 +193,7 @@ static void skip(struct builder *b, const char *path, const char *why, const cha
 	for (size_t i = 0; i < b->pl->skipped.n; i++)
 		if (strcmp(b->pl->skipped.v[i].value, path) == 0)
 			return;
-	_cleanup_free_ char *o = xasprintf("%s (%s)", why, origin);
+	_cleanup_free_ char *o = xconcat(why, " (", origin, ")", NULL);
 	entry_add(&b->pl->skipped, path, o);
 }
 
@@ -290,8 +290,8 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 		    int flags, bool create)
 {
 	_cleanup_free_ char *p = path_join(root, rel);
-	_cleanup_free_ char *origin = xasprintf("built-in protection inside writable %s", root);
-	_cleanup_free_ char *rule = xasprintf("protected: %s", why);
+	_cleanup_free_ char *origin = xconcat("built-in protection inside writable ", root, NULL);
+	_cleanup_free_ char *rule = xconcat("protected: ", why, NULL);
 	enum kind k = kind_of(p, false);
 	if (flags == PROTECT_FILE_ONLY && k != K_FILE)
 		return;

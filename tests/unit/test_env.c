@@ -87,6 +87,35 @@ static void test_keep_and_deny(void **state)
 	entry_list_free(&r);
 }
 
+/* Names of any length: short ones are matched from a stack copy, long
+ * ones from the heap; both are judged alike. */
+static void test_long_names(void **state)
+{
+	(void)state;
+	struct policy p;
+	policy_init(&p);
+	for (size_t len = 120; len <= 136; len++) {
+		char *tok = xmalloc(len + 8), *plain = xmalloc(len + 8);
+		memset(tok, 'X', len - 6);
+		memcpy(tok + len - 6, "_TOKEN=v", 9);
+		memset(plain, 'Y', len);
+		memcpy(plain + len, "=v", 3);
+		char *e[] = { tok, plain, NULL };
+		struct strv k = STRV_INIT;
+		struct entry_list r = { 0 };
+		env_filter(e, &p, &k, &r);
+		assert_int_equal(k.n, 1);
+		assert_string_equal(k.v[0], plain);
+		assert_int_equal(r.n, 1);
+		assert_int_equal(strlen(r.v[0].value), len);
+		strv_free(&k);
+		entry_list_free(&r);
+		free(tok);
+		free(plain);
+	}
+	policy_free(&p);
+}
+
 static void test_no_defaults(void **state)
 {
 	(void)state;
@@ -108,7 +137,9 @@ static void test_no_defaults(void **state)
 
 /* The fast matcher agrees with fnmatch(3) on every pattern of up to five
  * bytes from {A, B, _, *} against every name of up to five from {A, B, _},
- * and hands the patterns it does not take ('?', '[', '\\') to fnmatch. */
+ * and hands the patterns it does not take ('?', '[', '\\') to fnmatch;
+ * its first- and last-byte shortcut agrees on every pattern of up to four
+ * bytes from {A, ?, [, ], \\, *, !}. */
 static void words(const char *alpha, int maxlen, char (*out)[8], size_t *n)
 {
 	size_t k = strlen(alpha);
@@ -143,6 +174,20 @@ static void test_glob_agrees_with_fnmatch(void **state)
 			matches += want;
 		}
 	assert_true(matches > 10000); /* the comparison was not vacuous */
+	/* Every pattern of up to four bytes from fnmatch's special ones and
+	 * two literals, against names with the same bytes: the first- and
+	 * last-byte shortcut must agree with fnmatch too. */
+	static char spats[2900][8], snames[400][8];
+	size_t nsp = 0, nsn = 0;
+	words("A?[]\\*!", 4, spats, &nsp);
+	words("A[]\\", 4, snames, &nsn);
+	for (size_t i = 0; i < nsp; i++)
+		for (size_t j = 0; j < nsn; j++) {
+			bool want = fnmatch(spats[i], snames[j], 0) == 0;
+			if (env_glob_match(spats[i], snames[j]) != want)
+				fail_msg("pattern '%s', name '%s': fnmatch says %d", spats[i],
+					 snames[j], want);
+		}
 	const char *other[][3] = {
 		{ "A?B", "AXB", "1" }, { "A?B", "AB", "0" }, { "[AB]_*", "B_X", "1" },
 		{ "[!A]*", "A", "0" }, { "A\\*", "A*", "1" }, { "A\\*", "AB", "0" },
@@ -164,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_keep_and_deny),
 		cmocka_unit_test(test_no_defaults),
 		cmocka_unit_test(test_glob_agrees_with_fnmatch),
+		cmocka_unit_test(test_long_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -166,6 +166,37 @@ static void test_is_under_component_wise(void **state)
 	assert_false(path_is_under("/etc", "/srv"));
 }
 
+static void test_join_and_concat(void **state)
+{
+	(void)state;
+	const char *cases[][3] = {
+		{ "/home/u", ".ssh", "/home/u/.ssh" },
+		{ "/home/u/", ".ssh", "/home/u/.ssh" },
+		{ "/home/u", "/.ssh", "/home/u/.ssh" },
+		{ "/", "etc", "/etc" },
+		{ "", "x", "/x" },
+		{ "/a", "", "/a/" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *j = path_join(cases[i][0], cases[i][1]);
+		assert_string_equal(j, cases[i][2]);
+		free(j);
+	}
+	char *c = xconcat("a", "", "bc", " (", "d", ")", NULL);
+	assert_string_equal(c, "abc (d)");
+	free(c);
+	c = xconcat("", NULL);
+	assert_string_equal(c, "");
+	free(c);
+	char longer[300];
+	memset(longer, 'x', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	c = xconcat(longer, "/", longer, NULL);
+	assert_int_equal(strlen(c), 2 * (sizeof longer - 1) + 1);
+	assert_int_equal(c[sizeof longer - 1], '/');
+	free(c);
+}
+
 static void test_is_under_root_covers_all(void **state)
 {
 	assert_true(path_is_under("/", "/"));
@@ -622,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_normalize_many_components),
 		cmocka_unit_test(test_is_under_component_wise),
 		cmocka_unit_test(test_is_under_root_covers_all),
+		cmocka_unit_test(test_join_and_concat),
 		cmocka_unit_test(test_relative_to),
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_dirname),
