@@ -133,6 +133,32 @@ static void memo_add(struct path_memo *m, const char *dir)
 	m->dir[i] = xstrdup(dir);
 }
 
+bool path_memo_has(const struct path_memo *m, const char *dir)
+{
+	return memo_has(m, dir);
+}
+
+void path_memo_add(struct path_memo *m, const char *dir)
+{
+	if (!memo_has(m, dir))
+		memo_add(m, dir);
+}
+
+void path_memo_add_ancestors(struct path_memo *m, const char *real)
+{
+	if (!m || real[0] != '/')
+		return;
+	size_t len = strlen(real);
+	char *buf = xstrndup(real, len);
+	for (size_t i = 1; i < len; i++)
+		if (buf[i] == '/') {
+			buf[i] = '\0';
+			memo_add(m, buf);
+			buf[i] = '/';
+		}
+	free(buf);
+}
+
 void path_memo_free(struct path_memo *m)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(m->dir); i++)
@@ -182,7 +208,7 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 		push_component(&out, c, n);
 		if (missing)
 			continue;
-		if (rest[pos] && memo_has(memo, out.s))
+		if (memo_has(memo, out.s))
 			continue;
 		struct stat st;
 		if (lstat(out.s, &st) < 0) {
@@ -192,7 +218,7 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 				memo->absent = true;
 			continue;
 		}
-		if (S_ISDIR(st.st_mode) && rest[pos])
+		if (S_ISDIR(st.st_mode))
 			memo_add(memo, out.s);
 		if (!S_ISLNK(st.st_mode))
 			continue;

@@ -21,7 +21,8 @@ char *path_normalize(const char *p, const char *base);
 char *path_resolve(const char *p, const char *base);
 
 /* For many paths under the same few directories (a plan's masks): the
- * directories already found real (not links) are not looked up again, and
+ * directories already found real (not links), last components included,
+ * are not looked up again, and
  * absent tells whether the last result did not exist (a component was not
  * there). A zeroed memo is an empty one; path_memo_free releases it. */
 struct path_memo {
@@ -31,6 +32,13 @@ struct path_memo {
 };
 char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo);
 void path_memo_free(struct path_memo *memo);
+/* Whether dir (a clean absolute path) is known to be a real directory;
+ * path_memo_add records one (the caller knows it is real). */
+bool path_memo_has(const struct path_memo *memo, const char *dir);
+void path_memo_add(struct path_memo *memo, const char *dir);
+/* Every directory above real, which must be a real path as getcwd(3) gives
+ * one (no links, no "." or ".."), taken as known real directories. */
+void path_memo_add_ancestors(struct path_memo *memo, const char *real);
 
 /* Component-wise containment of clean absolute paths: "/srv/data" is under
  * "/srv" and under itself, never under "/srv/dat". */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -179,6 +180,25 @@ struct builder {
 	size_t errlen;
 };
 
+/* kind_of, answered from the memo when the path is a directory already
+ * found real (a real directory is the same with or without following). */
+static enum kind kind_in(struct builder *b, const char *path, bool follow)
+{
+	if (path_memo_has(&b->memo, path))
+		return K_DIR;
+	enum kind k = kind_of(path, follow);
+	/* a directory that is no link, in a real directory, is real too */
+	const char *slash = strrchr(path, '/');
+	if (k == K_DIR && !follow && slash && slash != path && (size_t)(slash - path) < PATH_MAX) {
+		char parent[PATH_MAX];
+		memcpy(parent, path, (size_t)(slash - path));
+		parent[slash - path] = '\0';
+		if (path_memo_has(&b->memo, parent))
+			path_memo_add(&b->memo, path);
+	}
+	return k;
+}
+
 KJ_PRINTF(2, 3) static bool fail(struct builder *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -205,7 +225,7 @@ static bool add_writable(struct builder *b, const char *path, const char *rule, 
 		return fail(b, "%s: %s: %s", origin, path, strerror(errno));
 	if (strcmp(real, "/") == 0)
 		return fail(b, "%s: refusing to make / writable: that is no jail", origin);
-	if (kind_of(real, true) == K_MISSING) {
+	if (kind_in(b, real, true) == K_MISSING) {
 		if (strict)
 			return fail(b, "%s: %s: no such file or directory", origin, path);
 		skip(b, real, "missing, not bound writable", origin);
@@ -222,7 +242,7 @@ static void add_mask(struct builder *b, const char *path, const char *origin)
 		skip(b, path, "unresolvable, not masked", origin);
 		return;
 	}
-	switch (b->memo.absent ? K_MISSING : kind_of(real, true)) {
+	switch (b->memo.absent ? K_MISSING : kind_in(b, real, true)) {
 	case K_MISSING:
 	case K_LINK:
 		skip(b, real, "missing, nothing to mask", origin);
@@ -292,7 +312,7 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 	_cleanup_free_ char *p = path_join(root, rel);
 	_cleanup_free_ char *origin = xconcat("built-in protection inside writable ", root, NULL);
 	_cleanup_free_ char *rule = xconcat("protected: ", why, NULL);
-	enum kind k = kind_of(p, false);
+	enum kind k = kind_in(b, p, false);
 	if (flags == PROTECT_FILE_ONLY && k != K_FILE)
 		return;
 	if (k == K_LINK) {
@@ -320,10 +340,10 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 
 static void protect_root(struct builder *b, const char *root)
 {
-	if (kind_of(root, true) != K_DIR)
+	if (kind_in(b, root, true) != K_DIR)
 		return;
 	_cleanup_free_ char *git = path_join(root, ".git");
-	bool git_dir = kind_of(git, false) == K_DIR;
+	bool git_dir = kind_in(b, git, false) == K_DIR;
 	for (const struct protected_name *n = protected_in_root; n->rel; n++) {
 		bool create = git_dir && strcmp(n->rel, ".git/hooks") == 0;
 		protect(b, root, n->rel, n->why, n->kind, create);
@@ -347,6 +367,8 @@ static void protect_config_dirs(struct builder *b)
 	strv_take(&dirs, path_dirname(KJ_SYSTEM_CONFIG));
 	strv_take(&dirs, path_dirname(KLI_SYSTEM_CONFIG));
 	for (size_t i = 0; i < dirs.n; i++) {
+		if (strv_find(&dirs, dirs.v[i]) < (long)i)
+			continue; /* $HOME is often the account's home */
 		_cleanup_free_ char *real = path_resolve_memo(dirs.v[i], "/", &b->memo);
 		if (!real)
 			continue;
@@ -417,10 +439,13 @@ static bool build(struct builder *b)
 	struct plan *pl = b->pl;
 	const char *ws = p->workspace ? p->workspace : b->h->cwd;
 
+	/* the current directory comes from getcwd: every directory above it
+	 * is real, and need not be looked up again */
+	path_memo_add_ancestors(&b->memo, b->h->cwd);
 	_cleanup_free_ char *wsreal = path_resolve_memo(ws, b->h->cwd, &b->memo);
 	if (!wsreal)
 		return fail(b, "workspace %s: %s", ws, strerror(errno));
-	if (kind_of(wsreal, true) != K_DIR)
+	if (kind_in(b, wsreal, true) != K_DIR)
 		return fail(b, "workspace %s: not an existing directory", ws);
 	pl->workspace = xstrdup(wsreal);
 	if (!add_writable(b, wsreal, "workspace", p->workspace_origin, true))

@@ -40,7 +40,7 @@ struct op {
 };
 
 struct host {
-	const char *cwd;             /* absolute */
+	const char *cwd;             /* absolute and real, as getcwd gives it */
 	const char *home;            /* the account's home (passwd) */
 	const char *home_env;        /* $HOME, may be NULL */
 	const char *xdg_config_home; /* may be NULL */

@@ -585,6 +585,52 @@ static void test_memo_agrees_with_resolve(void **state)
 	assert_null(memo.dir[0]);
 }
 
+/* What the memo claims: real directories only, never a link, ancestors of a
+ * real path on request; answers through it stay those of path_resolve. */
+static void test_memo_known_dirs(void **state)
+{
+	const struct tree *t = *state;
+	struct path_memo memo = { 0 };
+	_cleanup_free_ char *a = tp(t, "a"), *ab = tp(t, "a/b"), *abs = tp(t, "abs");
+	_cleanup_free_ char *rel = tp(t, "rel"), *file = tp(t, "a/b/file");
+	path_memo_add_ancestors(&memo, file);
+	assert_true(path_memo_has(&memo, t->root));
+	assert_true(path_memo_has(&memo, a));
+	assert_true(path_memo_has(&memo, ab));
+	assert_false(path_memo_has(&memo, file)); /* the path itself is not claimed */
+	path_memo_free(&memo);
+
+	/* a directory met as the last component is known afterwards; a link
+	 * to one never is, though it resolves to it */
+	_cleanup_free_ char *r1 = path_resolve_memo(ab, NULL, &memo);
+	assert_string_equal(r1, ab);
+	assert_true(path_memo_has(&memo, ab));
+	_cleanup_free_ char *r2 = path_resolve_memo(abs, NULL, &memo);
+	assert_string_equal(r2, a);
+	assert_false(path_memo_has(&memo, abs));
+	_cleanup_free_ char *r3 = path_resolve_memo(rel, NULL, &memo);
+	assert_string_equal(r3, ab);
+	assert_false(path_memo_has(&memo, rel));
+	assert_false(path_memo_has(&memo, file)); /* a file is no directory */
+	_cleanup_free_ char *r4 = path_resolve_memo(file, NULL, &memo);
+	assert_false(path_memo_has(&memo, file));
+	/* the answers with everything known are still path_resolve's */
+	path_memo_add_ancestors(&memo, file);
+	for (const char *const *r = memo_paths; *r; r++) {
+		_cleanup_free_ char *p = tp(t, *r);
+		_cleanup_free_ char *want = path_resolve(p, NULL);
+		_cleanup_free_ char *got = path_resolve_memo(p, NULL, &memo);
+		assert_string_equal(got, want);
+	}
+	/* path_memo_add keeps one entry per directory */
+	path_memo_free(&memo);
+	for (int i = 0; i < 40; i++)
+		path_memo_add(&memo, a);
+	assert_true(path_memo_has(&memo, a));
+	assert_int_equal(memo.next, 1);
+	path_memo_free(&memo);
+}
+
 static void expect_absent(const struct tree *t, struct path_memo *m, const char *rel, bool want)
 {
 	_cleanup_free_ char *p = tp(t, rel);
@@ -672,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_many_components),
 		cmocka_unit_test(test_memo_agrees_with_resolve),
 		cmocka_unit_test(test_memo_absent),
+		cmocka_unit_test(test_memo_known_dirs),
 		cmocka_unit_test(test_memo_wraps),
 	};
 	int failed = cmocka_run_group_tests_name("path (pure)", pure, NULL, NULL);
