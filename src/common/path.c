@@ -116,12 +116,19 @@ char *path_normalize(const char *p, const char *base)
 	return out.s;
 }
 
-static bool memo_has(const struct path_memo *m, const char *dir)
+/* Lengths first: most entries differ in length, and then no bytes are
+ * compared (a plan asks this for every component of every path). */
+static bool memo_has_n(const struct path_memo *m, const char *dir, size_t n)
 {
 	for (size_t i = 0; m && i < ARRAY_SIZE(m->dir); i++)
-		if (m->dir[i] && strcmp(m->dir[i], dir) == 0)
+		if (m->dir[i] && m->len[i] == n && memcmp(m->dir[i], dir, n) == 0)
 			return true;
 	return false;
+}
+
+static bool memo_has(const struct path_memo *m, const char *dir)
+{
+	return m && memo_has_n(m, dir, strlen(dir));
 }
 
 static void memo_add(struct path_memo *m, const char *dir)
@@ -130,7 +137,8 @@ static void memo_add(struct path_memo *m, const char *dir)
 		return;
 	size_t i = m->next++ % ARRAY_SIZE(m->dir);
 	free(m->dir[i]);
-	m->dir[i] = xstrdup(dir);
+	m->len[i] = strlen(dir);
+	m->dir[i] = xstrndup(dir, m->len[i]);
 }
 
 bool path_memo_has(const struct path_memo *m, const char *dir)
@@ -208,7 +216,7 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 		push_component(&out, c, n);
 		if (missing)
 			continue;
-		if (memo_has(memo, out.s))
+		if (memo_has_n(memo, out.s, out.len))
 			continue;
 		struct stat st;
 		if (lstat(out.s, &st) < 0) {

@@ -27,6 +27,7 @@ char *path_resolve(const char *p, const char *base);
  * there). A zeroed memo is an empty one; path_memo_free releases it. */
 struct path_memo {
 	char *dir[16];
+	size_t len[16];
 	size_t next;
 	bool absent;
 };
