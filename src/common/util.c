@@ -1,6 +1,7 @@
 #include "config.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -9,6 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef KJ_OS_LINUX
+#include <sys/syscall.h>
+#endif
 
 static int fatal_exit_status = 1;
 
@@ -117,6 +121,35 @@ char *xvasprintf(const char *fmt, va_list ap)
 	if (vasprintf(&p, fmt, ap) < 0)
 		oom();
 	return p;
+}
+
+bool cloexec_above_2(void)
+{
+#if defined(KJ_OS_LINUX) && defined(SYS_close_range)
+	/* CLOSE_RANGE_CLOEXEC, which <linux/close_range.h> before 5.11 lacks */
+	if (syscall(SYS_close_range, 3U, ~0U, 1U << 2) == 0)
+		return true;
+	if (errno != ENOSYS && errno != EINVAL)
+		return false;
+#endif
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		d = opendir("/dev/fd");
+	if (!d)
+		return false;
+	struct dirent *e;
+	bool ok = true;
+	while (ok && (e = readdir(d))) {
+		char *end;
+		long fd = strtol(e->d_name, &end, 10);
+		if (*end || end == e->d_name || fd < 3 || fd == dirfd(d))
+			continue;
+		ok = fcntl((int)fd, F_SETFD, FD_CLOEXEC) == 0 || errno == EBADF;
+	}
+	int saved = errno;
+	closedir(d);
+	errno = saved;
+	return ok;
 }
 
 char *xconcat(const char *first, ...)

@@ -27,6 +27,11 @@ void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 KJ_PRINTF(1, 2) char *xasprintf(const char *fmt, ...);
+/* Marks every descriptor above 2 close-on-exec: close_range where the
+ * kernel has CLOSE_RANGE_CLOEXEC (Linux 5.11), else one by one from the
+ * list in /proc/self/fd or /dev/fd. false, errno set, when it cannot. */
+bool cloexec_above_2(void);
+
 /* The strings up to the NULL, joined: xasprintf("%s%s...") without the
  * format machinery, for the paths and labels made on every run. */
 __attribute__((sentinel)) char *xconcat(const char *first, ...);

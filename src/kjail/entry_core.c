@@ -9,16 +9,12 @@
 #include "landlock.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifdef KJ_OS_LINUX
-#include <sys/syscall.h>
-#endif
 
 void exec_command(char *const *cmd, char *const *envp)
 {
@@ -36,47 +32,6 @@ void exec_command(char *const *cmd, char *const *envp)
 	int e = errno;
 	warn_msg("%s: %s", cmd[0], strerror(e));
 	_exit(e == ENOENT || e == ENOTDIR ? KJ_EXIT_NOTFOUND : KJ_EXIT_NOEXEC);
-}
-
-/* Nothing but stdin, stdout and stderr passes to the command: whatever
- * bwrap or the caller left open above 2 is closed. */
-static void close_inherited(void)
-{
-#if defined(KJ_OS_LINUX) && defined(SYS_close_range)
-	if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
-		return;
-	if (errno != ENOSYS)
-		die_errno("--jail-entry: cannot close the inherited descriptors");
-#endif
-	DIR *d = opendir("/proc/self/fd");
-	if (!d)
-		d = opendir("/dev/fd");
-	if (!d)
-		die_errno("--jail-entry: cannot list the inherited descriptors");
-	/* collected first: closing while reading the list would skip some */
-	int fds[256];
-	size_t n = 0;
-	bool more = true;
-	while (more) {
-		struct dirent *e;
-		more = false;
-		n = 0;
-		rewinddir(d);
-		while ((e = readdir(d))) {
-			char *end;
-			long fd = strtol(e->d_name, &end, 10);
-			if (*end || end == e->d_name || fd < 3 || fd == dirfd(d))
-				continue;
-			if (n == ARRAY_SIZE(fds)) {
-				more = true;
-				break;
-			}
-			fds[n++] = (int)fd;
-		}
-		for (size_t i = 0; i < n; i++)
-			close(fds[i]);
-	}
-	closedir(d);
 }
 
 static int parse_fd(const char *s, const char **end)
@@ -117,6 +72,9 @@ void jail_entry(const char *spec, char *const *cmd)
 	if (dup2(user_err, STDERR_FILENO) < 0)
 		die_errno("--jail-entry: cannot restore stderr");
 	close(user_err);
-	close_inherited();
+	/* nothing but stdin, stdout and stderr passes to the command: whatever
+	 * bwrap or the caller left open above 2 goes at the exec */
+	if (!cloexec_above_2())
+		die_errno("--jail-entry: cannot close the inherited descriptors");
 	exec_command(cmd, NULL);
 }

@@ -6,7 +6,6 @@
 #include "seccomp.h"
 #include "strv.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -22,14 +21,8 @@
 #endif
 #include <sys/resource.h>
 #include <sys/stat.h>
-#ifdef KJ_OS_LINUX
-#include <sys/syscall.h>
-#endif
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* <linux/close_range.h>, which older headers lack */
-#define KJ_CLOSE_RANGE_CLOEXEC (1U << 2)
 
 static const char *const bwrap_candidates[] = {
 	KJ_BWRAP_PATH, "/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap", NULL,
@@ -62,28 +55,8 @@ const char *bwrap_search_list(void)
  * close-on-exec and handed over one by one. */
 void seal_inherited_fds(void)
 {
-#if defined(KJ_OS_LINUX) && defined(SYS_close_range)
-	if (syscall(SYS_close_range, 3U, ~0U, KJ_CLOSE_RANGE_CLOEXEC) == 0)
-		return;
-	if (errno != ENOSYS && errno != EINVAL)
+	if (!cloexec_above_2())
 		die_errno("cannot mark the inherited descriptors close-on-exec");
-#endif
-	/* before Linux 5.11, and elsewhere: one by one, from the list */
-	DIR *d = opendir("/proc/self/fd");
-	if (!d)
-		d = opendir("/dev/fd");
-	if (!d)
-		die_errno("cannot list the inherited descriptors (/proc/self/fd, /dev/fd)");
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		char *end;
-		long fd = strtol(e->d_name, &end, 10);
-		if (*end || end == e->d_name || fd < 3 || fd == dirfd(d))
-			continue;
-		if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0 && errno != EBADF)
-			die_errno("cannot mark descriptor %ld close-on-exec", fd);
-	}
-	closedir(d);
 }
 
 void refuse_directory_stdio(void)
