@@ -37,6 +37,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \
+	tests/integration/kjail-host-sockets.test \
 	tests/integration/kjail-badinput.test \
 	tests/integration/bench-smoke.test
 TESTS += $(KJAIL_INTEGRATION_TESTS)

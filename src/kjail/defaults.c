@@ -22,12 +22,38 @@ const char *const default_home_masks[] = {
 	NULL,
 };
 
-const char *const default_socket_masks[] = {
-	"/run/docker.sock",
-	"/var/run/docker.sock",
-	"/run/podman/podman.sock",
-	"/run/containerd/containerd.sock",
-	NULL,
+/* Sockets that reach past the jail: a container engine or a service
+ * manager runs what it is asked to, as root, outside any jail (a root
+ * caller's jail would simply ask systemd for a shell), and the system bus
+ * also reaches logind (power off), disk, network and package managers.
+ * Absent ones are skipped; /var/run resolves to /run where it is a link. */
+const struct default_mask default_socket_masks[] = {
+	{ "/run/docker.sock", "built-in: container engine socket" },
+	{ "/var/run/docker.sock", "built-in: container engine socket" },
+	{ "/run/podman/podman.sock", "built-in: container engine socket" },
+	{ "/run/containerd/containerd.sock", "built-in: container engine socket" },
+	{ "/run/crio/crio.sock", "built-in: container engine socket" },
+	{ "/run/buildkit/buildkitd.sock", "built-in: container engine socket" },
+	{ "/var/lib/lxd/unix.socket", "built-in: container engine socket" },
+	{ "/var/snap/lxd/common/lxd/unix.socket", "built-in: container engine socket" },
+	{ "/var/lib/incus/unix.socket", "built-in: container engine socket" },
+	{ "/run/libvirt/libvirt-sock", "built-in: virtual machine manager socket" },
+	{ "/run/libvirt/virtqemud-sock", "built-in: virtual machine manager socket" },
+	{ "/run/dbus/system_bus_socket", "built-in: system bus socket" },
+	{ "/var/run/dbus/system_bus_socket", "built-in: system bus socket" },
+	{ "/run/systemd/private", "built-in: systemd's private socket" },
+	{ "/run/snapd.socket", "built-in: snapd socket" },
+	{ "/run/snapd-snap.socket", "built-in: snapd socket" },
+	{ NULL, NULL },
+};
+
+/* Under no network, the host's name resolvers would still look names up
+ * for the jail (and leak whatever a name carries to a DNS server). */
+const struct default_mask no_network_socket_masks[] = {
+	{ "/run/nscd/socket", "host name resolver" },
+	{ "/run/systemd/resolve/io.systemd.Resolve", "host name resolver" },
+	{ "/run/avahi-daemon/socket", "host mDNS resolver" },
+	{ NULL, NULL },
 };
 
 /* Not *_KEY: the agent's own model API key has to reach it. */

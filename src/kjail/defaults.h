@@ -6,8 +6,14 @@
 
 /* Credential stores, relative to a home directory. */
 extern const char *const default_home_masks[];
-/* Sockets of container engines, absolute. */
-extern const char *const default_socket_masks[];
+struct default_mask {
+	const char *path;   /* absolute */
+	const char *why;    /* the origin --explain shows */
+};
+/* Sockets of container engines, service managers and the system bus. */
+extern const struct default_mask default_socket_masks[];
+/* Sockets of host name resolvers: masked under no network. */
+extern const struct default_mask no_network_socket_masks[];
 /* Environment patterns (fnmatch) removed unless --keep-env names them. */
 extern const char *const default_env_scrub[];
 

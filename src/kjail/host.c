@@ -278,8 +278,8 @@ static void add_default_masks(struct builder *b)
 	add_mask(b, run_user, "built-in: session bus, agent and display sockets");
 	if (h->ssh_auth_sock && h->ssh_auth_sock[0] == '/')
 		add_mask(b, h->ssh_auth_sock, "built-in: ssh agent socket");
-	for (const char *const *s = default_socket_masks; *s; s++)
-		add_mask(b, *s, "built-in: container engine socket");
+	for (const struct default_mask *m = default_socket_masks; m->path; m++)
+		add_mask(b, m->path, m->why);
 }
 
 /* Bind every directory strictly between root and path onto itself. */
@@ -487,6 +487,11 @@ static bool build(struct builder *b)
 		_cleanup_free_ char *o = xasprintf("host interfaces under no network (%s)",
 						   p->network.origin);
 		add_mask(b, "/sys/class/net", o);
+		for (const struct default_mask *m = no_network_socket_masks; m->path; m++) {
+			_cleanup_free_ char *why = xconcat(m->why, " under no network (",
+							   p->network.origin, ")", (char *)NULL);
+			add_mask(b, m->path, why);
+		}
 	}
 	for (size_t i = 0; i < p->deny_read.n; i++)
 		add_mask(b, p->deny_read.v[i].value, p->deny_read.v[i].origin);
