@@ -44,6 +44,7 @@ const struct default_mask default_socket_masks[] = {
 	{ "/run/systemd/private", "built-in: systemd's private socket" },
 	{ "/run/snapd.socket", "built-in: snapd socket" },
 	{ "/run/snapd-snap.socket", "built-in: snapd socket" },
+	{ "/run/screen", "built-in: terminal multiplexer sockets" },
 	{ NULL, NULL },
 };
 

@@ -266,6 +266,30 @@ static void add_home_masks(struct builder *b, const char *home)
 	}
 }
 
+/* A terminal multiplexer's server types whatever a client sends it into
+ * the user's shells outside the jail. screen's sockets live in /run/screen
+ * (a default mask) or $SCREENDIR; tmux's in /tmp (private in the jail),
+ * $TMUX_TMPDIR, or where $TMUX says. The variables only add masks. */
+static void add_multiplexer_masks(struct builder *b)
+{
+	const struct host *h = b->h;
+	static const char why[] = "built-in: terminal multiplexer sockets";
+	if (h->screendir && h->screendir[0] == '/')
+		add_mask(b, h->screendir, why);
+	if (h->tmux_tmpdir && h->tmux_tmpdir[0] == '/') {
+		char uid[16];
+		snprintf(uid, sizeof uid, "%u", h->uid);
+		_cleanup_free_ char *dir = xconcat(h->tmux_tmpdir, "/tmux-", uid, (char *)NULL);
+		add_mask(b, dir, why);
+	}
+	if (h->tmux && h->tmux[0] == '/') {
+		/* the socket of the server this caller runs in (its directory is
+		 * the default one or $TMUX_TMPDIR's, unless tmux -S chose it) */
+		_cleanup_free_ char *sock = xstrndup(h->tmux, strcspn(h->tmux, ","));
+		add_mask(b, sock, why);
+	}
+}
+
 static void add_default_masks(struct builder *b)
 {
 	const struct host *h = b->h;
@@ -278,6 +302,7 @@ static void add_default_masks(struct builder *b)
 	add_mask(b, run_user, "built-in: session bus, agent and display sockets");
 	if (h->ssh_auth_sock && h->ssh_auth_sock[0] == '/')
 		add_mask(b, h->ssh_auth_sock, "built-in: ssh agent socket");
+	add_multiplexer_masks(b);
 	for (const struct default_mask *m = default_socket_masks; m->path; m++)
 		add_mask(b, m->path, m->why);
 }

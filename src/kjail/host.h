@@ -46,6 +46,9 @@ struct host {
 	const char *xdg_config_home; /* may be NULL */
 	const char *xdg_runtime_dir; /* may be NULL */
 	const char *ssh_auth_sock;   /* may be NULL */
+	const char *tmux;            /* $TMUX: "SOCKET,PID,SESSION", may be NULL */
+	const char *tmux_tmpdir;     /* may be NULL */
+	const char *screendir;       /* may be NULL */
 	const char *self;            /* the jail's entry helper (kjail-entry or kjail), real path */
 	unsigned uid;
 	bool dry_run;                /* --print/--explain: create nothing */
