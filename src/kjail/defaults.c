@@ -19,6 +19,24 @@ const char *const default_home_masks[] = {
 	".cargo/credentials.toml",
 	".password-store",
 	".local/share/keyrings",
+	/* browsers and mail: session cookies and saved passwords */
+	".mozilla",
+	".config/google-chrome",
+	".config/chromium",
+	".config/BraveSoftware",
+	".config/microsoft-edge",
+	".thunderbird",
+	/* more tokens and passwords of common tools */
+	".vault-token",
+	".pgpass",
+	".terraform.d/credentials.tfrc.json",
+	".config/rclone",
+	".s3cfg",
+	".gem/credentials",
+	".config/hub",
+	".config/op",
+	".authinfo",
+	".authinfo.gpg",
 	NULL,
 };
 
