@@ -176,6 +176,7 @@ struct builder {
 	struct cands protects;
 	struct cands masks;
 	struct path_memo memo;  /* the home directory, once, for its many masks */
+	const char *skip_reason; /* the last reason skip() pooled */
 	char *err;
 	size_t errlen;
 };
@@ -208,13 +209,28 @@ KJ_PRINTF(2, 3) static bool fail(struct builder *b, const char *fmt, ...)
 	return false;
 }
 
+/* Whether pooled is "WHY (ORIGIN)". */
+static bool is_reason(const char *pooled, const char *why, const char *origin)
+{
+	size_t w = strlen(why), o = strlen(origin);
+	return pooled && strncmp(pooled, why, w) == 0 && pooled[w] == ' ' &&
+	       pooled[w + 1] == '(' && strncmp(pooled + w + 2, origin, o) == 0 &&
+	       pooled[w + 2 + o] == ')' && pooled[w + 3 + o] == '\0';
+}
+
 static void skip(struct builder *b, const char *path, const char *why, const char *origin)
 {
-	for (size_t i = 0; i < b->pl->skipped.n; i++)
-		if (strcmp(b->pl->skipped.v[i].value, path) == 0)
+	struct entry_list *l = &b->pl->skipped;
+	size_t n = strlen(path);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].len == n && memcmp(l->v[i].value, path, n) == 0)
 			return;
-	_cleanup_free_ char *o = xconcat(why, " (", origin, ")", NULL);
-	entry_add(&b->pl->skipped, path, o);
+	/* the built-in masks are skipped in runs of one reason */
+	if (!is_reason(b->skip_reason, why, origin)) {
+		_cleanup_free_ char *o = xconcat(why, " (", origin, ")", NULL);
+		b->skip_reason = entry_origin(l, o);
+	}
+	entry_add_pooled(l, path, n, b->skip_reason);
 }
 
 static bool add_writable(struct builder *b, const char *path, const char *rule, const char *origin,
