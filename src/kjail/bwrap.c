@@ -28,6 +28,13 @@ static void emit_op(struct strv *a, const struct op *o)
 		break;
 	case OP_PROC:
 		strv_pushn(a, "--proc", o->path);
+		/* bwrap covers /proc/sys only when the directory itself is
+		 * writable, so a jail whose uid is the host's root (kjail run as
+		 * root) could still write the host's sysctls there, such as
+		 * kernel.core_pattern, which runs a program as root outside.
+		 * The host's /proc/sys, read-only, reads the same: a
+		 * per-namespace sysctl answers for the reader's namespace. */
+		strv_pushv(a, (const char *const[]){ "--ro-bind", "/proc/sys", "/proc/sys", NULL });
 		break;
 	case OP_TMP:
 		strv_pushn(a, "--tmpfs", o->path);

@@ -38,7 +38,7 @@ static void check(struct plan *pl, const struct jail_fds *fds, char *const *cmd,
 #define HEAD "/usr/bin/bwrap --unshare-user --disable-userns "
 #define NS "--unshare-ipc --unshare-uts --unshare-cgroup-try "
 #define CAPS "--die-with-parent --cap-drop ALL "
-#define MOUNTS "--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp "
+#define MOUNTS "--ro-bind / / --dev /dev --proc /proc --ro-bind /proc/sys /proc/sys --tmpfs /tmp "
 
 static const struct jail_fds fds = { .status = 4, .user_err = 5, .seccomp = -1, .sig_default = 3 };
 
