@@ -50,6 +50,10 @@ const struct default_mask default_socket_masks[] = {
 	{ "/var/run/docker.sock", "built-in: container engine socket" },
 	{ "/run/podman/podman.sock", "built-in: container engine socket" },
 	{ "/run/containerd/containerd.sock", "built-in: container engine socket" },
+	/* their runtime directories hold more sockets (shims, an embedded
+	 * containerd) that only root reaches, which a jail run as root is */
+	{ "/run/containerd", "built-in: container engine sockets" },
+	{ "/run/docker", "built-in: container engine sockets" },
 	{ "/run/crio/crio.sock", "built-in: container engine socket" },
 	{ "/run/buildkit/buildkitd.sock", "built-in: container engine socket" },
 	{ "/var/lib/lxd/unix.socket", "built-in: container engine socket" },
@@ -63,6 +67,11 @@ const struct default_mask default_socket_masks[] = {
 	{ "/run/snapd.socket", "built-in: snapd socket" },
 	{ "/run/snapd-snap.socket", "built-in: snapd socket" },
 	{ "/run/screen", "built-in: terminal multiplexer sockets" },
+	/* as root: udev's control (stop event handling, set properties) and
+	 * the print server's administration (a backend of its choice runs
+	 * as root) */
+	{ "/run/udev/control", "built-in: udev's control socket" },
+	{ "/run/cups/cups.sock", "built-in: print server socket" },
 	{ NULL, NULL },
 };
 
