@@ -75,6 +75,32 @@ const struct default_mask default_socket_masks[] = {
 	{ NULL, NULL },
 };
 
+/* Run as root, the jail's uid is the host's root: with every capability
+ * dropped it reads only what root owns, and that is the machine's own
+ * secrets. */
+const struct default_mask root_masks[] = {
+	{ "/etc/shadow", "built-in, as root: password hashes" },
+	{ "/etc/shadow-", "built-in, as root: password hashes" },
+	{ "/etc/gshadow", "built-in, as root: password hashes" },
+	{ "/etc/gshadow-", "built-in, as root: password hashes" },
+	{ "/etc/ssh/ssh_host_ed25519_key", "built-in, as root: the host's SSH keys" },
+	{ "/etc/ssh/ssh_host_ecdsa_key", "built-in, as root: the host's SSH keys" },
+	{ "/etc/ssh/ssh_host_rsa_key", "built-in, as root: the host's SSH keys" },
+	{ "/etc/ssh/ssh_host_dsa_key", "built-in, as root: the host's SSH keys" },
+	{ "/etc/ssl/private", "built-in, as root: TLS keys" },
+	{ "/etc/letsencrypt", "built-in, as root: TLS keys" },
+	{ "/etc/NetworkManager/system-connections", "built-in, as root: network passwords" },
+	{ "/etc/wpa_supplicant", "built-in, as root: network passwords" },
+	{ "/etc/wireguard", "built-in, as root: VPN keys" },
+	{ "/etc/openvpn", "built-in, as root: VPN keys" },
+	{ "/var/lib/tailscale", "built-in, as root: VPN keys" },
+	{ "/etc/krb5.keytab", "built-in, as root: Kerberos keys" },
+	{ "/etc/kubernetes/pki", "built-in, as root: cluster keys" },
+	{ "/etc/kubernetes/admin.conf", "built-in, as root: cluster keys" },
+	{ "/var/lib/cloud", "built-in, as root: cloud-init data (user data holds secrets)" },
+	{ NULL, NULL },
+};
+
 /* Under no network, the host's name resolvers would still look names up
  * for the jail (and leak whatever a name carries to a DNS server). */
 const struct default_mask no_network_socket_masks[] = {

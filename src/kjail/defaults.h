@@ -12,6 +12,9 @@ struct default_mask {
 };
 /* Sockets of container engines, service managers and the system bus. */
 extern const struct default_mask default_socket_masks[];
+/* The machine's secrets that only root may read: masked when the caller
+ * is root. */
+extern const struct default_mask root_masks[];
 /* Sockets of host name resolvers: masked under no network. */
 extern const struct default_mask no_network_socket_masks[];
 /* Environment patterns (fnmatch) removed unless --keep-env names them. */

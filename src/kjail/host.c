@@ -321,6 +321,9 @@ static void add_default_masks(struct builder *b)
 	add_multiplexer_masks(b);
 	for (const struct default_mask *m = default_socket_masks; m->path; m++)
 		add_mask(b, m->path, m->why);
+	if (h->uid == 0)
+		for (const struct default_mask *m = root_masks; m->path; m++)
+			add_mask(b, m->path, m->why);
 }
 
 /* Bind every directory strictly between root and path onto itself. */
