@@ -122,6 +122,15 @@ const char *const default_env_scrub[] = {
 	"GPG_AGENT_INFO",
 	"DBUS_SESSION_BUS_ADDRESS",
 	"GOOGLE_APPLICATION_CREDENTIALS",
+	/* more of the same, under names the patterns above miss */
+	"*_PASSPHRASE",
+	"*_PRIVATE_KEY",
+	"*_CREDENTIALS",
+	"PGPASSWORD",
+	"MYSQL_PWD",
+	"SSHPASS",
+	"DOCKER_AUTH_CONFIG",
+	"OP_SESSION_*",
 	NULL,
 };
 

@@ -15,7 +15,10 @@ static char *envp[] = {
 	"GITHUB_TOKEN=t", "MY_SECRET=s", "DB_SECRET_VALUE=v", "PGPASSWORD=no-underscore",
 	"DB_PASSWORD=p", "SSH_AUTH_SOCK=/run/x", "OPENAI_API_KEY=k", "AZURE_X=1",
 	"DBUS_SESSION_BUS_ADDRESS=unix:x", "GPG_AGENT_INFO=g", "GOOGLE_APPLICATION_CREDENTIALS=c",
-	"TOKEN=bare", "noequals", "=novalue", "EMPTY=", NULL,
+	"TOKEN=bare", "noequals", "=novalue", "EMPTY=", "BORG_PASSPHRASE=b",
+	"DEPLOY_PRIVATE_KEY=k", "GOOGLE_CREDENTIALS=c", "MYSQL_PWD=m", "SSHPASS=s",
+	"DOCKER_AUTH_CONFIG={}", "OP_SESSION_acme=o", "PASSPHRASE=bare", "MY_CREDENTIALS_FILE=f",
+	NULL,
 };
 
 static bool kept(const struct strv *s, const char *name)
@@ -46,19 +49,22 @@ static void test_builtin_scrub(void **state)
 	const char *gone[] = { "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "GITHUB_TOKEN", "MY_SECRET",
 			       "DB_SECRET_VALUE", "DB_PASSWORD", "SSH_AUTH_SOCK", "AZURE_X",
 			       "DBUS_SESSION_BUS_ADDRESS", "GPG_AGENT_INFO",
-			       "GOOGLE_APPLICATION_CREDENTIALS" };
+			       "GOOGLE_APPLICATION_CREDENTIALS", "PGPASSWORD", "BORG_PASSPHRASE",
+			       "DEPLOY_PRIVATE_KEY", "GOOGLE_CREDENTIALS", "MYSQL_PWD", "SSHPASS",
+			       "DOCKER_AUTH_CONFIG", "OP_SESSION_acme" };
 	for (size_t i = 0; i < sizeof gone / sizeof *gone; i++) {
 		assert_false(kept(&k, gone[i]));
 		assert_non_null(removed_origin(&r, gone[i]));
 	}
 	/* Not *_KEY: the model key passes. Patterns need their underscore. */
-	const char *stay[] = { "PATH", "HOME", "OPENAI_API_KEY", "PGPASSWORD", "TOKEN", "EMPTY" };
+	const char *stay[] = { "PATH", "HOME", "OPENAI_API_KEY", "TOKEN", "EMPTY", "PASSPHRASE",
+			       "MY_CREDENTIALS_FILE" };
 	for (size_t i = 0; i < sizeof stay / sizeof *stay; i++)
 		assert_true(kept(&k, stay[i]));
 	assert_string_equal(removed_origin(&r, "GITHUB_TOKEN"),
 			    "built-in secret scrub, pattern *_TOKEN");
 	/* malformed entries are dropped, not passed */
-	assert_int_equal(k.n, 6);
+	assert_int_equal(k.n, 7);
 	strv_free(&k);
 	policy_free(&p);
 	entry_list_free(&r);
