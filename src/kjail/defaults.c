@@ -72,6 +72,8 @@ const struct default_mask default_socket_masks[] = {
 	 * as root) */
 	{ "/run/udev/control", "built-in: udev's control socket" },
 	{ "/run/cups/cups.sock", "built-in: print server socket" },
+	/* the smart-card daemon: raw access to the user's hardware keys */
+	{ "/run/pcscd", "built-in: smart-card daemon socket" },
 	{ NULL, NULL },
 };
 
