@@ -213,7 +213,8 @@ static void json_policy(FILE *out, const struct policy *p, const struct plan *pl
 	jw_end_array(&w);
 	entries_json(&w, "created", &pl->created, "path", "why");
 	entries_json(&w, "unprotected", &pl->unguarded, "path", "why");
-	entries_json(&w, "skipped", &pl->skipped, "path", "why");
+	if (with_filter) /* --explain --json; the jail's copy need not list absences */
+		entries_json(&w, "skipped", &pl->skipped, "path", "why");
 	entries_json(&w, "env_unset", &pl->env_removed, "name", "rule");
 	jw_kbool(&w, "allow_userns", pl->allow_userns);
 	if (with_filter)

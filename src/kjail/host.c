@@ -220,6 +220,10 @@ static bool is_reason(const char *pooled, const char *why, const char *origin)
 
 static void skip(struct builder *b, const char *path, const char *why, const char *origin)
 {
+	/* only --explain shows them: a run need not pay for the dozens of
+	 * built-in masks a host does not have */
+	if (!b->h->explain)
+		return;
 	struct entry_list *l = &b->pl->skipped;
 	size_t n = strlen(path);
 	for (size_t i = 0; i < l->n; i++)

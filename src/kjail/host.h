@@ -52,6 +52,7 @@ struct host {
 	const char *self;            /* the jail's entry helper (kjail-entry or kjail), real path */
 	unsigned uid;
 	bool dry_run;                /* --print/--explain: create nothing */
+	bool explain;                /* --explain: also list what was skipped, and why */
 };
 
 struct plan {
@@ -65,7 +66,8 @@ struct plan {
 	size_t nops;
 	size_t ops_cap;
 	struct strpool strings;      /* the ops' rules and origins, one copy each */
-	struct entry_list skipped;   /* value: path, origin: why and from where */
+	struct entry_list skipped;   /* value: path, origin: why and from where;
+				      * only for --explain (host.explain) */
 	struct entry_list created;   /* directories kjail made so it could pin them */
 	struct entry_list unguarded; /* protected names absent at start */
 	struct strv env;             /* the environment bwrap gets */

@@ -340,6 +340,7 @@ int main(int argc, char **argv)
 		.self = entry,
 		.uid = (unsigned)getuid(),
 		.dry_run = cli.print || cli.explain,
+		.explain = cli.explain,
 	};
 	struct plan pl;
 	char err[1024];

@@ -89,6 +89,7 @@ static void fx_init(struct fixture *f, bool dry)
 	f->h.uid = 4242;
 	f->h.self = "/usr/bin/kjail";
 	f->h.dry_run = dry;
+	f->h.explain = dry;
 }
 
 static void fx_free(struct fixture *f)
@@ -204,6 +205,33 @@ static void test_masks_resolved_nested_and_inside_workspace(void **state)
 	fx_free(&f);
 }
 
+/* Only --explain lists what was skipped; the mounts are the same either
+ * way. */
+static void test_skips_only_for_explain(void **state)
+{
+	(void)state;
+	struct fixture f, g;
+	char *envp[] = { NULL };
+	fx_init(&f, true);
+	fx_init(&g, true);
+	g.h.explain = false;
+	entry_add(&f.p.deny_read, "/nonexistent-kjail-test", "--deny-read");
+	entry_add(&g.p.deny_read, "/nonexistent-kjail-test", "--deny-read");
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(plan_build(&g.p, &g.h, envp, &g.pl, g.err, sizeof g.err));
+	assert_true(f.pl.skipped.n > 0);
+	assert_int_equal(g.pl.skipped.n, 0);
+	assert_int_equal(f.pl.nops, g.pl.nops);
+	for (size_t i = 0; i < f.pl.nops; i++) {
+		assert_int_equal(f.pl.ops[i].kind, g.pl.ops[i].kind);
+		assert_string_equal(f.pl.ops[i].path, g.pl.ops[i].path);
+		assert_string_equal(f.pl.ops[i].rule, g.pl.ops[i].rule);
+		assert_string_equal(f.pl.ops[i].origin, g.pl.ops[i].origin);
+	}
+	fx_free(&f);
+	fx_free(&g);
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -261,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_hooks_created_when_running),
 		cmocka_unit_test(test_masks_resolved_nested_and_inside_workspace),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_skips_only_for_explain),
 		cmocka_unit_test(test_home_as_workspace),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
