@@ -7,11 +7,16 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
 #include <unistd.h>
 
 enum kind { K_MISSING, K_DIR, K_FILE, K_LINK };
@@ -276,14 +281,85 @@ static void add_mask(struct builder *b, const char *path, const char *origin)
 	}
 }
 
+/* Which of the n names (first components: name[i], len[i] bytes) are
+ * entries of dir: one read of the directory where a lookup per built-in
+ * mask would cost a system call each, most of them for nothing, since a
+ * host has few of them. False when dir cannot be read in full: then
+ * nothing is known. Only absence is taken from it (what is there is still
+ * looked up), so the answer is that of a lookup per name. */
+#define SCAN_MAX 64
+static bool scan_dir(const char *dir, const char *const *name, const size_t *len, size_t n,
+		     bool *present)
+{
+#if defined(__linux__) && defined(SYS_getdents64)
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	memset(present, 0, n * sizeof *present);
+	union {
+		char c[8192];
+		uint64_t align;
+	} buf;
+	long r;
+	while ((r = syscall(SYS_getdents64, fd, buf.c, sizeof buf.c)) > 0)
+		for (long off = 0; off < r;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			unsigned short reclen;
+			memcpy(&reclen, buf.c + off + 16, sizeof reclen);
+			const char *d = buf.c + off + 19;
+			for (size_t i = 0; i < n; i++)
+				if (!present[i] && d[0] == name[i][0] &&
+				    strncmp(d, name[i], len[i]) == 0 && d[len[i]] == '\0')
+					present[i] = true;
+			off += reclen;
+		}
+	close(fd);
+	return r == 0;
+#else
+	(void)dir, (void)name, (void)len, (void)n, (void)present;
+	return false;
+#endif
+}
+
+/* add_mask for each of n paths, in order; those under dir ("DIR/NAME...")
+ * that one read of dir shows absent are skipped without a lookup.
+ * --explain looks each one up, so it can say what it skipped. */
+static void add_masks_under(struct builder *b, const char *dir, const char *const *paths,
+			    const char *const *whys, size_t n)
+{
+	const char *name[SCAN_MAX];
+	size_t len[SCAN_MAX], at[SCAN_MAX], m = 0;
+	bool present[SCAN_MAX];
+	size_t dl = strlen(dir);
+	bool known = !b->h->explain && n <= SCAN_MAX;
+	for (size_t i = 0; known && i < n; i++) {
+		at[i] = SIZE_MAX;
+		if (strncmp(paths[i], dir, dl) != 0 || paths[i][dl] != '/' || !paths[i][dl + 1])
+			continue;
+		name[m] = paths[i] + dl + 1;
+		len[m] = strcspn(name[m], "/");
+		at[i] = m++;
+	}
+	known = known && scan_dir(dir, name, len, m, present);
+	for (size_t i = 0; i < n; i++)
+		if (!known || at[i] == SIZE_MAX || present[at[i]])
+			add_mask(b, paths[i], whys[i]);
+}
+
 static void add_home_masks(struct builder *b, const char *home)
 {
 	if (!home || home[0] != '/')
 		return;
-	for (const char *const *m = default_home_masks; *m; m++) {
-		_cleanup_free_ char *p = path_join(home, *m);
-		add_mask(b, p, "built-in credential store");
+	char *paths[SCAN_MAX] = { 0 };
+	const char *whys[SCAN_MAX] = { 0 };
+	size_t n = 0;
+	for (const char *const *m = default_home_masks; *m && n < SCAN_MAX; m++) {
+		paths[n] = xconcat(home, "/", *m, (char *)NULL);
+		whys[n++] = "built-in credential store";
 	}
+	add_masks_under(b, home, (const char *const *)paths, whys, n);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
 }
 
 /* A terminal multiplexer's server types whatever a client sends it into
@@ -323,8 +399,18 @@ static void add_default_masks(struct builder *b)
 	if (h->ssh_auth_sock && h->ssh_auth_sock[0] == '/')
 		add_mask(b, h->ssh_auth_sock, "built-in: ssh agent socket");
 	add_multiplexer_masks(b);
-	for (const struct default_mask *m = default_socket_masks; m->path; m++)
-		add_mask(b, m->path, m->why);
+	/* most are in /run: one read of it for those */
+	const char *sock[SCAN_MAX] = { 0 }, *why[SCAN_MAX] = { 0 };
+	size_t nsock = 0;
+	for (const struct default_mask *m = default_socket_masks; m->path; m++) {
+		if (nsock == SCAN_MAX) {
+			add_mask(b, m->path, m->why);
+			continue;
+		}
+		sock[nsock] = m->path;
+		why[nsock++] = m->why;
+	}
+	add_masks_under(b, "/run", sock, why, nsock);
 	if (h->uid == 0)
 		for (const struct default_mask *m = root_masks; m->path; m++)
 			add_mask(b, m->path, m->why);

@@ -215,6 +215,19 @@ static void test_skips_only_for_explain(void **state)
 	fx_init(&f, true);
 	fx_init(&g, true);
 	g.h.explain = false;
+	/* names the one read of the home directory must tell apart: a prefix
+	 * of a store's name, a store behind a link, a store one level down,
+	 * and many other entries */
+	mk("home/.sshx", false);
+	mk("home/.config/gh", true);
+	mk("home/.mozill", false);
+	_cleanup_free_ char *moz = at("home/.mozilla"), *other = at("other");
+	assert_int_equal(symlink(other, moz), 0);
+	for (int i = 0; i < 300; i++) {
+		char rel[64];
+		snprintf(rel, sizeof rel, "home/.entry-with-a-long-name-%03d", i);
+		mk(rel, false);
+	}
 	entry_add(&f.p.deny_read, "/nonexistent-kjail-test", "--deny-read");
 	entry_add(&g.p.deny_read, "/nonexistent-kjail-test", "--deny-read");
 	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
@@ -228,6 +241,10 @@ static void test_skips_only_for_explain(void **state)
 		assert_string_equal(f.pl.ops[i].rule, g.pl.ops[i].rule);
 		assert_string_equal(f.pl.ops[i].origin, g.pl.ops[i].origin);
 	}
+	assert_non_null(find(&g.pl, OP_MASK_DIR, "home/.config/gh"));
+	assert_non_null(find(&g.pl, OP_MASK_DIR, "other")); /* ~/.mozilla, at its real path */
+	assert_null(find(&g.pl, OP_MASK_FILE, "home/.sshx"));
+	assert_null(find(&g.pl, OP_MASK_FILE, "home/.mozill"));
 	fx_free(&f);
 	fx_free(&g);
 }
