@@ -740,23 +740,30 @@ struct grant *grant_meet(const struct grant *a, const struct grant *b)
 }
 
 /* Does HOLDER cover REQ? If not and ERR is given, say where it fails. */
+/* Whether h covers r; when not, and err is not NULL, why. grant_covers
+ * asks without a why: most of a sub-agent's or a tool's checks, and the
+ * reason costs two renderings and a format. */
 static bool covers_or_why(const struct grant *h, const struct grant *r, char *err, size_t errlen)
 {
 	if (h->scope == GRANT_UNIVERSAL)
 		return true;
 	if (r->scope == GRANT_UNIVERSAL) {
-		fmt_into(err, errlen, "every capability is asked for, and not every one is held");
+		if (err)
+			fmt_into(err, errlen, "every capability is asked for, and not every one is held");
 		return false;
 	}
 	if (r->scope == GRANT_EXCEPT) {
 		if (h->scope == GRANT_BOUNDED) {
-			fmt_into(err, errlen, "all but a few capabilities are asked for, and the "
-					      "holder's are bounded");
+			if (err)
+				fmt_into(err, errlen, "all but a few capabilities are asked for, "
+						      "and the holder's are bounded");
 			return false;
 		}
 		for (size_t i = 0; i < h->nexcluded; i++) {
 			if (!in_set(r->excluded, r->nexcluded, h->excluded[i])) {
-				fmt_into(err, errlen, "%s is asked for and not held", h->excluded[i]);
+				if (err)
+					fmt_into(err, errlen, "%s is asked for and not held",
+						 h->excluded[i]);
 				return false;
 			}
 		}
@@ -767,7 +774,9 @@ static bool covers_or_why(const struct grant *h, const struct grant *r, char *er
 		const struct constraint *have = grant_lookup(h, want->atom);
 		if (constraint_covers(have, &want->c))
 			continue;
-		if (have->kind == CON_NONE) {
+		if (!err) {
+			return false;
+		} else if (have->kind == CON_NONE) {
 			fmt_into(err, errlen, "%s is asked for and not held", want->atom);
 		} else {
 			_cleanup_free_ char *rh = constraint_render(have);
@@ -782,8 +791,7 @@ static bool covers_or_why(const struct grant *h, const struct grant *r, char *er
 
 bool grant_covers(const struct grant *holder, const struct grant *req)
 {
-	char unused[1];
-	return covers_or_why(holder, req, unused, sizeof unused);
+	return covers_or_why(holder, req, NULL, 0);
 }
 
 bool grant_equal(const struct grant *a, const struct grant *b)
