@@ -46,8 +46,8 @@ KJ_NORETURN static void child(barrier_fn fn, void *arg, int wfd)
 	setpgid(0, 0);
 	/* A crash must end the child, not run a handler the parent installed
 	 * (a sanitizer's, a test harness's) that would carry on in its place. */
-	static const int sigs[] = { SIGINT, SIGTERM, SIGPIPE, SIGSEGV, SIGBUS, SIGILL, SIGFPE,
-				    SIGABRT };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGILL,
+				    SIGFPE, SIGABRT };
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		signal(sigs[i], SIG_DFL);
 	struct barrier_out out = { 0 };

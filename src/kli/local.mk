@@ -9,6 +9,7 @@ libkli_a_SOURCES = \
 	src/kli/report.c src/kli/report.h \
 	src/kli/mediate.c src/kli/mediate.h \
 	src/kli/barrier.c src/kli/barrier.h \
+	src/kli/shutdown.c src/kli/shutdown.h \
 	src/kli/agent.c src/kli/agent.h \
 	src/kli/session.c src/kli/session.h \
 	src/kli/hint.c src/kli/hint.h \

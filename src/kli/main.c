@@ -12,6 +12,7 @@
 #include "report.h"
 #include "session.h"
 #include "settings.h"
+#include "shutdown.h"
 #include "util.h"
 
 #include <errno.h>
@@ -345,6 +346,10 @@ static void agent_process_setup(void)
 	/* Background jobs outlive the barrier child that starts them; as
 	 * their subreaper kli can still wait for them. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* Ctrl-C, a TERM or a hang-up: take every process kli started along
+	 * (background jobs are in process groups of their own, which the
+	 * terminal's signals never reach). */
+	shutdown_install();
 	signal(SIGPIPE, SIG_IGN);
 	model_global_init();
 }
