@@ -25,7 +25,11 @@ struct protected_name {
 	const char *why;
 	int kind;           /* PROTECT_ANY, PROTECT_FILE_ONLY */
 };
-enum { PROTECT_ANY = 0, PROTECT_FILE_ONLY = 1 };
+enum {
+	PROTECT_ANY = 0,       /* absent: warned about after the run */
+	PROTECT_FILE_ONLY = 1, /* only a file */
+	PROTECT_PRESENT = 2,   /* absent: nothing (git ignores it unless set up) */
+};
 
 /* Inside every writable root. */
 extern const struct protected_name protected_in_root[];

@@ -6,6 +6,7 @@
 #include "path.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -455,6 +456,8 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 		skip(b, p, "symlink, cannot be pinned", origin);
 		return;
 	}
+	if (k == K_MISSING && flags == PROTECT_PRESENT)
+		return;
 	if (k == K_MISSING) {
 		if (!create) {
 			entry_add(&b->pl->unguarded, p, why);
@@ -472,6 +475,63 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 	pin_ancestors(b, root, p);
 }
 
+/* A submodule's repository lives under .git/modules (a name with slashes
+ * nests), with hooks and a config of its own that git runs and reads when
+ * the user works in the superproject (`git status` runs its core.fsmonitor,
+ * `git submodule update` its hooks): each one found (a directory holding
+ * HEAD) is protected like the top one. */
+static void protect_submodules(struct builder *b, const char *root, const char *rel, int depth)
+{
+	_cleanup_free_ char *dir = path_join(root, rel);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
+		if (e->d_name[0] == '.' &&
+		    (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+			continue;
+		_cleanup_free_ char *sub = xconcat(rel, "/", e->d_name, (char *)NULL);
+		_cleanup_free_ char *abs = path_join(root, sub);
+		if (kind_in(b, abs, false) != K_DIR)
+			continue;
+		_cleanup_free_ char *head = path_join(abs, "HEAD");
+		if (kind_of(head, false) == K_FILE) {
+			_cleanup_free_ char *hooks = xconcat(sub, "/hooks", (char *)NULL);
+			_cleanup_free_ char *config = xconcat(sub, "/config", (char *)NULL);
+			_cleanup_free_ char *wconfig = xconcat(sub, "/config.worktree", (char *)NULL);
+			_cleanup_free_ char *nested = xconcat(sub, "/modules", (char *)NULL);
+			protect(b, root, hooks, "git hooks of a submodule", PROTECT_ANY, true);
+			protect(b, root, config, "git config of a submodule", PROTECT_ANY, false);
+			protect(b, root, wconfig, "git config of a submodule", PROTECT_PRESENT,
+				false);
+			if (depth < 8)
+				protect_submodules(b, root, nested, depth + 1);
+		} else if (depth < 8) {
+			protect_submodules(b, root, sub, depth + 1);
+		}
+	}
+	closedir(d);
+}
+
+/* A linked worktree's own config (read when extensions.worktreeConfig is
+ * set), under .git/worktrees/NAME. */
+static void protect_worktrees(struct builder *b, const char *root)
+{
+	_cleanup_free_ char *dir = path_join(root, ".git/worktrees");
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
+		if (e->d_name[0] == '.' &&
+		    (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+			continue;
+		_cleanup_free_ char *rel = xconcat(".git/worktrees/", e->d_name, "/config.worktree",
+						   (char *)NULL);
+		protect(b, root, rel, "git config of a worktree", PROTECT_PRESENT, false);
+	}
+	closedir(d);
+}
+
 static void protect_root(struct builder *b, const char *root)
 {
 	if (kind_in(b, root, true) != K_DIR)
@@ -481,6 +541,11 @@ static void protect_root(struct builder *b, const char *root)
 	for (const struct protected_name *n = protected_in_root; n->rel; n++) {
 		bool create = git_dir && strcmp(n->rel, ".git/hooks") == 0;
 		protect(b, root, n->rel, n->why, n->kind, create);
+	}
+	if (git_dir) {
+		protect(b, root, ".git/config.worktree", "git config", PROTECT_PRESENT, false);
+		protect_submodules(b, root, ".git/modules", 0);
+		protect_worktrees(b, root);
 	}
 }
 
