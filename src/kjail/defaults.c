@@ -143,6 +143,8 @@ const char *const default_env_scrub[] = {
 const struct protected_name protected_in_root[] = {
 	{ ".git/hooks", "git hooks", PROTECT_ANY },
 	{ ".git/config", "git config", PROTECT_ANY },
+	/* git takes its config and hooks from the directory this names */
+	{ ".git/commondir", "git common directory link", PROTECT_MOVE_ASIDE },
 	{ ".git", "git worktree link", PROTECT_FILE_ONLY },
 	{ ".gitmodules", "git submodules", PROTECT_ANY },
 	{ ".envrc", "direnv script", PROTECT_ANY },

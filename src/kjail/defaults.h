@@ -29,6 +29,8 @@ enum {
 	PROTECT_ANY = 0,       /* absent: warned about after the run */
 	PROTECT_FILE_ONLY = 1, /* only a file */
 	PROTECT_PRESENT = 2,   /* absent: nothing (git ignores it unless set up) */
+	PROTECT_MOVE_ASIDE = 3, /* absent: one made in the jail is renamed aside after
+				 * the run (git never makes it there itself) */
 };
 
 /* Inside every writable root. */

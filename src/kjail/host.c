@@ -459,6 +459,8 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 	if (k == K_MISSING && flags == PROTECT_PRESENT)
 		return;
 	if (k == K_MISSING) {
+		if (flags == PROTECT_MOVE_ASIDE)
+			entry_add(&b->pl->move_aside, p, why);
 		if (!create) {
 			entry_add(&b->pl->unguarded, p, why);
 			return;
@@ -499,11 +501,14 @@ static void protect_submodules(struct builder *b, const char *root, const char *
 			_cleanup_free_ char *hooks = xconcat(sub, "/hooks", (char *)NULL);
 			_cleanup_free_ char *config = xconcat(sub, "/config", (char *)NULL);
 			_cleanup_free_ char *wconfig = xconcat(sub, "/config.worktree", (char *)NULL);
+			_cleanup_free_ char *common = xconcat(sub, "/commondir", (char *)NULL);
 			_cleanup_free_ char *nested = xconcat(sub, "/modules", (char *)NULL);
 			protect(b, root, hooks, "git hooks of a submodule", PROTECT_ANY, true);
 			protect(b, root, config, "git config of a submodule", PROTECT_ANY, false);
 			protect(b, root, wconfig, "git config of a submodule", PROTECT_PRESENT,
 				false);
+			protect(b, root, common, "git common directory link of a submodule",
+				PROTECT_MOVE_ASIDE, false);
 			if (depth < 8)
 				protect_submodules(b, root, nested, depth + 1);
 		} else if (depth < 8) {
@@ -514,7 +519,8 @@ static void protect_submodules(struct builder *b, const char *root, const char *
 }
 
 /* A linked worktree's own config (read when extensions.worktreeConfig is
- * set), under .git/worktrees/NAME. */
+ * set) and the link to the common directory its config and hooks come from,
+ * under .git/worktrees/NAME. */
 static void protect_worktrees(struct builder *b, const char *root)
 {
 	_cleanup_free_ char *dir = path_join(root, ".git/worktrees");
@@ -527,7 +533,11 @@ static void protect_worktrees(struct builder *b, const char *root)
 			continue;
 		_cleanup_free_ char *rel = xconcat(".git/worktrees/", e->d_name, "/config.worktree",
 						   (char *)NULL);
+		_cleanup_free_ char *common = xconcat(".git/worktrees/", e->d_name, "/commondir",
+						      (char *)NULL);
 		protect(b, root, rel, "git config of a worktree", PROTECT_PRESENT, false);
+		protect(b, root, common, "git common directory link of a worktree",
+			PROTECT_PRESENT, false);
 	}
 	closedir(d);
 }
@@ -760,6 +770,7 @@ void plan_free(struct plan *pl)
 	entry_list_free(&pl->skipped);
 	entry_list_free(&pl->created);
 	entry_list_free(&pl->unguarded);
+	entry_list_free(&pl->move_aside);
 	entry_list_free(&pl->env_removed);
 	strv_free(&pl->env);
 	memset(pl, 0, sizeof *pl);

@@ -70,6 +70,8 @@ struct plan {
 				      * only for --explain (host.explain) */
 	struct entry_list created;   /* directories kjail made so it could pin them */
 	struct entry_list unguarded; /* protected names absent at start */
+	struct entry_list move_aside; /* those of them renamed aside after the run
+				       * when the jail made them */
 	struct strv env;             /* the environment bwrap gets */
 	struct entry_list env_removed;
 };

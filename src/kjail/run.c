@@ -258,13 +258,41 @@ static int wait_forwarding(pid_t child)
 	}
 }
 
+static bool listed(const struct entry_list *l, const char *path)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].value, path) == 0)
+			return true;
+	return false;
+}
+
+/* After the run (every process of the jail is gone): a protected name the
+ * jail created is reported; one git never makes itself (a common-directory
+ * link, through which git would take its config and hooks from elsewhere)
+ * is also renamed aside, so the next git command outside does not follow
+ * it. */
 static void warn_unguarded(const struct plan *pl)
 {
 	for (size_t i = 0; i < pl->unguarded.n; i++) {
+		const char *p = pl->unguarded.v[i].value, *why = pl->unguarded.v[i].origin;
 		struct stat st;
-		if (lstat(pl->unguarded.v[i].value, &st) == 0)
+		if (lstat(p, &st) != 0)
+			continue;
+		if (!listed(&pl->move_aside, p)) {
 			warn_msg("warning: the jail created %s (%s): review it before you trust it",
-				 pl->unguarded.v[i].value, pl->unguarded.v[i].origin);
+				 p, why);
+			continue;
+		}
+		char aside[PATH_MAX];
+		int n = snprintf(aside, sizeof aside, "%s.kjail-moved-aside.%ld", p,
+				 (long)getpid());
+		if (n > 0 && (size_t)n < sizeof aside && rename(p, aside) == 0)
+			warn_msg("warning: the jail created %s (%s); moved aside to %s, since git "
+				 "would have taken its config and hooks from where it points", p,
+				 why, aside);
+		else
+			warn_msg("warning: the jail created %s (%s) and it could not be moved aside "
+				 "(%s): remove it before running git there", p, why, strerror(errno));
 	}
 }
 
