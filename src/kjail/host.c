@@ -3,6 +3,7 @@
 #include "conf.h"
 #include "defaults.h"
 #include "env.h"
+#include "gitconfig.h"
 #include "path.h"
 #include "util.h"
 
@@ -542,6 +543,35 @@ static void protect_worktrees(struct builder *b, const char *root)
 	closedir(d);
 }
 
+/* core.hooksPath moves git's hooks out of .git/hooks, often into the work
+ * tree itself (git config core.hooksPath .githooks): that directory is
+ * protected like .git/hooks, in whichever writable root holds it. */
+static void protect_hooks_path(struct builder *b, const char *root)
+{
+	_cleanup_free_ char *cfg = path_join(root, ".git/config");
+	size_t len = 0;
+	_cleanup_free_ char *text = read_file_capped(cfg, 1024 * 1024, &len);
+	if (!text)
+		return;
+	_cleanup_free_ char *hp = gitconfig_hooks_path(text, len);
+	if (!hp || !hp[0])
+		return;
+	const char *home = b->h->home_env && b->h->home_env[0] == '/' ? b->h->home_env : b->h->home;
+	_cleanup_free_ char *abs = hp[0] == '~' ? path_expand_home(hp, home)
+						: path_normalize(hp, root);
+	_cleanup_free_ char *real = abs ? path_resolve_memo(abs, root, &b->memo) : NULL;
+	if (!real)
+		return;
+	for (size_t r = 0; r < b->roots.n; r++) {
+		const char *rel = path_relative_to(real, b->roots.v[r].path);
+		if (rel && rel[0]) {
+			protect(b, b->roots.v[r].path, rel, "git hooks (core.hooksPath)", PROTECT_ANY,
+				false);
+			return;
+		}
+	}
+}
+
 static void protect_root(struct builder *b, const char *root)
 {
 	if (kind_in(b, root, true) != K_DIR)
@@ -553,6 +583,7 @@ static void protect_root(struct builder *b, const char *root)
 		protect(b, root, n->rel, n->why, n->kind, create);
 	}
 	if (git_dir) {
+		protect_hooks_path(b, root);
 		protect(b, root, ".git/config.worktree", "git config", PROTECT_PRESENT, false);
 		protect_submodules(b, root, ".git/modules", 0);
 		protect_worktrees(b, root);

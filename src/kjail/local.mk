@@ -5,6 +5,7 @@ libkjail_a_SOURCES = \
 	src/kjail/conf.c src/kjail/conf.h \
 	src/kjail/env.c src/kjail/env.h \
 	src/kjail/host.c src/kjail/host.h \
+	src/kjail/gitconfig.c src/kjail/gitconfig.h \
 	src/kjail/bwrap.c src/kjail/bwrap.h \
 	src/kjail/explain.c src/kjail/explain.h \
 	src/kjail/run.c src/kjail/run.h \
@@ -58,8 +59,13 @@ kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = libkjail.a libcommon.a $(KJAIL_DEP_LIBS)
 kjail_LDFLAGS = $(KJAIL_STATIC_LDFLAGS)
 
-check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp
-TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp
+check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
+	tests/unit/test_gitconfig
+TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
+	tests/unit/test_gitconfig
+tests_unit_test_gitconfig_SOURCES = tests/unit/test_gitconfig.c
+tests_unit_test_gitconfig_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_gitconfig_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_env_SOURCES = tests/unit/test_env.c
 tests_unit_test_env_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_env_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
