@@ -183,7 +183,6 @@ struct builder {
 	struct cands protects;
 	struct cands masks;
 	struct path_memo memo;  /* the home directory, once, for its many masks */
-	const char *skip_reason; /* the last reason skip() pooled */
 	char *err;
 	size_t errlen;
 };
@@ -216,15 +215,6 @@ KJ_PRINTF(2, 3) static bool fail(struct builder *b, const char *fmt, ...)
 	return false;
 }
 
-/* Whether pooled is "WHY (ORIGIN)". */
-static bool is_reason(const char *pooled, const char *why, const char *origin)
-{
-	size_t w = strlen(why), o = strlen(origin);
-	return pooled && strncmp(pooled, why, w) == 0 && pooled[w] == ' ' &&
-	       pooled[w + 1] == '(' && strncmp(pooled + w + 2, origin, o) == 0 &&
-	       pooled[w + 2 + o] == ')' && pooled[w + 3 + o] == '\0';
-}
-
 static void skip(struct builder *b, const char *path, const char *why, const char *origin)
 {
 	/* only --explain shows them: a run need not pay for the dozens of
@@ -236,12 +226,8 @@ static void skip(struct builder *b, const char *path, const char *why, const cha
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i].len == n && memcmp(l->v[i].value, path, n) == 0)
 			return;
-	/* the built-in masks are skipped in runs of one reason */
-	if (!is_reason(b->skip_reason, why, origin)) {
-		_cleanup_free_ char *o = xconcat(why, " (", origin, ")", NULL);
-		b->skip_reason = entry_origin(l, o);
-	}
-	entry_add_pooled(l, path, n, b->skip_reason);
+	_cleanup_free_ char *o = xconcat(why, " (", origin, ")", NULL);
+	entry_add(l, path, o);
 }
 
 static bool add_writable(struct builder *b, const char *path, const char *rule, const char *origin,
@@ -355,7 +341,12 @@ static void add_home_masks(struct builder *b, const char *home)
 	char *paths[SCAN_MAX] = { 0 };
 	const char *whys[SCAN_MAX] = { 0 };
 	size_t n = 0;
-	for (const char *const *m = default_home_masks; *m && n < SCAN_MAX; m++) {
+	for (const char *const *m = default_home_masks; *m; m++) {
+		if (n == SCAN_MAX) { /* more than one read answers: looked up one by one */
+			_cleanup_free_ char *p = xconcat(home, "/", *m, (char *)NULL);
+			add_mask(b, p, "built-in credential store");
+			continue;
+		}
 		paths[n] = xconcat(home, "/", *m, (char *)NULL);
 		whys[n++] = "built-in credential store";
 	}
@@ -483,17 +474,26 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
  * the user works in the superproject (`git status` runs its core.fsmonitor,
  * `git submodule update` its hooks): each one found (a directory holding
  * HEAD) is protected like the top one. */
-static void protect_submodules(struct builder *b, const char *root, const char *rel, int depth)
+/* The entries of ROOT/REL but "." and "..", in a list the caller frees
+ * (empty when it cannot be read). */
+static void entries_of(const char *root, const char *rel, struct strv *out)
 {
 	_cleanup_free_ char *dir = path_join(root, rel);
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
-	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
-		if (e->d_name[0] == '.' &&
-		    (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-			continue;
-		_cleanup_free_ char *sub = xconcat(rel, "/", e->d_name, (char *)NULL);
+	for (struct dirent *e = readdir(d); e; e = readdir(d))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			strv_push(out, e->d_name);
+	closedir(d);
+}
+
+static void protect_submodules(struct builder *b, const char *root, const char *rel, int depth)
+{
+	struct strv names = STRV_INIT;
+	entries_of(root, rel, &names);
+	for (size_t i = 0; i < names.n; i++) {
+		_cleanup_free_ char *sub = xconcat(rel, "/", names.v[i], (char *)NULL);
 		_cleanup_free_ char *abs = path_join(root, sub);
 		if (kind_in(b, abs, false) != K_DIR)
 			continue;
@@ -516,7 +516,7 @@ static void protect_submodules(struct builder *b, const char *root, const char *
 			protect_submodules(b, root, sub, depth + 1);
 		}
 	}
-	closedir(d);
+	strv_free(&names);
 }
 
 /* A linked worktree's own config (read when extensions.worktreeConfig is
@@ -524,23 +524,18 @@ static void protect_submodules(struct builder *b, const char *root, const char *
  * under .git/worktrees/NAME. */
 static void protect_worktrees(struct builder *b, const char *root)
 {
-	_cleanup_free_ char *dir = path_join(root, ".git/worktrees");
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
-		if (e->d_name[0] == '.' &&
-		    (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-			continue;
-		_cleanup_free_ char *rel = xconcat(".git/worktrees/", e->d_name, "/config.worktree",
+	struct strv names = STRV_INIT;
+	entries_of(root, ".git/worktrees", &names);
+	for (size_t i = 0; i < names.n; i++) {
+		_cleanup_free_ char *rel = xconcat(".git/worktrees/", names.v[i], "/config.worktree",
 						   (char *)NULL);
-		_cleanup_free_ char *common = xconcat(".git/worktrees/", e->d_name, "/commondir",
+		_cleanup_free_ char *common = xconcat(".git/worktrees/", names.v[i], "/commondir",
 						      (char *)NULL);
 		protect(b, root, rel, "git config of a worktree", PROTECT_PRESENT, false);
 		protect(b, root, common, "git common directory link of a worktree",
 			PROTECT_PRESENT, false);
 	}
-	closedir(d);
+	strv_free(&names);
 }
 
 /* core.hooksPath moves git's hooks out of .git/hooks, often into the work

@@ -29,26 +29,16 @@ void policy_init(struct policy *p)
 	str_set(&p->workspace_origin, "current directory");
 }
 
-void entry_add_pooled(struct entry_list *l, const char *value, size_t len, const char *origin)
+void entry_add(struct entry_list *l, const char *value, const char *origin)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 8;
 		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
 	}
-	l->v[l->n].value = xstrndup(value, len);
-	l->v[l->n].len = len;
-	l->v[l->n].origin = origin;
+	l->v[l->n].len = strlen(value);
+	l->v[l->n].value = xstrndup(value, l->v[l->n].len);
+	l->v[l->n].origin = strpool_intern(&l->origins, origin);
 	l->n++;
-}
-
-const char *entry_origin(struct entry_list *l, const char *origin)
-{
-	return strpool_intern(&l->origins, origin);
-}
-
-void entry_add(struct entry_list *l, const char *value, const char *origin)
-{
-	entry_add_pooled(l, value, strlen(value), entry_origin(l, origin));
 }
 
 void entry_list_free(struct entry_list *l)

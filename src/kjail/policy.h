@@ -50,10 +50,6 @@ struct policy {
 void policy_init(struct policy *p);
 void policy_free(struct policy *p);
 void entry_add(struct entry_list *l, const char *value, const char *origin);
-/* The same, with value's length known and origin already l's interned copy
- * (from entry_origin). */
-void entry_add_pooled(struct entry_list *l, const char *value, size_t len, const char *origin);
-const char *entry_origin(struct entry_list *l, const char *origin);
 void entry_list_free(struct entry_list *l);
 void bool_set(struct bool_setting *s, bool value, const char *origin);
 void str_set(char **dst, const char *value);
