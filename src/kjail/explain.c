@@ -114,7 +114,8 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	if (!pl->allow_userns)
 		fprintf(out, "user namespaces: none can be created inside\n");
 	fprintf(out, "processes: own PID namespace, %s\n",
-		pl->nested_userns ? "not unshared (--nested-userns); host /proc bound read-only"
+		pl->nested_userns ? "not unshared (--nested-userns); host /proc bound read-only; "
+				    "what the command leaves running is killed when it exits"
 				  : "nothing outlives the command");
 	fprintf(out, "capabilities: all dropped\n");
 	fprintf(out, "landlock: %s\n", landlock_status());

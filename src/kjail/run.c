@@ -258,6 +258,98 @@ static int wait_forwarding(pid_t child)
 	}
 }
 
+/* Reads a small /proc file into buf (NUL-terminated); its length, or -1. */
+static ssize_t read_proc(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = 0;
+	ssize_t r = 0;
+	while (n < size - 1 && ((r = read(fd, buf + n, size - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+		if (r > 0)
+			n += (size_t)r;
+	close(fd);
+	buf[n] = '\0';
+	return r < 0 ? -1 : (ssize_t)n;
+}
+
+/* The pids a /proc children file lists, at most max (a number cut short
+ * by the buffer is never taken); -1 when it cannot be read. */
+static int proc_children(const char *path, pid_t *out, int max)
+{
+	char buf[1024];
+	ssize_t len = read_proc(path, buf, sizeof buf);
+	if (len < 0)
+		return -1;
+	int n = 0;
+	for (char *p = buf; *p && n < max;) {
+		if (*p == ' ' || *p == '\n') {
+			p++;
+			continue;
+		}
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v <= 0 || (*end != ' ' && *end != '\n'))
+			break;
+		out[n++] = (pid_t)v;
+		p = end;
+	}
+	return n;
+}
+
+/* True when pid is one thread with no child: nothing below it can act. */
+static bool alone(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if (read_proc(path, buf, sizeof buf) < 0)
+		return false;
+	/* field 20, num_threads, counted after the command name's ')' */
+	char *p = strrchr(buf, ')');
+	for (int field = 2; p && field < 20; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || strtol(p + 1, NULL, 10) != 1)
+		return false;
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
+	return read_proc(path, buf, sizeof buf) == 0;
+}
+
+/* bwrap's monitor leaves as soon as the command exits. The jail's init
+ * (PID 1 of its namespace, SIGKILLed by --die-with-parent as the monitor
+ * exits) may still be waiting for processes the command left behind, and
+ * the kernel kills those only once that init is gone: until then they run,
+ * and would act after kjail's checks and after the caller thinks the jail
+ * is over. kjail is their subreaper, so the init is now its child; kjail
+ * returns only when no process of the jail can act any more.
+ *
+ * The common case costs no wait: an init that is alone (one thread, no
+ * child) is bwrap's own code, with a SIGKILL pending, that forks nothing
+ * and writes nothing (the jail can neither trace it nor write its
+ * memory: tested). Otherwise (the command left processes behind, or no
+ * PID namespace with --nested-userns) every child is killed and reaped,
+ * again and again, until none is left. */
+static void wait_jail_gone(bool pid_ns)
+{
+	for (;;) {
+		pid_t r;
+		while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
+			;
+		if (r < 0 && errno == ECHILD)
+			return;
+		pid_t kids[64];
+		int n = proc_children("/proc/thread-self/children", kids, 64);
+		if (pid_ns && n == 1 && alone(kids[0]))
+			return;
+		for (int i = 0; i < n; i++)
+			kill(kids[i], SIGKILL);
+		/* a child to wait for: a jail's init is already being killed; one
+		 * that cannot be listed is waited for all the same */
+		while (waitpid(-1, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
 static bool listed(const struct entry_list *l, const char *path)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -351,6 +443,9 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	keep[nkeep++] = fds.seccomp;
 	char *const *envp = strv_argv(&pl->env);
 
+	/* orphans of the jail come to kjail: see wait_jail_gone */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		die_errno("cannot become the jail's subreaper");
 	pid_t child = vfork();
 	if (child < 0)
 		die_errno("vfork");
@@ -373,6 +468,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 		}
 
 	int st = wait_forwarding(child);
+	wait_jail_gone(!pl->nested_userns);
 	char ready = 0;
 	fcntl(status_p[0], F_SETFL, O_NONBLOCK);
 	bool started = read(status_p[0], &ready, 1) == 1 && ready == 'R';
