@@ -1,10 +1,12 @@
-/* A reader for the part of git's config syntax that core.hooksPath needs:
- * sections ([core], names in any case; [core "x"] and [core.x] are
- * subsections, not core), comments (# and ;), keys in any case, values
- * with double quotes, backslash escapes and continued lines, and a comment
- * after an unquoted value. */
+/* A reader for the part of git's config syntax that core.hooksPath and the
+ * include directives need: section headers ([core], [include],
+ * [includeIf "COND"], names in any case; [core "x"] and [core.x] are
+ * subsections, not core), a key on the header's own line, comments (# and
+ * ;), keys in any case, values with double quotes, backslash escapes and
+ * continued lines, and a comment after an unquoted value. */
 #include "config.h"
 #include "gitconfig.h"
+#include "strv.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -35,20 +37,45 @@ static void skip_line(struct cursor *c)
 		c->p++;
 }
 
-/* "[core]" (any case, blanks allowed inside the brackets) and nothing
- * else: true. The cursor is left after the line. */
-static bool section_is_core(struct cursor *c)
+enum section { SEC_OTHER, SEC_CORE, SEC_INCLUDE };
+
+/* The section a header opens: [core] (no subsection), [include] (no
+ * subsection) and [includeIf "COND"] or [includeIf.COND] (any condition:
+ * kjail does not judge them) matter; names in any case. The cursor is left
+ * after the ']': git reads a key on the rest of the line. */
+static enum section read_section(struct cursor *c)
 {
 	c->p++; /* '[' */
 	skip_blanks(c);
 	const char *name = c->p;
-	while (!at_end(c) && (isalnum((unsigned char)*c->p) || *c->p == '-'))
+	while (!at_end(c) && (isalnum((unsigned char)*c->p) || *c->p == '-' || *c->p == '.'))
 		c->p++;
 	size_t n = (size_t)(c->p - name);
+	const char *dot = memchr(name, '.', n);
+	size_t base = dot ? (size_t)(dot - name) : n;
+	bool sub = dot != NULL;
 	skip_blanks(c);
-	bool core = n == 4 && strncasecmp(name, "core", 4) == 0 && !at_end(c) && *c->p == ']';
-	skip_line(c);
-	return core;
+	if (!at_end(c) && *c->p == '"') {
+		sub = true;
+		for (c->p++; !at_end(c) && *c->p != '"' && *c->p != '\n'; c->p++)
+			if (*c->p == '\\' && c->p + 1 < c->end && c->p[1] != '\n')
+				c->p++;
+		if (!at_end(c) && *c->p == '"')
+			c->p++;
+		skip_blanks(c);
+	}
+	if (at_end(c) || *c->p != ']') {
+		skip_line(c); /* git refuses the file; nothing is taken from the line */
+		return SEC_OTHER;
+	}
+	c->p++;
+	if (!sub && base == 4 && strncasecmp(name, "core", 4) == 0)
+		return SEC_CORE;
+	if (!sub && base == 7 && strncasecmp(name, "include", 7) == 0)
+		return SEC_INCLUDE;
+	if (sub && base == 9 && strncasecmp(name, "includeif", 9) == 0)
+		return SEC_INCLUDE;
+	return SEC_OTHER;
 }
 
 /* The value after '=', as git reads it; the cursor is left after it. */
@@ -100,11 +127,10 @@ static char *read_value(struct cursor *c)
 	return v;
 }
 
-char *gitconfig_hooks_path(const char *text, size_t len)
+void gitconfig_parse(const char *text, size_t len, struct gitconfig *out)
 {
 	struct cursor c = { text, text + len };
-	bool in_core = false;
-	char *found = NULL;
+	enum section sec = SEC_OTHER;
 	while (!at_end(&c)) {
 		skip_blanks(&c);
 		if (at_end(&c))
@@ -115,7 +141,7 @@ char *gitconfig_hooks_path(const char *text, size_t len)
 			continue;
 		}
 		if (ch == '[') {
-			in_core = section_is_core(&c);
+			sec = read_section(&c);
 			continue;
 		}
 		const char *key = c.p;
@@ -124,20 +150,27 @@ char *gitconfig_hooks_path(const char *text, size_t len)
 		size_t klen = (size_t)(c.p - key);
 		skip_blanks(&c);
 		bool has_value = !at_end(&c) && *c.p == '=';
-		if (!in_core || klen != 9 || strncasecmp(key, "hookspath", 9) != 0 || !has_value) {
-			/* another key, or a bare boolean: its value (which may go on
-			 * over continued lines) is read and dropped */
-			if (has_value) {
-				c.p++;
-				free(read_value(&c));
-			} else {
-				skip_line(&c);
-			}
+		if (!has_value) {
+			/* a bare key (a boolean, or a line git refuses) */
+			skip_line(&c);
 			continue;
 		}
 		c.p++; /* '=' */
-		free(found);
-		found = read_value(&c);
+		char *v = read_value(&c);
+		if (sec == SEC_CORE && klen == 9 && strncasecmp(key, "hookspath", 9) == 0) {
+			free(out->hooks_path);
+			out->hooks_path = v;
+		} else if (sec == SEC_INCLUDE && klen == 4 && strncasecmp(key, "path", 4) == 0) {
+			strv_take(&out->includes, v);
+		} else {
+			free(v);
+		}
 	}
-	return found;
+}
+
+void gitconfig_free(struct gitconfig *g)
+{
+	free(g->hooks_path);
+	g->hooks_path = NULL;
+	strv_free(&g->includes);
 }

@@ -538,33 +538,86 @@ static void protect_worktrees(struct builder *b, const char *root)
 	strv_free(&names);
 }
 
-/* core.hooksPath moves git's hooks out of .git/hooks, often into the work
- * tree itself (git config core.hooksPath .githooks): that directory is
- * protected like .git/hooks, in whichever writable root holds it. */
-static void protect_hooks_path(struct builder *b, const char *root)
+/* path (real) inside a writable root: protected there. */
+static void protect_at(struct builder *b, const char *real, const char *why,
+		       int kind)
 {
-	_cleanup_free_ char *cfg = path_join(root, ".git/config");
-	size_t len = 0;
-	_cleanup_free_ char *text = read_file_capped(cfg, 1024 * 1024, &len);
-	if (!text)
-		return;
-	_cleanup_free_ char *hp = gitconfig_hooks_path(text, len);
-	if (!hp || !hp[0])
-		return;
-	const char *home = b->h->home_env && b->h->home_env[0] == '/' ? b->h->home_env : b->h->home;
-	_cleanup_free_ char *abs = hp[0] == '~' ? path_expand_home(hp, home)
-						: path_normalize(hp, root);
-	_cleanup_free_ char *real = abs ? path_resolve_memo(abs, root, &b->memo) : NULL;
-	if (!real)
-		return;
-	for (size_t r = 0; r < b->roots.n; r++) {
+	for (size_t r = 0; real && r < b->roots.n; r++) {
 		const char *rel = path_relative_to(real, b->roots.v[r].path);
 		if (rel && rel[0]) {
-			protect(b, b->roots.v[r].path, rel, "git hooks (core.hooksPath)", PROTECT_ANY,
-				false);
+			protect(b, b->roots.v[r].path, rel, why, kind, false);
 			return;
 		}
 	}
+}
+
+/* Git config can make git run or read files from elsewhere: hooks from the
+ * directory core.hooksPath names (often in the work tree: .githooks), and
+ * more config from each file include.path and includeIf.*.path name (a
+ * repository's shared config kept in its work tree), whose core.fsmonitor
+ * or aliases git then runs. Such a directory or file in a writable root is
+ * protected like .git/hooks and .git/config; an include that is absent at
+ * the start and that the jail makes is moved aside after the run, like
+ * .git/commondir. Every file included is read in turn, 10 deep as in git. */
+static void protect_git_config(struct builder *b, const char *root, const char *file,
+			       int depth, int *budget)
+{
+	if (depth > 10 || --*budget < 0)
+		return;
+	size_t len = 0;
+	_cleanup_free_ char *text = read_file_capped(file, 1024 * 1024, &len);
+	if (!text)
+		return;
+	struct gitconfig g = GITCONFIG_INIT;
+	gitconfig_parse(text, len, &g);
+	const char *home = b->h->home_env && b->h->home_env[0] == '/' ? b->h->home_env : b->h->home;
+	if (g.hooks_path && g.hooks_path[0]) {
+		/* relative to the work tree, whichever file sets it */
+		_cleanup_free_ char *abs = g.hooks_path[0] == '~' ? path_expand_home(g.hooks_path, home)
+								  : path_normalize(g.hooks_path, root);
+		_cleanup_free_ char *real = abs ? path_resolve_memo(abs, root, &b->memo) : NULL;
+		protect_at(b, real, "git hooks (core.hooksPath)", PROTECT_ANY);
+	}
+	_cleanup_free_ char *dir = path_dirname(file);
+	for (size_t i = 0; i < g.includes.n; i++) {
+		const char *inc = g.includes.v[i];
+		if (!inc[0])
+			continue;
+		/* relative to the directory of the file that includes it */
+		_cleanup_free_ char *abs = inc[0] == '~' ? path_expand_home(inc, home)
+						       : path_normalize(inc, dir);
+		_cleanup_free_ char *real = abs ? path_resolve_memo(abs, dir, &b->memo) : NULL;
+		if (!real)
+			continue;
+		protect_at(b, real, "git config included by another", PROTECT_MOVE_ASIDE);
+		protect_git_config(b, root, real, depth + 1, budget);
+	}
+	gitconfig_free(&g);
+}
+
+/* The repository's config, then the user's and the system's: their
+ * core.hooksPath and includes can name the work tree too. */
+static void protect_git_configs(struct builder *b, const char *root)
+{
+	const struct host *h = b->h;
+	const char *home = h->home_env && h->home_env[0] == '/' ? h->home_env : h->home;
+	struct strv files = STRV_INIT;
+	strv_take(&files, path_join(root, ".git/config"));
+	if (h->git_config_global && h->git_config_global[0] == '/')
+		strv_push(&files, h->git_config_global);
+	if (h->xdg_config_home && h->xdg_config_home[0] == '/')
+		strv_take(&files, path_join(h->xdg_config_home, "git/config"));
+	else if (home)
+		strv_take(&files, path_join(home, ".config/git/config"));
+	if (home)
+		strv_take(&files, path_join(home, ".gitconfig"));
+	if (h->git_config_system && h->git_config_system[0] == '/')
+		strv_push(&files, h->git_config_system);
+	strv_push(&files, "/etc/gitconfig");
+	int budget = 64; /* files read in all, includes too */
+	for (size_t i = 0; i < files.n; i++)
+		protect_git_config(b, root, files.v[i], 0, &budget);
+	strv_free(&files);
 }
 
 static void protect_root(struct builder *b, const char *root)
@@ -578,7 +631,7 @@ static void protect_root(struct builder *b, const char *root)
 		protect(b, root, n->rel, n->why, n->kind, create);
 	}
 	if (git_dir) {
-		protect_hooks_path(b, root);
+		protect_git_configs(b, root);
 		protect(b, root, ".git/config.worktree", "git config", PROTECT_PRESENT, false);
 		protect_submodules(b, root, ".git/modules", 0);
 		protect_worktrees(b, root);

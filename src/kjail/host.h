@@ -49,6 +49,8 @@ struct host {
 	const char *tmux;            /* $TMUX: "SOCKET,PID,SESSION", may be NULL */
 	const char *tmux_tmpdir;     /* may be NULL */
 	const char *screendir;       /* may be NULL */
+	const char *git_config_global; /* $GIT_CONFIG_GLOBAL, may be NULL */
+	const char *git_config_system; /* $GIT_CONFIG_SYSTEM, may be NULL */
 	const char *self;            /* the jail's entry helper (kjail-entry or kjail), real path */
 	unsigned uid;
 	bool dry_run;                /* --print/--explain: create nothing */

@@ -337,6 +337,8 @@ int main(int argc, char **argv)
 		.tmux = getenv("TMUX"),
 		.tmux_tmpdir = getenv("TMUX_TMPDIR"),
 		.screendir = getenv("SCREENDIR"),
+		.git_config_global = getenv("GIT_CONFIG_GLOBAL"),
+		.git_config_system = getenv("GIT_CONFIG_SYSTEM"),
 		.self = entry,
 		.uid = (unsigned)getuid(),
 		.dry_run = cli.print || cli.explain,

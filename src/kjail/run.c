@@ -387,9 +387,8 @@ static void warn_unguarded(const struct plan *pl)
 		int n = snprintf(aside, sizeof aside, "%s.kjail-moved-aside.%ld", p,
 				 (long)getpid());
 		if (n > 0 && (size_t)n < sizeof aside && rename(p, aside) == 0)
-			warn_msg("warning: the jail created %s (%s); moved aside to %s, since git "
-				 "would have taken its config and hooks from where it points", p,
-				 why, aside);
+			warn_msg("warning: the jail created %s (%s); moved aside to %s, so that "
+				 "git outside the jail does not follow it", p, why, aside);
 		else
 			warn_msg("warning: the jail created %s (%s) and it could not be moved aside "
 				 "(%s): remove it before running git there", p, why, strerror(errno));

@@ -1,4 +1,5 @@
-/* gitconfig_hooks_path: core.hooksPath as git reads it. */
+/* gitconfig_parse: core.hooksPath and the include paths, as git reads them
+ * (each case checked against git config --list). */
 #include "config.h"
 
 #include <stdarg.h>
@@ -13,17 +14,34 @@
 
 static void expect(const char *text, const char *want)
 {
-	char *got = gitconfig_hooks_path(text, strlen(text));
+	struct gitconfig g = GITCONFIG_INIT;
+	gitconfig_parse(text, strlen(text), &g);
+	const char *got = g.hooks_path;
 	if (!want) {
 		if (got)
 			fail_msg("from %s: got \"%s\", want none", text, got);
-		return;
-	}
-	if (!got)
+	} else if (!got) {
 		fail_msg("from %s: got none, want \"%s\"", text, want);
-	if (strcmp(got, want) != 0)
+	} else if (strcmp(got, want) != 0) {
 		fail_msg("from %s: got \"%s\", want \"%s\"", text, got, want);
-	free(got);
+	}
+	gitconfig_free(&g);
+}
+
+/* want: the include paths, joined with "|"; "" for none */
+static void expect_includes(const char *text, const char *want)
+{
+	struct gitconfig g = GITCONFIG_INIT;
+	gitconfig_parse(text, strlen(text), &g);
+	char got[512] = "";
+	for (size_t i = 0; i < g.includes.n; i++) {
+		if (i)
+			strcat(got, "|");
+		strcat(got, g.includes.v[i]);
+	}
+	if (strcmp(got, want) != 0)
+		fail_msg("from %s: got includes \"%s\", want \"%s\"", text, got, want);
+	gitconfig_free(&g);
 }
 
 static void test_plain(void **state)
@@ -52,6 +70,41 @@ static void test_sections(void **state)
 	expect("[core]\n\thooksPathX = no\n\txhooksPath = no\n", NULL);
 	/* a bare key (a boolean) before it */
 	expect("[core]\n\tbare\n\thooksPath = y\n", "y");
+	/* a key on the header's own line is read (git does) */
+	expect("[core] hooksPath = oneline\n", "oneline");
+	expect("[user] name = x\n[core]hooksPath=y\n", "y");
+	expect("[core \"x\"] hooksPath = no\n", NULL);
+	/* a header git refuses: nothing from its line */
+	expect("[core hooksPath = no\n", NULL);
+}
+
+static void test_includes(void **state)
+{
+	(void)state;
+	expect_includes("[include]\n\tpath = ../shared.gitconfig\n", "../shared.gitconfig");
+	expect_includes("[INCLUDE]\n\tPATH = a\n\tpath = b\n", "a|b");
+	expect_includes("[includeIf \"gitdir:~/work/\"]\n\tpath = ~/work.gitconfig\n",
+			"~/work.gitconfig");
+	expect_includes("[includeIf \"onbranch:main\"] path = \"with space\"\n", "with space");
+	expect_includes("[includeif.x]\npath=dotted\n", "dotted");
+	expect_includes("[includeIf \"hasconfig:remote.*.url:a\\\"b\"]\n\tpath = q\n", "q");
+	/* not includes: a subsection of include, includeIf without a condition,
+	 * another key, another section, a bare key */
+	expect_includes("[include \"x\"]\n\tpath = no\n", "");
+	expect_includes("[includeIf]\n\tpath = no\n", "");
+	expect_includes("[include]\n\tpaths = no\n\tpath\n", "");
+	expect_includes("[core]\n\tpath = no\n", "");
+	expect_includes("[include]\n\tpath = a\n[core]\n\tpath = no\n", "a");
+	/* hooksPath and includes from one file */
+	struct gitconfig g = GITCONFIG_INIT;
+	const char *t = "[core]\n\thooksPath = h\n[include]\n\tpath = i\n";
+	gitconfig_parse(t, strlen(t), &g);
+	assert_non_null(g.hooks_path);
+	assert_string_equal(g.hooks_path, "h");
+	assert_int_equal(g.includes.n, 1);
+	gitconfig_free(&g);
+	assert_null(g.hooks_path);
+	assert_int_equal(g.includes.n, 0);
 }
 
 static void test_values(void **state)
@@ -80,6 +133,7 @@ int main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_includes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
