@@ -164,8 +164,31 @@ const struct protected_name protected_in_home[] = {
 	{ ".zprofile", "shell startup file", PROTECT_ANY },
 	{ ".zlogin", "shell startup file", PROTECT_ANY },
 	{ ".config/fish", "shell startup file", PROTECT_ANY },
+	{ ".bash_aliases", "shell startup file", PROTECT_ANY }, /* Debian's .bashrc sources it */
 	{ ".gitconfig", "git config", PROTECT_ANY },
 	{ ".config/git", "git config", PROTECT_ANY },
 	{ ".ssh", "ssh config", PROTECT_ANY },
+	/* the session: what starts at the next login */
+	{ ".config/systemd", "user services", PROTECT_ANY },
+	{ ".config/autostart", "session autostart", PROTECT_ANY },
+	{ ".config/environment.d", "session environment", PROTECT_ANY },
+	{ ".pam_environment", "session environment", PROTECT_ANY },
+	{ ".xprofile", "session startup file", PROTECT_ANY },
+	{ ".xsessionrc", "session startup file", PROTECT_ANY },
+	{ ".xinitrc", "session startup file", PROTECT_ANY },
+	/* on PATH (Debian's .profile adds the first two when they exist):
+	 * a program put there runs instead of the system's */
+	{ ".local/bin", "directory on PATH", PROTECT_ANY },
+	{ "bin", "directory on PATH", PROTECT_ANY },
+	{ ".cargo/bin", "directory on PATH", PROTECT_ANY },
+	{ "go/bin", "directory on PATH", PROTECT_ANY },
+	/* editors and the terminal multiplexer run commands from these */
+	{ ".vimrc", "editor startup file", PROTECT_ANY },
+	{ ".config/nvim", "editor startup file", PROTECT_ANY },
+	{ ".emacs", "editor startup file", PROTECT_ANY },
+	{ ".emacs.d", "editor startup file", PROTECT_ANY },
+	{ ".config/emacs", "editor startup file", PROTECT_ANY },
+	{ ".tmux.conf", "tmux startup file", PROTECT_ANY },
+	{ ".config/tmux", "tmux startup file", PROTECT_ANY },
 	{ NULL, NULL, 0 },
 };
