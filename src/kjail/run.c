@@ -4,6 +4,7 @@
 #include "landlock.h"
 #include "probe.h"
 #include "seccomp.h"
+#include "path.h"
 #include "strv.h"
 
 #include <errno.h>
@@ -366,32 +367,112 @@ static bool listed(const struct entry_list *l, const char *path)
 	return false;
 }
 
+/* The writable root that holds path (the jail could not rename a root: it
+ * is a mount point there), and path relative to it. */
+static const char *root_of(const struct plan *pl, const char *path, const char **rel)
+{
+	for (size_t i = 0; i < pl->nops; i++) {
+		if (pl->ops[i].kind != OP_BIND)
+			continue;
+		const char *r = path_relative_to(path, pl->ops[i].path);
+		if (r && r[0]) {
+			*rel = r;
+			return pl->ops[i].path;
+		}
+	}
+	return NULL;
+}
+
+enum found { FOUND_NONE, FOUND_NAME, FOUND_LINK };
+
+/* ROOT/REL as the jail left it, one component at a time, following no
+ * symlink (a symlink the jail made on the way would otherwise send kjail's
+ * rename to a file outside the workspace). FOUND_NAME: the name itself
+ * exists, of any type; FOUND_LINK: a component above it is a symlink, which
+ * git would follow. For both, *dir is the directory holding that component
+ * (an O_PATH descriptor the caller closes) and *len the length of REL up to
+ * its end. FOUND_NONE: nothing is there, or a component above it is not a
+ * directory, so nothing resolves. */
+static enum found find_nofollow(const char *root, const char *rel, int *dir, size_t *len)
+{
+	int d = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (d < 0)
+		return FOUND_NONE;
+	char comp[NAME_MAX + 1];
+	for (size_t at = 0;;) {
+		while (rel[at] == '/')
+			at++;
+		size_t n = strcspn(rel + at, "/");
+		if (n == 0 || n > NAME_MAX)
+			break;
+		memcpy(comp, rel + at, n);
+		comp[n] = '\0';
+		at += n;
+		bool last = rel[at + strspn(rel + at, "/")] == '\0';
+		struct stat st;
+		if (fstatat(d, comp, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			break;
+		if (last || S_ISLNK(st.st_mode)) {
+			*dir = d;
+			*len = at;
+			return last ? FOUND_NAME : FOUND_LINK;
+		}
+		if (!S_ISDIR(st.st_mode))
+			break;
+		int next = openat(d, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(d);
+		if (next < 0)
+			return FOUND_NONE;
+		d = next;
+	}
+	close(d);
+	return FOUND_NONE;
+}
+
 /* After the run (every process of the jail is gone): a protected name the
  * jail created is reported; one git never makes itself (a common-directory
  * link, through which git would take its config and hooks from elsewhere)
- * is also renamed aside, so the next git command outside does not follow
- * it. */
+ * or a config file git includes is also renamed aside, so that the next git
+ * command outside does not follow it. So is a symlink the jail put on the
+ * way to one. */
 static void warn_unguarded(const struct plan *pl)
 {
 	for (size_t i = 0; i < pl->unguarded.n; i++) {
 		const char *p = pl->unguarded.v[i].value, *why = pl->unguarded.v[i].origin;
-		struct stat st;
-		if (lstat(p, &st) != 0)
+		const char *rel;
+		const char *root = root_of(pl, p, &rel);
+		int dir;
+		size_t len;
+		enum found f = root ? find_nofollow(root, rel, &dir, &len) : FOUND_NONE;
+		if (f == FOUND_NONE)
 			continue;
+		/* what was found: rel up to len, and its last component */
+		_cleanup_free_ char *relp = xstrndup(rel, len);
+		_cleanup_free_ char *found = path_join(root, relp);
+		const char *base = strrchr(relp, '/') ? strrchr(relp, '/') + 1 : relp;
+		const char *what = f == FOUND_LINK ? "a symlink on the way to " : "";
 		if (!listed(&pl->move_aside, p)) {
-			warn_msg("warning: the jail created %s (%s): review it before you trust it",
-				 p, why);
+			if (f == FOUND_LINK)
+				warn_msg("warning: the jail created %s, a symlink on the way to %s "
+					 "(%s): review it before you trust it", found, p, why);
+			else
+				warn_msg("warning: the jail created %s (%s): review it before you "
+					 "trust it", p, why);
+			close(dir);
 			continue;
 		}
-		char aside[PATH_MAX];
-		int n = snprintf(aside, sizeof aside, "%s.kjail-moved-aside.%ld", p,
+		char aside[NAME_MAX + 1];
+		int n = snprintf(aside, sizeof aside, "%s.kjail-moved-aside.%ld", base,
 				 (long)getpid());
-		if (n > 0 && (size_t)n < sizeof aside && rename(p, aside) == 0)
-			warn_msg("warning: the jail created %s (%s); moved aside to %s, so that "
-				 "git outside the jail does not follow it", p, why, aside);
+		if (n > 0 && (size_t)n < sizeof aside && renameat(dir, base, dir, aside) == 0)
+			warn_msg("warning: the jail created %s%s (%s); moved aside to %s.kjail-moved-"
+				 "aside.%ld, so that git outside the jail does not follow it",
+				 what, f == FOUND_LINK ? p : found, why, found, (long)getpid());
 		else
-			warn_msg("warning: the jail created %s (%s) and it could not be moved aside "
-				 "(%s): remove it before running git there", p, why, strerror(errno));
+			warn_msg("warning: the jail created %s%s (%s) and it could not be moved "
+				 "aside (%s): remove it before running git there", what,
+				 f == FOUND_LINK ? p : found, why, strerror(errno));
+		close(dir);
 	}
 }
 
