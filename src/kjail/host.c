@@ -183,6 +183,7 @@ struct builder {
 	struct cands protects;
 	struct cands masks;
 	struct path_memo memo;  /* the home directory, once, for its many masks */
+	int git_files;          /* git config files still to be read, includes too */
 	char *err;
 	size_t errlen;
 };
@@ -469,6 +470,9 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 	pin_ancestors(b, root, p);
 }
 
+static void protect_git_config(struct builder *b, const char *root, const char *file,
+			       int depth, bool hooks);
+
 /* A submodule's repository lives under .git/modules (a name with slashes
  * nests), with hooks and a config of its own that git runs and reads when
  * the user works in the superproject (`git status` runs its core.fsmonitor,
@@ -506,6 +510,10 @@ static void protect_submodules(struct builder *b, const char *root, const char *
 			_cleanup_free_ char *nested = xconcat(sub, "/modules", (char *)NULL);
 			protect(b, root, hooks, "git hooks of a submodule", PROTECT_ANY, true);
 			protect(b, root, config, "git config of a submodule", PROTECT_ANY, false);
+			/* its includes (its core.hooksPath is its own work tree's, which
+			 * kjail does not locate) */
+			_cleanup_free_ char *config_abs = path_join(root, config);
+			protect_git_config(b, root, config_abs, 0, false);
 			protect(b, root, wconfig, "git config of a submodule", PROTECT_PRESENT,
 				false);
 			protect(b, root, common, "git common directory link of a submodule",
@@ -532,6 +540,8 @@ static void protect_worktrees(struct builder *b, const char *root)
 		_cleanup_free_ char *common = xconcat(".git/worktrees/", names.v[i], "/commondir",
 						      (char *)NULL);
 		protect(b, root, rel, "git config of a worktree", PROTECT_PRESENT, false);
+		_cleanup_free_ char *abs = path_join(root, rel);
+		protect_git_config(b, root, abs, 0, false);
 		protect(b, root, common, "git common directory link of a worktree",
 			PROTECT_PRESENT, false);
 	}
@@ -560,9 +570,9 @@ static void protect_at(struct builder *b, const char *real, const char *why,
  * the start and that the jail makes is moved aside after the run, like
  * .git/commondir. Every file included is read in turn, 10 deep as in git. */
 static void protect_git_config(struct builder *b, const char *root, const char *file,
-			       int depth, int *budget)
+			       int depth, bool hooks)
 {
-	if (depth > 10 || --*budget < 0)
+	if (depth > 10 || --b->git_files < 0)
 		return;
 	size_t len = 0;
 	_cleanup_free_ char *text = read_file_capped(file, 1024 * 1024, &len);
@@ -571,7 +581,7 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 	struct gitconfig g = GITCONFIG_INIT;
 	gitconfig_parse(text, len, &g);
 	const char *home = b->h->home_env && b->h->home_env[0] == '/' ? b->h->home_env : b->h->home;
-	if (g.hooks_path && g.hooks_path[0]) {
+	if (hooks && g.hooks_path && g.hooks_path[0]) {
 		/* relative to the work tree, whichever file sets it */
 		_cleanup_free_ char *abs = g.hooks_path[0] == '~' ? path_expand_home(g.hooks_path, home)
 								  : path_normalize(g.hooks_path, root);
@@ -590,7 +600,7 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 		if (!real)
 			continue;
 		protect_at(b, real, "git config included by another", PROTECT_MOVE_ASIDE);
-		protect_git_config(b, root, real, depth + 1, budget);
+		protect_git_config(b, root, real, depth + 1, hooks);
 	}
 	gitconfig_free(&g);
 }
@@ -614,9 +624,8 @@ static void protect_git_configs(struct builder *b, const char *root)
 	if (h->git_config_system && h->git_config_system[0] == '/')
 		strv_push(&files, h->git_config_system);
 	strv_push(&files, "/etc/gitconfig");
-	int budget = 64; /* files read in all, includes too */
 	for (size_t i = 0; i < files.n; i++)
-		protect_git_config(b, root, files.v[i], 0, &budget);
+		protect_git_config(b, root, files.v[i], 0, true);
 	strv_free(&files);
 }
 
@@ -633,6 +642,8 @@ static void protect_root(struct builder *b, const char *root)
 	if (git_dir) {
 		protect_git_configs(b, root);
 		protect(b, root, ".git/config.worktree", "git config", PROTECT_PRESENT, false);
+		_cleanup_free_ char *wt = path_join(root, ".git/config.worktree");
+		protect_git_config(b, root, wt, 0, true);
 		protect_submodules(b, root, ".git/modules", 0);
 		protect_worktrees(b, root);
 	}
@@ -827,7 +838,8 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	 * held CAP_SETFCAP, which the jail never has; so a root run that allows
 	 * user namespaces is uid 65534 inside (still root outside). */
 	out->inside_id = out->allow_userns && h->uid == 0 ? 65534 : -1;
-	struct builder b = { .p = p, .h = h, .pl = out, .err = err, .errlen = errlen };
+	struct builder b = { .p = p, .h = h, .pl = out, .err = err, .errlen = errlen,
+			     .git_files = 64 };
 	bool ok = build(&b);
 	cands_free(&b.roots);
 	cands_free(&b.pins);
