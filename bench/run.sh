@@ -571,6 +571,9 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	def x(v):
 	    return "%.2f×" % v if v is not None else "—"
 
+	def x3(v):  # acceptance: three decimals, so 1.104 never shows as a failed "1.10"
+	    return "%.3f×" % v if v is not None else "—"
+
 	def ir(key):
 	    v = facts.get("ir:" + key)
 	    return int(v) if v else None
@@ -710,12 +713,12 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	    w("| %s | %s | %s | %s | %s |" % (i, what, shown, limit, res))
 	r1 = ratio(k, rawh)
 	check(1, "`kjail -- /bin/true` / the exact bwrap command `kjail --print` shows (net), medians", r1,
-	      x(r1) + (" (%s without the entry helper)" % x(ratio(k, raw)) if raw else ""),
+	      x3(r1) + (" (%s without the entry helper)" % x3(ratio(k, raw)) if raw else ""),
 	      "≤ 1.10×", r1 is not None and r1 <= 1.10)
 	r2 = ratio(med("kjail-w100k"), base_ws)
 	irw = ratio(ir("print-w100k"), ir("print-w10"))
 	check(2, "kjail start-up, 100,000-file workspace / 10-file", r2,
-	      x(r2) + (" (instructions ×%.3f, system calls %s → %s)" % (irw, facts.get("sc:print-w10", "?"), facts.get("sc:print-w100k", "?")) if irw else ""),
+	      x3(r2) + (" (instructions ×%.3f, system calls %s → %s)" % (irw, facts.get("sc:print-w10", "?"), facts.get("sc:print-w100k", "?")) if irw else ""),
 	      "≤ 1.10×", r2 is not None and r2 <= 1.10)
 	i3 = ir("run-m1000")
 	check(3, "kjail's instructions before it starts bwrap, 1,000 masks (callgrind)", i3,
