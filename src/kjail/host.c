@@ -239,6 +239,20 @@ static bool add_writable(struct builder *b, const char *path, const char *rule, 
 		return fail(b, "%s: %s: %s", origin, path, strerror(errno));
 	if (strcmp(real, "/") == 0)
 		return fail(b, "%s: refusing to make / writable: that is no jail", origin);
+	/* Run as root, the jail writes what root owns: a writable root that
+	 * holds one of these hands it the machine (a cron job, a service, a
+	 * package's install script, a library every program loads). */
+	static const char *const system_dirs[] = {
+		"/etc", "/usr", "/boot", "/opt", "/var/spool/cron", "/var/lib/dpkg",
+		"/var/lib/rpm", NULL,
+	};
+	for (const char *const *d = system_dirs; b->h->uid == 0 && *d; d++)
+		if (path_is_under(*d, real))
+			return fail(b, "%s: refusing to make %s writable to a jail run as root: the "
+				       "machine runs programs from %s later (cron jobs, services, "
+				       "install scripts); make writable only the directory the job "
+				       "needs (--writable DIR, or run kjail from there)",
+				    origin, real, *d);
 	if (kind_in(b, real, true) == K_MISSING) {
 		if (strict)
 			return fail(b, "%s: %s: no such file or directory", origin, path);

@@ -278,6 +278,42 @@ static void test_refusals(void **state)
 	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
 	assert_non_null(strstr(f.err, "refusing to make / writable"));
 	fx_free(&f);
+
+	/* run as root: no writable root holding /etc, /usr, cron's spool... */
+	static const char *const refused[][2] = {
+		{ "/etc", "/etc" }, { "/usr", "/usr" }, { "/var", "/var/spool/cron" },
+		{ "/boot", "/boot" },
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+		fx_init(&f, true);
+		f.h.uid = 0;
+		f.p.workspace = xstrdup(refused[i][0]);
+		assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+		_cleanup_free_ char *want = xasprintf("refusing to make %s writable to a jail run "
+						      "as root: the machine runs programs from %s",
+						      refused[i][0], refused[i][1]);
+		if (!strstr(f.err, want))
+			fail_msg("workspace %s: %s", refused[i][0], f.err);
+		fx_free(&f);
+		/* the same for --writable */
+		fx_init(&f, true);
+		f.h.uid = 0;
+		entry_add(&f.p.writable, refused[i][0], "--writable");
+		assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+		assert_non_null(strstr(f.err, "--writable: refusing to make"));
+		fx_free(&f);
+		/* not as a user: what root owns stays read-only to them anyway */
+		fx_init(&f, true);
+		entry_add(&f.p.writable, refused[i][0], "--writable");
+		assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+		fx_free(&f);
+	}
+	/* a directory inside one is the user's narrow choice */
+	fx_init(&f, true);
+	f.h.uid = 0;
+	entry_add(&f.p.writable, "/etc/ssl", "--writable");
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	fx_free(&f);
 }
 
 static void test_home_as_workspace(void **state)
