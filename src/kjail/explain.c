@@ -133,8 +133,8 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 		bool aside = false;
 		for (size_t j = 0; j < pl->move_aside.n && !aside; j++)
 			aside = strcmp(pl->move_aside.v[j].value, pl->unguarded.v[i].value) == 0;
-		fprintf(out, "unprotected: %s (absent, so not pinned: a %s made in the jail is "
-			     "not blocked; kjail %s after the run)\n",
+		fprintf(out, "unprotected: %s (%s; absent, so not pinned: the jail may make it, "
+			     "and kjail %s after the run)\n",
 			pl->unguarded.v[i].value, pl->unguarded.v[i].origin,
 			aside ? "moves it aside and warns" : "warns");
 	}
