@@ -464,7 +464,12 @@ static void warn_unguarded(const struct plan *pl)
 		char aside[NAME_MAX + 1];
 		int n = snprintf(aside, sizeof aside, "%s.kjail-moved-aside.%ld", base,
 				 (long)getpid());
-		if (n > 0 && (size_t)n < sizeof aside && renameat(dir, base, dir, aside) == 0)
+		bool moved = false;
+		if (n < 0 || (size_t)n >= sizeof aside)
+			errno = ENAMETOOLONG;
+		else
+			moved = renameat(dir, base, dir, aside) == 0;
+		if (moved)
 			warn_msg("warning: the jail created %s%s (%s); moved aside to %s.kjail-moved-"
 				 "aside.%ld, so that git outside the jail does not follow it",
 				 what, f == FOUND_LINK ? p : found, why, found, (long)getpid());
