@@ -130,9 +130,7 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 		fprintf(out, "created: %s (empty, so it can be pinned read-only: %s)\n",
 			pl->created.v[i].value, pl->created.v[i].origin);
 	for (size_t i = 0; i < pl->unguarded.n; i++) {
-		bool aside = false;
-		for (size_t j = 0; j < pl->move_aside.n && !aside; j++)
-			aside = strcmp(pl->move_aside.v[j].value, pl->unguarded.v[i].value) == 0;
+		bool aside = entry_list_has(&pl->move_aside, pl->unguarded.v[i].value);
 		fprintf(out, "unprotected: %s (%s; absent, so not pinned: the jail may make it, "
 			     "and kjail %s after the run)\n",
 			pl->unguarded.v[i].value, pl->unguarded.v[i].origin,

@@ -222,13 +222,10 @@ static void skip(struct builder *b, const char *path, const char *why, const cha
 	 * built-in masks a host does not have */
 	if (!b->h->explain)
 		return;
-	struct entry_list *l = &b->pl->skipped;
-	size_t n = strlen(path);
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].len == n && memcmp(l->v[i].value, path, n) == 0)
-			return;
+	if (entry_list_has(&b->pl->skipped, path))
+		return;
 	_cleanup_free_ char *o = xconcat(why, " (", origin, ")", NULL);
-	entry_add(l, path, o);
+	entry_add(&b->pl->skipped, path, o);
 }
 
 static bool add_writable(struct builder *b, const char *path, const char *rule, const char *origin,

@@ -41,6 +41,15 @@ void entry_add(struct entry_list *l, const char *value, const char *origin)
 	l->n++;
 }
 
+bool entry_list_has(const struct entry_list *l, const char *value)
+{
+	size_t n = strlen(value);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].len == n && memcmp(l->v[i].value, value, n) == 0)
+			return true;
+	return false;
+}
+
 void entry_list_free(struct entry_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)

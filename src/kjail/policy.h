@@ -51,6 +51,8 @@ void policy_init(struct policy *p);
 void policy_free(struct policy *p);
 void entry_add(struct entry_list *l, const char *value, const char *origin);
 void entry_list_free(struct entry_list *l);
+/* Whether an entry's value is exactly value. */
+bool entry_list_has(const struct entry_list *l, const char *value);
 void bool_set(struct bool_setting *s, bool value, const char *origin);
 void str_set(char **dst, const char *value);
 

@@ -267,7 +267,8 @@ static int wait_forwarding(pid_t child)
 	}
 }
 
-/* Reads a small /proc file into buf (NUL-terminated); its length, or -1. */
+/* Reads a small /proc file into buf (NUL-terminated); its length, or -1.
+ * Not read_text: a read error must not pass for an empty file. */
 static ssize_t read_proc(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -359,14 +360,6 @@ static void wait_jail_gone(bool pid_ns)
 	}
 }
 
-static bool listed(const struct entry_list *l, const char *path)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i].value, path) == 0)
-			return true;
-	return false;
-}
-
 /* The writable root that holds path (the jail could not rename a root: it
  * is a mount point there), and path relative to it. */
 static const char *root_of(const struct plan *pl, const char *path, const char **rel)
@@ -451,7 +444,7 @@ static void warn_unguarded(const struct plan *pl)
 		_cleanup_free_ char *found = path_join(root, relp);
 		const char *base = strrchr(relp, '/') ? strrchr(relp, '/') + 1 : relp;
 		const char *what = f == FOUND_LINK ? "a symlink on the way to " : "";
-		if (!listed(&pl->move_aside, p)) {
+		if (!entry_list_has(&pl->move_aside, p)) {
 			if (f == FOUND_LINK)
 				warn_msg("warning: the jail created %s, a symlink on the way to %s "
 					 "(%s): review it before you trust it", found, p, why);

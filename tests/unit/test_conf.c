@@ -109,6 +109,21 @@ static void test_user_path(void **state)
 	free(c);
 }
 
+static void test_entry_list_has(void **state)
+{
+	(void)state;
+	struct entry_list l = { 0 };
+	assert_false(entry_list_has(&l, "/a"));
+	entry_add(&l, "/a/b", "x");
+	entry_add(&l, "/a", "y");
+	assert_true(entry_list_has(&l, "/a"));
+	assert_true(entry_list_has(&l, "/a/b"));
+	assert_false(entry_list_has(&l, "/a/"));   /* whole values only */
+	assert_false(entry_list_has(&l, "/a/b/c"));
+	assert_false(entry_list_has(&l, ""));
+	entry_list_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +131,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_long_line_is_not_split_into_a_key),
 		cmocka_unit_test(test_user_path),
+		cmocka_unit_test(test_entry_list_has),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
