@@ -183,7 +183,9 @@ struct builder {
 	struct cands protects;
 	struct cands masks;
 	struct path_memo memo;  /* the home directory, once, for its many masks */
-	int git_files;          /* git config files still to be read, includes too */
+	int git_includes;       /* included git config files still to be read */
+	char git_too_many[PATH_MAX]; /* more than that: the file that went over; the
+				      * plan fails */
 	char *err;
 	size_t errlen;
 };
@@ -288,6 +290,7 @@ static void add_mask(struct builder *b, const char *path, const char *origin)
  * nothing is known. Only absence is taken from it (what is there is still
  * looked up), so the answer is that of a lookup per name. */
 #define SCAN_MAX 64
+#define GIT_INCLUDES_MAX 256
 static bool scan_dir(const char *dir, const char *const *name, const size_t *len, size_t n,
 		     bool *present)
 {
@@ -484,11 +487,6 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 static void protect_git_config(struct builder *b, const char *root, const char *file,
 			       int depth, bool hooks);
 
-/* A submodule's repository lives under .git/modules (a name with slashes
- * nests), with hooks and a config of its own that git runs and reads when
- * the user works in the superproject (`git status` runs its core.fsmonitor,
- * `git submodule update` its hooks): each one found (a directory holding
- * HEAD) is protected like the top one. */
 /* The entries of ROOT/REL but "." and "..", in a list the caller frees
  * (empty when it cannot be read). */
 static void entries_of(const char *root, const char *rel, struct strv *out)
@@ -503,6 +501,11 @@ static void entries_of(const char *root, const char *rel, struct strv *out)
 	closedir(d);
 }
 
+/* A submodule's repository lives under .git/modules (a name with slashes
+ * nests), with hooks and a config of its own that git runs and reads when
+ * the user works in the superproject (`git status` runs its core.fsmonitor,
+ * `git submodule update` its hooks): each one found (a directory holding
+ * HEAD) is protected like the top one. */
 static void protect_submodules(struct builder *b, const char *root, const char *rel, int depth)
 {
 	struct strv names = STRV_INIT;
@@ -559,6 +562,12 @@ static void protect_worktrees(struct builder *b, const char *root)
 	strv_free(&names);
 }
 
+/* The home directory git expands ~ against: $HOME, else the account's. */
+static const char *git_home(const struct host *h)
+{
+	return h->home_env && h->home_env[0] == '/' ? h->home_env : h->home;
+}
+
 /* path (real) inside a writable root: protected there. */
 static void protect_at(struct builder *b, const char *real, const char *why,
 		       int kind)
@@ -583,7 +592,8 @@ static void protect_at(struct builder *b, const char *real, const char *why,
 static void protect_git_config(struct builder *b, const char *root, const char *file,
 			       int depth, bool hooks)
 {
-	if (depth > 10 || --b->git_files < 0)
+	/* git itself refuses more than 10 levels */
+	if (depth > 10)
 		return;
 	size_t len = 0;
 	_cleanup_free_ char *text = read_file_capped(file, 1024 * 1024, &len);
@@ -591,7 +601,7 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 		return;
 	struct gitconfig g = GITCONFIG_INIT;
 	gitconfig_parse(text, len, &g);
-	const char *home = b->h->home_env && b->h->home_env[0] == '/' ? b->h->home_env : b->h->home;
+	const char *home = git_home(b->h);
 	if (hooks && g.hooks_path && g.hooks_path[0]) {
 		/* relative to the work tree, whichever file sets it */
 		_cleanup_free_ char *abs = g.hooks_path[0] == '~' ? path_expand_home(g.hooks_path, home)
@@ -604,6 +614,13 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 		const char *inc = g.includes.v[i];
 		if (!inc[0])
 			continue;
+		/* more than GIT_INCLUDES_MAX in all is no config a person wrote,
+		 * and what the rest would let git run is unknown: the plan fails */
+		if (--b->git_includes < 0) {
+			if (!b->git_too_many[0])
+				snprintf(b->git_too_many, sizeof b->git_too_many, "%s", file);
+			break;
+		}
 		/* relative to the directory of the file that includes it */
 		_cleanup_free_ char *abs = inc[0] == '~' ? path_expand_home(inc, home)
 						       : path_normalize(inc, dir);
@@ -621,7 +638,7 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 static void protect_git_configs(struct builder *b, const char *root)
 {
 	const struct host *h = b->h;
-	const char *home = h->home_env && h->home_env[0] == '/' ? h->home_env : h->home;
+	const char *home = git_home(h);
 	struct strv files = STRV_INIT;
 	strv_take(&files, path_join(root, ".git/config"));
 	if (h->git_config_global && h->git_config_global[0] == '/')
@@ -769,6 +786,10 @@ static bool build(struct builder *b)
 
 	for (size_t r = 0, n = b->roots.n; r < n; r++)
 		protect_root(b, b->roots.v[r].path);
+	if (b->git_too_many[0])
+		return fail(b, "%s: git config includes more than %d files in all: kjail cannot "
+			       "tell what they let git run after the jail",
+			    b->git_too_many, GIT_INCLUDES_MAX);
 	const char *home_env = b->h->home_env;
 	for (size_t r = 0, n = b->roots.n; r < n; r++) {
 		const char *root = b->roots.v[r].path;
@@ -850,7 +871,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	 * user namespaces is uid 65534 inside (still root outside). */
 	out->inside_id = out->allow_userns && h->uid == 0 ? 65534 : -1;
 	struct builder b = { .p = p, .h = h, .pl = out, .err = err, .errlen = errlen,
-			     .git_files = 64 };
+			     .git_includes = GIT_INCLUDES_MAX };
 	bool ok = build(&b);
 	cands_free(&b.roots);
 	cands_free(&b.pins);

@@ -335,6 +335,49 @@ static void test_home_as_workspace(void **state)
 	fx_free(&f);
 }
 
+/* Config files git includes, named from .git/config: present ones are
+ * protected, absent ones moved aside if made; too many fail the plan. */
+static void test_git_includes(void **state)
+{
+	(void)state;
+	struct fixture f;
+	char *envp[] = { NULL };
+	_cleanup_free_ char *cfg = at("ws/.git/config");
+	FILE *c = fopen(cfg, "w");
+	assert_non_null(c);
+	fputs("[include]\n\tpath = ../shared.gitconfig\n[includeIf \"gitdir:/\"] path = ../absent.gitconfig\n", c);
+	fclose(c);
+	mk("ws/shared.gitconfig", false);
+	fx_init(&f, true);
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_non_null(find(&f.pl, OP_PROTECT, "ws/shared.gitconfig"));
+	_cleanup_free_ char *absent = at("ws/absent.gitconfig");
+	assert_true(entry_list_has(&f.pl.move_aside, absent));
+	assert_true(entry_list_has(&f.pl.unguarded, absent));
+	fx_free(&f);
+
+	/* more included files than kjail reads: no plan, and the file named */
+	c = fopen(cfg, "w");
+	assert_non_null(c);
+	fputs("[include]\n", c);
+	for (int i = 0; i < 300; i++)
+		fprintf(c, "\tpath = ../inc%d\n", i);
+	fclose(c);
+	fx_init(&f, true);
+	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	_cleanup_free_ char *want = xasprintf("%s: git config includes more than 256 files", cfg);
+	if (strncmp(f.err, want, strlen(want)) != 0)
+		fail_msg("got: %s", f.err);
+	fx_free(&f);
+
+	/* put back the fixture's empty config */
+	c = fopen(cfg, "w");
+	assert_non_null(c);
+	fclose(c);
+	_cleanup_free_ char *shared = at("ws/shared.gitconfig");
+	assert_int_equal(unlink(shared), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_skips_only_for_explain),
 		cmocka_unit_test(test_home_as_workspace),
+		cmocka_unit_test(test_git_includes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
