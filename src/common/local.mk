@@ -11,9 +11,12 @@ COMMON_LIBS = libcommon.a $(INIH_LIBS) $(LIBBSD_LIBS)
 
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 check_PROGRAMS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw \
-	tests/unit/test_strpool
+	tests/unit/test_strpool tests/unit/test_util
 TESTS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw \
-	tests/unit/test_strpool
+	tests/unit/test_strpool tests/unit/test_util
+tests_unit_test_util_SOURCES = tests/unit/test_util.c
+tests_unit_test_util_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_util_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_strv_SOURCES = tests/unit/test_strv.c
 tests_unit_test_strv_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_strv_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)

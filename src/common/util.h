@@ -50,6 +50,10 @@ char *read_file_capped(const char *path, size_t max, size_t *len_out);
 /* Read up to cap-1 bytes from fd (until EOF or an error), NUL-terminated;
  * returns how many were read. */
 size_t read_text(int fd, char *buf, size_t cap);
+/* The pids a /proc .../children file lists, at most max (a longer list is
+ * cut there); -1 when it cannot be opened or read. System calls only, so
+ * a signal handler may call it. */
+int proc_children_read(const char *path, int *out, int max);
 
 static inline void freep(void *p) { free(*(void **)p); }
 void closep(int *fd);

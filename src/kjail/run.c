@@ -284,30 +284,6 @@ static ssize_t read_proc(const char *path, char *buf, size_t size)
 	return r < 0 ? -1 : (ssize_t)n;
 }
 
-/* The pids a /proc children file lists, at most max (a number cut short
- * by the buffer is never taken); -1 when it cannot be read. */
-static int proc_children(const char *path, pid_t *out, int max)
-{
-	char buf[1024];
-	ssize_t len = read_proc(path, buf, sizeof buf);
-	if (len < 0)
-		return -1;
-	int n = 0;
-	for (char *p = buf; *p && n < max;) {
-		if (*p == ' ' || *p == '\n') {
-			p++;
-			continue;
-		}
-		char *end;
-		long v = strtol(p, &end, 10);
-		if (end == p || v <= 0 || (*end != ' ' && *end != '\n'))
-			break;
-		out[n++] = (pid_t)v;
-		p = end;
-	}
-	return n;
-}
-
 /* True when pid is one thread with no child: nothing below it can act. */
 static bool alone(pid_t pid)
 {
@@ -322,7 +298,8 @@ static bool alone(pid_t pid)
 	if (!p || strtol(p + 1, NULL, 10) != 1)
 		return false;
 	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
-	return read_proc(path, buf, sizeof buf) == 0;
+	int child;
+	return proc_children_read(path, &child, 1) == 0;
 }
 
 /* bwrap's monitor leaves as soon as the command exits. The jail's init
@@ -347,8 +324,8 @@ static void wait_jail_gone(bool pid_ns)
 			;
 		if (r < 0 && errno == ECHILD)
 			return;
-		pid_t kids[64];
-		int n = proc_children("/proc/thread-self/children", kids, 64);
+		int kids[64];
+		int n = proc_children_read("/proc/thread-self/children", kids, 64);
 		if (pid_ns && n == 1 && alone(kids[0]))
 			return;
 		for (int i = 0; i < n; i++)

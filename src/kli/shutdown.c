@@ -10,6 +10,7 @@
  * signal, as it would have without the handler. */
 #include "config.h"
 #include "shutdown.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -50,36 +51,15 @@ static bool kill_children_of_task(const char *tid)
 		return false;
 	memcpy(path + n, tid, t);
 	memcpy(path + n + t, "/children", sizeof "/children");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
+	int pids[256]; /* more are killed in the next round */
+	int got = proc_children_read(path, pids, 256);
 	bool any = false;
-	char buf[4096];
-	unsigned long pid = 0;
-	bool in = false;
-	ssize_t r;
-	while ((r = read(fd, buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR)) {
-		for (ssize_t i = 0; i < r; i++) {
-			if (buf[i] >= '0' && buf[i] <= '9') {
-				pid = pid * 10 + (unsigned long)(buf[i] - '0');
-				in = true;
-				continue;
-			}
-			if (in && pid > 1) {
-				kill(-(pid_t)pid, SIGKILL);
-				kill((pid_t)pid, SIGKILL);
-				any = true;
-			}
-			pid = 0;
-			in = false;
+	for (int i = 0; i < got; i++)
+		if (pids[i] > 1) {
+			kill(-(pid_t)pids[i], SIGKILL);
+			kill((pid_t)pids[i], SIGKILL);
+			any = true;
 		}
-	}
-	if (in && pid > 1) {
-		kill(-(pid_t)pid, SIGKILL);
-		kill((pid_t)pid, SIGKILL);
-		any = true;
-	}
-	close(fd);
 	return any;
 }
 
