@@ -150,6 +150,18 @@ const struct protected_name protected_in_root[] = {
 	{ ".envrc", "direnv script", PROTECT_ANY },
 	{ ".vscode", "editor config", PROTECT_ANY },
 	{ ".idea", "editor config", PROTECT_ANY },
+	/* coding agents' project settings: their hooks and MCP servers are
+	 * commands the agent runs, outside the jail, the next time it starts in
+	 * the directory (.claude/settings.json hooks, .mcp.json, Cursor's and
+	 * Gemini CLI's mcp servers) */
+	{ ".claude", "coding agent config", PROTECT_ANY },
+	{ ".mcp.json", "coding agent config", PROTECT_ANY },
+	{ ".cursor", "coding agent config", PROTECT_ANY },
+	{ ".gemini", "coding agent config", PROTECT_ANY },
+	/* initializeCommand runs on the host when the folder is opened */
+	{ ".devcontainer", "dev container config", PROTECT_ANY },
+	/* the hooks pre-commit installs in .git/hooks run what this names */
+	{ ".pre-commit-config.yaml", "git hook config", PROTECT_ANY },
 	{ NULL, NULL, 0 },
 };
 
