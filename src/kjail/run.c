@@ -355,19 +355,18 @@ static const char *root_of(const struct plan *pl, const char *path, const char *
 
 enum found { FOUND_NONE, FOUND_NAME, FOUND_LINK };
 
-/* ROOT/REL as the jail left it, one component at a time, following no
- * symlink (a symlink the jail made on the way would otherwise send kjail's
- * rename to a file outside the workspace). FOUND_NAME: the name itself
- * exists, of any type; FOUND_LINK: a component above it is a symlink, which
- * git would follow. For both, *dir is the directory holding that component
- * (an O_PATH descriptor the caller closes) and *len the length of REL up to
- * its end. FOUND_NONE: nothing is there, or a component above it is not a
- * directory, so nothing resolves. */
-static enum found find_nofollow(const char *root, const char *rel, int *dir, size_t *len)
+/* REL under the writable root open on ROOT as the jail left it, one
+ * component at a time, following no symlink (a symlink the jail made on the
+ * way would otherwise send kjail's rename to a file outside the workspace).
+ * FOUND_NAME: the name itself exists, of any type; FOUND_LINK: a component
+ * above it is a symlink, which git would follow. For both, *dir is the
+ * directory holding that component (ROOT itself, or an O_PATH descriptor
+ * the caller closes) and *len the length of REL up to its end. FOUND_NONE:
+ * nothing is there, or a component above it is not a directory, so nothing
+ * resolves. */
+static enum found find_nofollow(int root, const char *rel, int *dir, size_t *len)
 {
-	int d = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (d < 0)
-		return FOUND_NONE;
+	int d = root;
 	char comp[NAME_MAX + 1];
 	for (size_t at = 0;;) {
 		while (rel[at] == '/')
@@ -390,12 +389,14 @@ static enum found find_nofollow(const char *root, const char *rel, int *dir, siz
 		if (!S_ISDIR(st.st_mode))
 			break;
 		int next = openat(d, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		close(d);
+		if (d != root)
+			close(d);
 		if (next < 0)
 			return FOUND_NONE;
 		d = next;
 	}
-	close(d);
+	if (d != root)
+		close(d);
 	return FOUND_NONE;
 }
 
@@ -404,16 +405,27 @@ static enum found find_nofollow(const char *root, const char *rel, int *dir, siz
  * link, through which git would take its config and hooks from elsewhere)
  * or a config file git includes is also renamed aside, so that the next git
  * command outside does not follow it. So is a symlink the jail put on the
- * way to one. */
+ * way to one. Consecutive names under the same writable root share one
+ * descriptor of it. */
 static void warn_unguarded(const struct plan *pl)
 {
+	const char *open_root = NULL;
+	int rootfd = -1;
 	for (size_t i = 0; i < pl->unguarded.n; i++) {
 		const char *p = pl->unguarded.v[i].value, *why = pl->unguarded.v[i].origin;
 		const char *rel;
 		const char *root = root_of(pl, p, &rel);
+		if (!root)
+			continue;
+		if (root != open_root) {
+			if (rootfd >= 0)
+				close(rootfd);
+			open_root = root;
+			rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		}
 		int dir;
 		size_t len;
-		enum found f = root ? find_nofollow(root, rel, &dir, &len) : FOUND_NONE;
+		enum found f = rootfd >= 0 ? find_nofollow(rootfd, rel, &dir, &len) : FOUND_NONE;
 		if (f == FOUND_NONE)
 			continue;
 		/* what was found: rel up to len, and its last component */
@@ -428,27 +440,30 @@ static void warn_unguarded(const struct plan *pl)
 			else
 				warn_msg("warning: the jail created %s (%s): review it before you "
 					 "trust it", p, why);
-			close(dir);
-			continue;
+		} else {
+			char aside[NAME_MAX + 1];
+			int n = snprintf(aside, sizeof aside, "%s.kjail-moved-aside.%ld", base,
+					 (long)getpid());
+			bool moved = false;
+			if (n < 0 || (size_t)n >= sizeof aside)
+				errno = ENAMETOOLONG;
+			else
+				moved = renameat(dir, base, dir, aside) == 0;
+			if (moved)
+				warn_msg("warning: the jail created %s%s (%s); moved aside to "
+					 "%s.kjail-moved-aside.%ld, so that git outside the jail does "
+					 "not follow it",
+					 what, f == FOUND_LINK ? p : found, why, found, (long)getpid());
+			else
+				warn_msg("warning: the jail created %s%s (%s) and it could not be "
+					 "moved aside (%s): remove it before running git there", what,
+					 f == FOUND_LINK ? p : found, why, strerror(errno));
 		}
-		char aside[NAME_MAX + 1];
-		int n = snprintf(aside, sizeof aside, "%s.kjail-moved-aside.%ld", base,
-				 (long)getpid());
-		bool moved = false;
-		if (n < 0 || (size_t)n >= sizeof aside)
-			errno = ENAMETOOLONG;
-		else
-			moved = renameat(dir, base, dir, aside) == 0;
-		if (moved)
-			warn_msg("warning: the jail created %s%s (%s); moved aside to %s.kjail-moved-"
-				 "aside.%ld, so that git outside the jail does not follow it",
-				 what, f == FOUND_LINK ? p : found, why, found, (long)getpid());
-		else
-			warn_msg("warning: the jail created %s%s (%s) and it could not be moved "
-				 "aside (%s): remove it before running git there", what,
-				 f == FOUND_LINK ? p : found, why, strerror(errno));
-		close(dir);
+		if (dir != rootfd)
+			close(dir);
 	}
+	if (rootfd >= 0)
+		close(rootfd);
 }
 
 int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
