@@ -184,8 +184,8 @@ struct builder {
 	struct cands masks;
 	struct path_memo memo;  /* the home directory, once, for its many masks */
 	int git_includes;       /* included git config files still to be read */
-	char git_too_many[PATH_MAX]; /* more than that: the file that went over; the
-				      * plan fails */
+	char git_err[PATH_MAX + 160]; /* a git config kjail cannot fully read: the
+				       * plan fails with this */
 	char *err;
 	size_t errlen;
 };
@@ -597,8 +597,15 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 		return;
 	size_t len = 0;
 	_cleanup_free_ char *text = read_file_capped(file, 1024 * 1024, &len);
-	if (!text)
+	if (!text) {
+		/* absent or unreadable, git reads nothing of it either; but a
+		 * file too big to read here is one git reads all of */
+		if (errno == EFBIG && !b->git_err[0])
+			snprintf(b->git_err, sizeof b->git_err,
+				 "%s: git config file over 1 MiB: kjail cannot tell what it "
+				 "lets git run after the jail", file);
 		return;
+	}
 	struct gitconfig g = GITCONFIG_INIT;
 	gitconfig_parse(text, len, &g);
 	const char *home = git_home(b->h);
@@ -617,8 +624,11 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 		/* more than GIT_INCLUDES_MAX in all is no config a person wrote,
 		 * and what the rest would let git run is unknown: the plan fails */
 		if (--b->git_includes < 0) {
-			if (!b->git_too_many[0])
-				snprintf(b->git_too_many, sizeof b->git_too_many, "%s", file);
+			if (!b->git_err[0])
+				snprintf(b->git_err, sizeof b->git_err,
+					 "%s: git config includes more than %d files in all: "
+					 "kjail cannot tell what they let git run after the jail",
+					 file, GIT_INCLUDES_MAX);
 			break;
 		}
 		/* relative to the directory of the file that includes it */
@@ -786,10 +796,8 @@ static bool build(struct builder *b)
 
 	for (size_t r = 0, n = b->roots.n; r < n; r++)
 		protect_root(b, b->roots.v[r].path);
-	if (b->git_too_many[0])
-		return fail(b, "%s: git config includes more than %d files in all: kjail cannot "
-			       "tell what they let git run after the jail",
-			    b->git_too_many, GIT_INCLUDES_MAX);
+	if (b->git_err[0])
+		return fail(b, "%s", b->git_err);
 	const char *home_env = b->h->home_env;
 	for (size_t r = 0, n = b->roots.n; r < n; r++) {
 		const char *root = b->roots.v[r].path;

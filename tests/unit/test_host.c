@@ -336,7 +336,8 @@ static void test_home_as_workspace(void **state)
 }
 
 /* Config files git includes, named from .git/config: present ones are
- * protected, absent ones moved aside if made; too many fail the plan. */
+ * protected, absent ones moved aside if made; too many, or one too big to
+ * read, fail the plan. */
 static void test_git_includes(void **state)
 {
 	(void)state;
@@ -367,6 +368,24 @@ static void test_git_includes(void **state)
 	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
 	_cleanup_free_ char *want = xasprintf("%s: git config includes more than 256 files", cfg);
 	if (strncmp(f.err, want, strlen(want)) != 0)
+		fail_msg("got: %s", f.err);
+	fx_free(&f);
+
+	/* a config file too big to read: no plan either (git reads it all) */
+	_cleanup_free_ char *big = at("ws/shared.gitconfig");
+	c = fopen(big, "w");
+	assert_non_null(c);
+	for (int i = 0; i < 40000; i++)
+		fputs("[alias]\n\tx = status --short\n", c);
+	fclose(c);
+	c = fopen(cfg, "w");
+	assert_non_null(c);
+	fputs("[include]\n\tpath = ../shared.gitconfig\n", c);
+	fclose(c);
+	fx_init(&f, true);
+	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	_cleanup_free_ char *want_big = xasprintf("%s: git config file over 1 MiB", big);
+	if (strncmp(f.err, want_big, strlen(want_big)) != 0)
 		fail_msg("got: %s", f.err);
 	fx_free(&f);
 
