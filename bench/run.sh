@@ -262,6 +262,10 @@ derive() {
 		--seccomp | --add-seccomp-fd)
 			specs+=("${w[$((i + 1))]}:r:$S/seccomp.bpf")
 			opts+=("$o" "${w[$((i + 1))]}"); i=$((i + 2)) ;;
+		--info-fd)
+			# bwrap writes its child's pid there; kjail reads it
+			specs+=("${w[$((i + 1))]}:w:/dev/null")
+			opts+=("$o" "${w[$((i + 1))]}"); i=$((i + 2)) ;;
 		--ro-bind-data | --bind-data | --file)
 			data_fd+=("${w[$((i + 1))]}") data_dst+=("${w[$((i + 2))]}")
 			opts+=("$o" "${w[$((i + 1))]}" "${w[$((i + 2))]}"); i=$((i + 3)) ;;

@@ -271,16 +271,17 @@ size_t read_text(int fd, char *buf, size_t cap)
 	return n;
 }
 
-int proc_children_read(const char *path, int *out, int max)
+int proc_children_read_fd(int fd, int *out, int max)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
 	int n = 0;
 	long pid = -1; /* the number being read, -1 between numbers */
 	char buf[512];
 	ssize_t r = 0;
-	while (n < max && ((r = read(fd, buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR)))
+	off_t at = 0;
+	while (n < max && ((r = pread(fd, buf, sizeof buf, at)) > 0 || (r < 0 && errno == EINTR))) {
+		if (r < 0)
+			continue;
+		at += r;
 		for (ssize_t i = 0; i < r && n < max; i++) {
 			if (buf[i] >= '0' && buf[i] <= '9') {
 				pid = (pid < 0 ? 0 : pid * 10) + (buf[i] - '0');
@@ -292,10 +293,20 @@ int proc_children_read(const char *path, int *out, int max)
 				pid = -1;
 			}
 		}
-	int e = errno;
-	close(fd);
+	}
 	if (n < max && pid > 0)
 		out[n++] = (int)pid;
-	errno = e;
 	return r < 0 && n < max ? -1 : n;
+}
+
+int proc_children_read(const char *path, int *out, int max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int n = proc_children_read_fd(fd, out, max);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return n;
 }

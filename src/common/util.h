@@ -54,6 +54,9 @@ size_t read_text(int fd, char *buf, size_t cap);
  * cut there); -1 when it cannot be opened or read. System calls only, so
  * a signal handler may call it. */
 int proc_children_read(const char *path, int *out, int max);
+/* The same from an open children file, read from its start each time (a
+ * /proc file opened ahead reads the list as it is at the read). */
+int proc_children_read_fd(int fd, int *out, int max);
 
 static inline void freep(void *p) { free(*(void **)p); }
 void closep(int *fd);

@@ -107,6 +107,10 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
 		strv_push(a, "--seccomp");
 		strv_pushf(a, "%d", fds->seccomp);
 	}
+	if (fds->info >= 0) {
+		strv_push(a, "--info-fd");
+		strv_pushf(a, "%d", fds->info);
+	}
 	strv_push(a, "--");
 	strv_push(a, self);
 	strv_pushf(a, "--jail-entry=%d,%d,%d", fds->status, fds->user_err, fds->sig_default);

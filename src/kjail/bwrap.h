@@ -11,6 +11,7 @@ struct jail_fds {
 	int status;   /* the entry helper writes 'R' here just before exec */
 	int user_err; /* the user's stderr; bwrap's own goes to kjail for diagnosis */
 	int seccomp;  /* exported BPF program, or -1 */
+	int info;     /* bwrap's --info-fd (its child's pid), or -1 */
 	int sig_default; /* JAIL_SIGINT_DEFAULT | JAIL_SIGQUIT_DEFAULT: what the
 			  * entry helper gives back to the command */
 };

@@ -18,7 +18,9 @@
 #include <string.h>
 #ifdef KJ_OS_LINUX
 #include <sys/mman.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #endif
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -246,50 +248,123 @@ static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, char *c
 	_exit(KJ_EXIT_FAIL);
 }
 
-/* Wait for bwrap, passing on the signals meant for the whole jail. */
-static int wait_forwarding(pid_t child)
+/* What kjail reads of the jail once bwrap has exited, opened while bwrap
+ * runs: the first lookup of a new process in /proc costs ~50 µs here, and
+ * kjail is idle then. A descriptor is tied to its process, so a pid reused
+ * later reads as gone, not as another process. -1: not open (the path is
+ * looked up then). */
+struct jail_watch {
+	int children;      /* /proc/thread-self/children: kjail's own */
+	pid_t init;        /* bwrap's child (the jail's init), from --info-fd */
+	int init_stat;     /* its /proc/PID/stat */
+	int init_children; /* its /proc/PID/task/PID/children */
+	char info[256];    /* what --info-fd gave so far */
+	size_t info_len;
+};
+
+static void watch_close(struct jail_watch *w)
 {
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	int *fds[] = { &w->children, &w->init_stat, &w->init_children };
+	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+		if (*fds[i] >= 0) {
+			close(*fds[i]);
+			*fds[i] = -1;
+		}
+}
+
+/* bwrap writes {"child-pid": N, ...} on --info-fd before its child may go
+ * on, so nothing of the jail's own can come first; read up to the '}'.
+ * True once done (the object read, or bwrap gone without it). */
+static bool watch_info(struct jail_watch *w, int fd)
+{
+	ssize_t r;
+	do
+		r = read(fd, w->info + w->info_len, sizeof w->info - 1 - w->info_len);
+	while (r < 0 && errno == EINTR);
+	if (r > 0)
+		w->info_len += (size_t)r;
+	w->info[w->info_len] = '\0';
+	if (r > 0 && !strchr(w->info, '}') && w->info_len < sizeof w->info - 1)
+		return false;
+	const char *k = strstr(w->info, "\"child-pid\":");
+	if (!k || !strchr(k, '}'))
+		return true;
+	const char *num = k + strlen("\"child-pid\":");
+	char *end;
+	errno = 0;
+	long pid = strtol(num, &end, 10);
+	if (errno || end == num || pid <= 0 || pid > INT_MAX)
+		return true;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	w->init_stat = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", pid, pid);
+	w->init_children = open(path, O_RDONLY | O_CLOEXEC);
+	w->init = (pid_t)pid;
+	return true;
+}
+
+/* Wait for bwrap, passing on the signals meant for the whole jail, and
+ * reading its --info-fd meanwhile. */
+static int wait_forwarding(pid_t child, int sfd, int info_fd, struct jail_watch *w)
+{
 	for (;;) {
 		int st;
 		pid_t r = waitpid(child, &st, WNOHANG);
-		if (r == child)
+		if (r == child) {
+			if (info_fd >= 0)
+				close(info_fd);
 			return st;
+		}
 		if (r < 0 && errno != EINTR)
 			die_errno("waitpid");
-		int sig = sigwaitinfo(&set, NULL);
-		if (sig == SIGTERM || sig == SIGHUP)
-			kill(child, sig);
+		struct pollfd pf[2] = { { .fd = sfd, .events = POLLIN },
+					{ .fd = info_fd, .events = POLLIN } };
+		if (poll(pf, info_fd >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+			die_errno("poll");
+		if (info_fd >= 0 && pf[1].revents && watch_info(w, info_fd)) {
+			close(info_fd);
+			info_fd = -1;
+		}
+		struct signalfd_siginfo si;
+		while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
+			if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGHUP)
+				kill(child, (int)si.ssi_signo);
 	}
 }
 
-/* Reads a small /proc file into buf (NUL-terminated); its length, or -1.
- * Not read_text: a read error must not pass for an empty file. */
+/* Reads a small /proc file, open on fd, from its start into buf
+ * (NUL-terminated); its length, or -1. Not read_text: a read error must
+ * not pass for an empty file. */
+static ssize_t read_proc_fd(int fd, char *buf, size_t size)
+{
+	size_t n = 0;
+	ssize_t r = 0;
+	while (n < size - 1 &&
+	       ((r = pread(fd, buf + n, size - 1 - n, (off_t)n)) > 0 || (r < 0 && errno == EINTR)))
+		if (r > 0)
+			n += (size_t)r;
+	buf[n] = '\0';
+	return r < 0 ? -1 : (ssize_t)n;
+}
+
 static ssize_t read_proc(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	size_t n = 0;
-	ssize_t r = 0;
-	while (n < size - 1 && ((r = read(fd, buf + n, size - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
-		if (r > 0)
-			n += (size_t)r;
+	ssize_t n = read_proc_fd(fd, buf, size);
 	close(fd);
-	buf[n] = '\0';
-	return r < 0 ? -1 : (ssize_t)n;
+	return n;
 }
 
 /* True when pid is one thread with no child: nothing below it can act. */
-static bool alone(pid_t pid)
+static bool alone(pid_t pid, const struct jail_watch *w)
 {
+	bool ahead = pid == w->init && w->init_stat >= 0 && w->init_children >= 0;
 	char path[64], buf[1024];
 	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	if (read_proc(path, buf, sizeof buf) < 0)
+	if ((ahead ? read_proc_fd(w->init_stat, buf, sizeof buf) : read_proc(path, buf, sizeof buf)) < 0)
 		return false;
 	/* field 20, num_threads, counted after the command name's ')' */
 	char *p = strrchr(buf, ')');
@@ -299,7 +374,8 @@ static bool alone(pid_t pid)
 		return false;
 	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
 	int child;
-	return proc_children_read(path, &child, 1) == 0;
+	return (ahead ? proc_children_read_fd(w->init_children, &child, 1)
+		      : proc_children_read(path, &child, 1)) == 0;
 }
 
 /* bwrap's monitor leaves as soon as the command exits. The jail's init
@@ -316,7 +392,7 @@ static bool alone(pid_t pid)
  * memory: tested). Otherwise (the command left processes behind, or no
  * PID namespace with --nested-userns) every child is killed and reaped,
  * again and again, until none is left. */
-static void wait_jail_gone(bool pid_ns)
+static void wait_jail_gone(bool pid_ns, const struct jail_watch *w)
 {
 	for (;;) {
 		pid_t r;
@@ -325,8 +401,9 @@ static void wait_jail_gone(bool pid_ns)
 		if (r < 0 && errno == ECHILD)
 			return;
 		int kids[64];
-		int n = proc_children_read("/proc/thread-self/children", kids, 64);
-		if (pid_ns && n == 1 && alone(kids[0]))
+		int n = w->children >= 0 ? proc_children_read_fd(w->children, kids, 64)
+					 : proc_children_read("/proc/thread-self/children", kids, 64);
+		if (pid_ns && n == 1 && alone(kids[0], w))
 			return;
 		for (int i = 0; i < n; i++)
 			kill(kids[i], SIGKILL);
@@ -469,8 +546,9 @@ static void warn_unguarded(const struct plan *pl)
 int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
 	      const char *policy_json, enum run_mode mode)
 {
-	int status_p[2], err_p[2];
-	if (pipe2(status_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0)
+	int status_p[2], err_p[2], info_p[2];
+	if (pipe2(status_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0 ||
+	    pipe2(info_p, O_CLOEXEC) < 0)
 		die_errno("pipe");
 	int user_err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (user_err < 0)
@@ -483,7 +561,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	if (seccomp_fd < 0)
 		die("%s", scerr);
 	struct jail_fds fds = { .status = status_p[1], .user_err = user_err, .seccomp = seccomp_fd,
-				.sig_default = default_signals() };
+				.info = info_p[1], .sig_default = default_signals() };
 	struct strv argv = STRV_INIT;
 	bwrap_build(pl, bwrap, self, &fds, cmd, &argv);
 	if (mode != RUN_EXEC) {
@@ -500,6 +578,9 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	int sfd = signalfd(-1, &block, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (sfd < 0)
+		die_errno("signalfd");
 	/* Ctrl-C reaches the whole foreground group; the command decides. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
@@ -511,7 +592,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	strv_pushv(&exec_argv, (const char *const[]){ bwrap, "--args", fdbuf, NULL });
 	strv_pushv(&exec_argv, (const char *const *)argv.v + cmd_at);
 	size_t nkeep = 0;
-	int *keep = xreallocarray(NULL, pl->nops + 4, sizeof *keep);
+	int *keep = xreallocarray(NULL, pl->nops + 5, sizeof *keep);
 	for (size_t i = 0; i < pl->nops; i++)
 		if (pl->ops[i].fd >= 0)
 			keep[nkeep++] = pl->ops[i].fd;
@@ -519,6 +600,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	keep[nkeep++] = fds.status;
 	keep[nkeep++] = fds.user_err;
 	keep[nkeep++] = fds.seccomp;
+	keep[nkeep++] = fds.info;
 	char *const *envp = strv_argv(&pl->env);
 
 	/* orphans of the jail come to kjail: see wait_jail_gone */
@@ -536,6 +618,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 
 	close(status_p[1]);
 	close(err_p[1]);
+	close(info_p[1]);
 	close(args_fd);
 	close(user_err);
 	close(seccomp_fd);
@@ -545,13 +628,18 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 			pl->ops[i].fd = -1;
 		}
 
-	int st = wait_forwarding(child);
-	wait_jail_gone(!pl->nested_userns);
-	char ready = 0;
+	/* bwrap is on its way: what the end needs is made meanwhile */
 	fcntl(status_p[0], F_SETFL, O_NONBLOCK);
+	fcntl(err_p[0], F_SETFL, O_NONBLOCK);
+	struct jail_watch w = { .children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC),
+				.init = -1, .init_stat = -1, .init_children = -1 };
+	int st = wait_forwarding(child, sfd, info_p[0], &w);
+	close(sfd);
+	wait_jail_gone(!pl->nested_userns, &w);
+	watch_close(&w);
+	char ready = 0;
 	bool started = read(status_p[0], &ready, 1) == 1 && ready == 'R';
 	char msg[4096];
-	fcntl(err_p[0], F_SETFL, O_NONBLOCK);
 	size_t n = read_text(err_p[0], msg, sizeof msg);
 	close(status_p[0]);
 	close(err_p[0]);

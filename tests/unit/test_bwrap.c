@@ -40,7 +40,8 @@ static void check(struct plan *pl, const struct jail_fds *fds, char *const *cmd,
 #define CAPS "--die-with-parent --cap-drop ALL "
 #define MOUNTS "--ro-bind / / --dev /dev --proc /proc --ro-bind /proc/sys /proc/sys --tmpfs /tmp "
 
-static const struct jail_fds fds = { .status = 4, .user_err = 5, .seccomp = -1, .sig_default = 3 };
+static const struct jail_fds fds = { .status = 4, .user_err = 5, .seccomp = -1, .info = -1,
+				     .sig_default = 3 };
 
 static void test_default(void **state)
 {
@@ -90,13 +91,13 @@ static void test_nested_userns_and_seccomp(void **state)
 	plan_add(&pl, OP_TMP, "/tmp", "private", "x");
 	plan_add(&pl, OP_HELPER, "/tmp/b/kjail", "helper", "x");
 	plan_add(&pl, OP_BIND, "/w", "workspace", "x");
-	struct jail_fds f = { .status = 3, .user_err = 7, .seccomp = 8 };
+	struct jail_fds f = { .status = 3, .user_err = 7, .seccomp = 8, .info = 6 };
 	char *cmd[] = { "true", NULL };
 	check(&pl, &f, cmd,
 	      "/usr/bin/bwrap --unshare-user --uid 65534 --gid 65534 " NS CAPS
 	      "--ro-bind / / --dev /dev --ro-bind /proc /proc --tmpfs /tmp "
 	      "--ro-bind /tmp/b/kjail /tmp/b/kjail --bind /w /w --chdir /w --seccomp 8 "
-	      "-- /usr/bin/kjail --jail-entry=3,7,0 -- true");
+	      "--info-fd 6 -- /usr/bin/kjail --jail-entry=3,7,0 -- true");
 }
 
 static void test_awkward_paths_stay_single_words(void **state)
