@@ -687,6 +687,34 @@ static void protect_root(struct builder *b, const char *root)
 	}
 }
 
+/* XDG_CONFIG_HOME moves ~/.config: git reads its config there, systemd and
+ * the session their user units, autostart entries and environment, shells
+ * and editors their startup files. Wherever a writable root holds it, the
+ * ~/.config names of protected_in_home are protected under it. */
+static void protect_xdg_config(struct builder *b)
+{
+	const char *xdg = b->h->xdg_config_home;
+	if (!xdg || xdg[0] != '/')
+		return;
+	_cleanup_free_ char *real = path_resolve_memo(xdg, "/", &b->memo);
+	if (!real)
+		return;
+	static const char prefix[] = ".config/";
+	for (size_t r = 0, n = b->roots.n; r < n; r++) {
+		const char *root = b->roots.v[r].path;
+		const char *rel = path_relative_to(real, root);
+		if (!rel)
+			continue;
+		for (const struct protected_name *pn = protected_in_home; pn->rel; pn++) {
+			if (!str_has_prefix(pn->rel, prefix))
+				continue;
+			const char *sub = pn->rel + strlen(prefix);
+			_cleanup_free_ char *relp = rel[0] ? path_join(rel, sub) : xstrdup(sub);
+			protect(b, root, relp, pn->why, pn->kind, false);
+		}
+	}
+}
+
 /* kjail's and kli's config directories, wherever a writable root holds them. */
 static void protect_config_dirs(struct builder *b)
 {
@@ -816,6 +844,7 @@ static bool build(struct builder *b)
 			}
 		}
 	}
+	protect_xdg_config(b);
 	protect_config_dirs(b);
 
 	if (p->defaults.value)

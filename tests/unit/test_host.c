@@ -335,6 +335,51 @@ static void test_home_as_workspace(void **state)
 	fx_free(&f);
 }
 
+/* XDG_CONFIG_HOME inside the workspace (HOME elsewhere): the ~/.config
+ * names are protected under it; outside every writable root, nothing is
+ * added for it. */
+static void test_xdg_config_home_in_workspace(void **state)
+{
+	(void)state;
+	struct fixture f;
+	char *envp[] = { NULL };
+	static const char *const made[] = { "ws/.xdg", "ws/.xdg/git", "ws/.xdg/systemd",
+					    "home/xdg", "home/xdg/git" };
+	for (size_t i = 0; i < ARRAY_SIZE(made); i++)
+		mk(made[i], true);
+	mk("ws/.xdg/git/config", false);
+	mk("home/xdg/git/config", false);
+	fx_init(&f, true);
+	_cleanup_free_ char *xdg = at("ws/.xdg");
+	f.h.xdg_config_home = xdg;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_non_null(find(&f.pl, OP_PROTECT, "ws/.xdg/git"));
+	assert_non_null(find(&f.pl, OP_PROTECT, "ws/.xdg/systemd"));
+	/* an absent one is reported after the run, like ~/.config's */
+	assert_null(find(&f.pl, OP_PROTECT, "ws/.xdg/autostart"));
+	assert_non_null(find(&f.pl, OP_PIN, "ws/.xdg"));
+	/* the workspace's own top level is no config directory */
+	assert_null(find(&f.pl, OP_PROTECT, "ws/git"));
+	fx_free(&f);
+
+	fx_init(&f, true);
+	_cleanup_free_ char *outside = at("home/xdg");
+	f.h.xdg_config_home = outside;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_null(find(&f.pl, OP_PROTECT, "home/xdg/git"));
+	fx_free(&f);
+
+	static const char *const files[] = { "ws/.xdg/git/config", "home/xdg/git/config" };
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		_cleanup_free_ char *p = at(files[i]);
+		assert_int_equal(unlink(p), 0);
+	}
+	for (size_t i = ARRAY_SIZE(made); i-- > 0;) {
+		_cleanup_free_ char *p = at(made[i]);
+		assert_int_equal(rmdir(p), 0);
+	}
+}
+
 /* Config files git includes, named from .git/config: present ones are
  * protected, absent ones moved aside if made; too many, or one too big to
  * read, fail the plan. */
@@ -406,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_skips_only_for_explain),
 		cmocka_unit_test(test_home_as_workspace),
+		cmocka_unit_test(test_xdg_config_home_in_workspace),
 		cmocka_unit_test(test_git_includes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
