@@ -1,5 +1,5 @@
-/* A reader for the part of git's config syntax that core.hooksPath and the
- * include directives need: section headers ([core], [include],
+/* A reader for the part of git's config syntax that core.hooksPath, the
+ * include directives and the program-valued keys need: section headers ([core], [include],
  * [includeIf "COND"], names in any case; [core "x"] and [core.x] are
  * subsections, not core), a key on the header's own line, comments (# and
  * ;), keys in any case, values with double quotes, backslash escapes and
@@ -37,7 +37,15 @@ static void skip_line(struct cursor *c)
 		c->p++;
 }
 
-enum section { SEC_OTHER, SEC_CORE, SEC_INCLUDE };
+enum section {
+	SEC_OTHER, SEC_CORE, SEC_INCLUDE, SEC_FILTER_SUB, SEC_DIFF, SEC_DIFF_SUB,
+	SEC_MERGE_SUB, SEC_CREDENTIAL, SEC_GPG, SEC_GPG_SUB, SEC_SEQUENCE, SEC_PAGER,
+};
+
+static bool named(const char *name, size_t len, const char *want)
+{
+	return len == strlen(want) && strncasecmp(name, want, len) == 0;
+}
 
 /* The section a header opens: [core] (no subsection), [include] (no
  * subsection) and [includeIf "COND"] or [includeIf.COND] (any condition:
@@ -69,12 +77,24 @@ static enum section read_section(struct cursor *c)
 		return SEC_OTHER;
 	}
 	c->p++;
-	if (!sub && base == 4 && strncasecmp(name, "core", 4) == 0)
-		return SEC_CORE;
-	if (!sub && base == 7 && strncasecmp(name, "include", 7) == 0)
-		return SEC_INCLUDE;
-	if (sub && base == 9 && strncasecmp(name, "includeif", 9) == 0)
-		return SEC_INCLUDE;
+	static const struct {
+		const char *name;
+		bool sub;
+		enum section sec;
+	} known[] = {
+		{ "core", false, SEC_CORE },	     { "include", false, SEC_INCLUDE },
+		{ "includeif", true, SEC_INCLUDE },  { "filter", true, SEC_FILTER_SUB },
+		{ "diff", false, SEC_DIFF },	     { "diff", true, SEC_DIFF_SUB },
+		{ "merge", true, SEC_MERGE_SUB },    { "gpg", false, SEC_GPG },
+		{ "gpg", true, SEC_GPG_SUB },	     { "sequence", false, SEC_SEQUENCE },
+		{ "pager", false, SEC_PAGER },
+	};
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		if (known[i].sub == sub && named(name, base, known[i].name))
+			return known[i].sec;
+	/* credential.helper and credential.URL.helper alike */
+	if (named(name, base, "credential"))
+		return SEC_CREDENTIAL;
 	return SEC_OTHER;
 }
 
@@ -127,6 +147,38 @@ static char *read_value(struct cursor *c)
 	return v;
 }
 
+/* The name of a key whose value is a program git runs on its own, or NULL. */
+static const char *program_key(enum section sec, const char *key, size_t klen)
+{
+	static const struct {
+		enum section sec;
+		const char *key; /* NULL: any key of the section */
+		const char *name;
+	} progs[] = {
+		{ SEC_CORE, "fsmonitor", "core.fsmonitor" },
+		{ SEC_CORE, "sshcommand", "core.sshCommand" },
+		{ SEC_CORE, "askpass", "core.askPass" },
+		{ SEC_CORE, "editor", "core.editor" },
+		{ SEC_CORE, "pager", "core.pager" },
+		{ SEC_FILTER_SUB, "clean", "filter.*.clean" },
+		{ SEC_FILTER_SUB, "smudge", "filter.*.smudge" },
+		{ SEC_FILTER_SUB, "process", "filter.*.process" },
+		{ SEC_DIFF, "external", "diff.external" },
+		{ SEC_DIFF_SUB, "textconv", "diff.*.textconv" },
+		{ SEC_DIFF_SUB, "command", "diff.*.command" },
+		{ SEC_MERGE_SUB, "driver", "merge.*.driver" },
+		{ SEC_CREDENTIAL, "helper", "credential.helper" },
+		{ SEC_GPG, "program", "gpg.program" },
+		{ SEC_GPG_SUB, "program", "gpg.*.program" },
+		{ SEC_SEQUENCE, "editor", "sequence.editor" },
+		{ SEC_PAGER, NULL, "pager.*" },
+	};
+	for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
+		if (progs[i].sec == sec && (!progs[i].key || named(key, klen, progs[i].key)))
+			return progs[i].name;
+	return NULL;
+}
+
 void gitconfig_parse(const char *text, size_t len, struct gitconfig *out)
 {
 	struct cursor c = { text, text + len };
@@ -157,11 +209,15 @@ void gitconfig_parse(const char *text, size_t len, struct gitconfig *out)
 		}
 		c.p++; /* '=' */
 		char *v = read_value(&c);
-		if (sec == SEC_CORE && klen == 9 && strncasecmp(key, "hookspath", 9) == 0) {
+		const char *prog = program_key(sec, key, klen);
+		if (sec == SEC_CORE && named(key, klen, "hookspath")) {
 			free(out->hooks_path);
 			out->hooks_path = v;
-		} else if (sec == SEC_INCLUDE && klen == 4 && strncasecmp(key, "path", 4) == 0) {
+		} else if (sec == SEC_INCLUDE && named(key, klen, "path")) {
 			strv_take(&out->includes, v);
+		} else if (prog) {
+			strv_take(&out->programs, v);
+			strv_push(&out->program_keys, prog);
 		} else {
 			free(v);
 		}
@@ -173,4 +229,66 @@ void gitconfig_free(struct gitconfig *g)
 	free(g->hooks_path);
 	g->hooks_path = NULL;
 	strv_free(&g->includes);
+	strv_free(&g->programs);
+	strv_free(&g->program_keys);
+}
+
+/* The next word as the shell reads it: quotes and backslashes removed;
+ * an unquoted ; | & ( ) < > ends a word too. *expands: it holds what the
+ * shell would expand ($x, `x`), so what it names is unknown; *redirect: it
+ * follows < or > (a file the command reads or writes, not one it runs). */
+static bool take_word(const char **pp, char *buf, size_t size, bool *expands, bool *redirect)
+{
+	const char *p = *pp;
+	*redirect = false;
+	while (*p && strchr(" \t\n;|&()<>", *p)) {
+		if (*p == '<' || *p == '>')
+			*redirect = true;
+		else if (*p != ' ' && *p != '\t')
+			*redirect = false;
+		p++;
+	}
+	if (!*p)
+		return false;
+	size_t n = 0;
+	char quote = 0;
+	*expands = false;
+	for (; *p && (quote || !strchr(" \t\n;|&()<>", *p)); p++) {
+		char ch = *p;
+		if (quote == '\'' && ch != '\'') {
+			/* literal */
+		} else if (ch == '\'' || ch == '"') {
+			if (!quote || quote == ch) {
+				quote = quote ? 0 : ch;
+				continue;
+			}
+		} else if (ch == '\\' && p[1]) {
+			ch = *++p;
+		} else if (ch == '$' || ch == '`') {
+			*expands = true;
+		}
+		if (n + 1 < size)
+			buf[n++] = ch;
+		else
+			*expands = true; /* too long to be a path kjail follows */
+	}
+	buf[n] = '\0';
+	*pp = p;
+	return true;
+}
+
+void gitconfig_command_paths(const char *cmd, struct strv *out)
+{
+	if (*cmd == '!')
+		cmd++;
+	char word[4096];
+	bool expands, redirect;
+	while (take_word(&cmd, word, sizeof word, &expands, &redirect)) {
+		const char *slash = strchr(word, '/');
+		const char *eq = strchr(word, '=');
+		if (expands || redirect || !slash || word[0] == '-' || strchr(word, '%') ||
+		    (eq && eq < slash))
+			continue;
+		strv_push(out, word);
+	}
 }

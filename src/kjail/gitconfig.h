@@ -2,7 +2,13 @@
  * read files from elsewhere, which the jail must not be able to plant.
  *   core.hooksPath: the directory git runs hooks from instead of .git/hooks;
  *   include.path, includeIf.COND.path: more config files, read as if they
- *   were this one (whatever the condition: kjail does not judge it). */
+ *   were this one (whatever the condition: kjail does not judge it);
+ *   the programs git runs on its own: core.fsmonitor, filter.*.clean,
+ *   .smudge and .process, diff.*.textconv and .command, diff.external,
+ *   merge.*.driver, core.sshCommand, core.askPass, credential.helper,
+ *   gpg.program and gpg.*.program, core.editor, sequence.editor, core.pager
+ *   and pager.* (not alias.*: an alias runs when the user asks for it, like
+ *   the work tree's own scripts). */
 #ifndef KJ_GITCONFIG_H
 #define KJ_GITCONFIG_H
 
@@ -12,13 +18,21 @@
 struct gitconfig {
 	char *hooks_path;      /* the last core.hooksPath set; NULL when none */
 	struct strv includes;  /* every include path, in order, as written */
+	struct strv programs;  /* every program value, in order, as written */
+	struct strv program_keys; /* the key of each ("filter.*.clean") */
 };
 
-#define GITCONFIG_INIT { NULL, STRV_INIT }
+#define GITCONFIG_INIT { NULL, STRV_INIT, STRV_INIT, STRV_INIT }
 
 /* Adds what text (a config file's bytes) sets to out, values unquoted and
  * unescaped as git reads them; a later hooksPath replaces an earlier one. */
 void gitconfig_parse(const char *text, size_t len, struct gitconfig *out);
 void gitconfig_free(struct gitconfig *g);
+
+/* The words of a program value (a shell command line; a leading '!' as
+ * credential.helper allows) that name a file: unquoted, holding a '/', and
+ * not an option, a redirection, an assignment or a word with a git
+ * placeholder (%f) or a shell expansion ($x) in it. Added to out. */
+void gitconfig_command_paths(const char *cmd, struct strv *out);
 
 #endif

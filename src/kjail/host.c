@@ -581,6 +581,33 @@ static void protect_at(struct builder *b, const char *real, const char *why,
 	}
 }
 
+/* The files the programs git runs on its own name (core.fsmonitor, a
+ * filter's clean command, ...; see gitconfig.h): one in a writable root is
+ * protected like a hook, since git outside runs it at its next status,
+ * add or diff there. A relative path is the work tree's (git runs these
+ * from its top). Directories are left alone (an argument, not a program);
+ * an absent file the jail makes is reported after the run. */
+static void protect_git_programs(struct builder *b, const char *root, const struct gitconfig *g)
+{
+	const char *home = git_home(b->h);
+	for (size_t i = 0; i < g->programs.n; i++) {
+		struct strv words = STRV_INIT;
+		gitconfig_command_paths(g->programs.v[i], &words);
+		for (size_t w = 0; w < words.n; w++) {
+			const char *word = words.v[w];
+			_cleanup_free_ char *abs = word[0] == '~' ? path_expand_home(word, home)
+								  : path_normalize(word, root);
+			_cleanup_free_ char *real = abs ? path_resolve_memo(abs, root, &b->memo) : NULL;
+			if (!real || kind_in(b, real, true) == K_DIR)
+				continue;
+			_cleanup_free_ char *why = xconcat("program git runs (", g->program_keys.v[i],
+							   ")", (char *)NULL);
+			protect_at(b, real, why, PROTECT_ANY);
+		}
+		strv_free(&words);
+	}
+}
+
 /* Git config can make git run or read files from elsewhere: hooks from the
  * directory core.hooksPath names (often in the work tree: .githooks), and
  * more config from each file include.path and includeIf.*.path name (a
@@ -616,6 +643,8 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 		_cleanup_free_ char *real = abs ? path_resolve_memo(abs, root, &b->memo) : NULL;
 		protect_at(b, real, "git hooks (core.hooksPath)", PROTECT_ANY);
 	}
+	if (hooks)
+		protect_git_programs(b, root, &g);
 	_cleanup_free_ char *dir = path_dirname(file);
 	for (size_t i = 0; i < g.includes.n; i++) {
 		const char *inc = g.includes.v[i];

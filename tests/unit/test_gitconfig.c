@@ -1,5 +1,6 @@
-/* gitconfig_parse: core.hooksPath and the include paths, as git reads them
- * (each case checked against git config --list). */
+/* gitconfig_parse: core.hooksPath, the include paths and the program
+ * values, as git reads them (each case checked against git config --list);
+ * gitconfig_command_paths: the files a program value names. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include "kjail/gitconfig.h"
+#include "strv.h"
 
 static void expect(const char *text, const char *want)
 {
@@ -127,6 +129,90 @@ static void test_values(void **state)
 	expect("# [core]\n; hooksPath = no\n\n[core]\n  # hooksPath = no\n\thooksPath = yes\n", "yes");
 }
 
+/* want: "key=value" of each program value, joined with "|"; "" for none */
+static void expect_programs(const char *text, const char *want)
+{
+	struct gitconfig g = GITCONFIG_INIT;
+	gitconfig_parse(text, strlen(text), &g);
+	char got[1024] = "";
+	assert_int_equal(g.programs.n, g.program_keys.n);
+	for (size_t i = 0; i < g.programs.n; i++) {
+		if (i)
+			strcat(got, "|");
+		strcat(got, g.program_keys.v[i]);
+		strcat(got, "=");
+		strcat(got, g.programs.v[i]);
+	}
+	if (strcmp(got, want) != 0)
+		fail_msg("from %s: got programs \"%s\", want \"%s\"", text, got, want);
+	gitconfig_free(&g);
+}
+
+static void test_programs(void **state)
+{
+	(void)state;
+	expect_programs("[core]\n\tfsmonitor = tools/fsmon.sh\n\tpager = less -R\n"
+			"\teditor = vim\n\tsshCommand = ssh -F ./ssh_config\n\taskPass = ./ask\n",
+			"core.fsmonitor=tools/fsmon.sh|core.pager=less -R|core.editor=vim|"
+			"core.sshCommand=ssh -F ./ssh_config|core.askPass=./ask");
+	expect_programs("[filter \"fmt\"]\n\tclean = ./clean %f\n\tsmudge = cat\n"
+			"\tprocess = ./p\n\trequired = true\n",
+			"filter.*.clean=./clean %f|filter.*.smudge=cat|filter.*.process=./p");
+	expect_programs("[diff]\n\texternal = ./d\n[diff \"bin\"]\n\ttextconv = sh t.sh\n"
+			"\tcommand = ./c\n[merge \"m\"]\n\tdriver = ./m %A\n\tname = x\n",
+			"diff.external=./d|diff.*.textconv=sh t.sh|diff.*.command=./c|"
+			"merge.*.driver=./m %A");
+	expect_programs("[credential]\n\thelper = !./cred\n[credential \"https://x\"]\n"
+			"\thelper = store\n[gpg]\n\tprogram = ./g\n[gpg \"ssh\"]\n"
+			"\tprogram = ./s\n[sequence]\n\teditor = ./e\n[pager]\n\tlog = ./pl\n",
+			"credential.helper=!./cred|credential.helper=store|gpg.program=./g|"
+			"gpg.*.program=./s|sequence.editor=./e|pager.*=./pl");
+	/* aliases run when the user asks; subsections and sections that only
+	 * look alike are not these */
+	expect_programs("[alias]\n\trel = !./release.sh\n[core \"x\"]\n\tfsmonitor = ./a\n"
+			"[filter]\n\tclean = ./b\n[merge]\n\tdriver = ./c\n[sequence \"x\"]\n"
+			"\teditor = ./d\n[corex]\n\tfsmonitor = ./e\n",
+			"");
+	/* a key on the header's line, any case */
+	expect_programs("[FILTER \"x\"] CLEAN = ./a\n", "filter.*.clean=./a");
+}
+
+/* want: the paths, joined with "|" */
+static void expect_paths(const char *cmd, const char *want)
+{
+	struct strv v = STRV_INIT;
+	gitconfig_command_paths(cmd, &v);
+	char got[1024] = "";
+	for (size_t i = 0; i < v.n; i++) {
+		if (i)
+			strcat(got, "|");
+		strcat(got, v.v[i]);
+	}
+	if (strcmp(got, want) != 0)
+		fail_msg("from %s: got paths \"%s\", want \"%s\"", cmd, got, want);
+	strv_free(&v);
+}
+
+static void test_command_paths(void **state)
+{
+	(void)state;
+	expect_paths("tools/fsmon.sh", "tools/fsmon.sh");
+	expect_paths("sh tools/textconv.sh", "tools/textconv.sh");
+	expect_paths("./clean %f", "./clean");          /* the placeholder is no file */
+	expect_paths("less -R", "");
+	expect_paths("true", "");
+	expect_paths("/opt/bin/x --flag=./y -o ./z", "/opt/bin/x|./z");
+	expect_paths("'./with space/x' \"./q\"'u'\"ote\"", "./with space/x|./quote");
+	expect_paths("a\\ b/c", "a b/c");
+	expect_paths("!f() { ./tools/cred.sh \"$@\"; }; f", "./tools/cred.sh");
+	expect_paths("./a;./b|./c&&./d", "./a|./b|./c|./d");
+	expect_paths("./run >./out.log 2>./err <./in", "./run");
+	expect_paths("$HOME/bin/x ./\"$Y\" '$Z/lit'", "$Z/lit"); /* single quotes do not expand */
+	expect_paths("FOO=./x ./prog", "./prog");
+	expect_paths("~/bin/helper", "~/bin/helper");
+	expect_paths("", "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +220,8 @@ int main(void)
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_includes),
+		cmocka_unit_test(test_programs),
+		cmocka_unit_test(test_command_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
