@@ -310,3 +310,34 @@ int proc_children_read(const char *path, int *out, int max)
 	errno = e;
 	return n;
 }
+
+bool dir_names_present(int fd, const char *const *name, const size_t *len, size_t n,
+		       bool *present)
+{
+#if defined(__linux__) && defined(SYS_getdents64)
+	memset(present, 0, n * sizeof *present);
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return false;
+	union {
+		char c[8192];
+		uint64_t align;
+	} buf;
+	long r;
+	while ((r = syscall(SYS_getdents64, fd, buf.c, sizeof buf.c)) > 0)
+		for (long off = 0; off < r;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			unsigned short reclen;
+			memcpy(&reclen, buf.c + off + 16, sizeof reclen);
+			const char *d = buf.c + off + 19;
+			for (size_t i = 0; i < n; i++)
+				if (!present[i] && d[0] == name[i][0] &&
+				    strncmp(d, name[i], len[i]) == 0 && d[len[i]] == '\0')
+					present[i] = true;
+			off += reclen;
+		}
+	return r == 0;
+#else
+	(void)fd, (void)name, (void)len, (void)n, (void)present;
+	return false;
+#endif
+}

@@ -58,6 +58,14 @@ int proc_children_read(const char *path, int *out, int max);
  * /proc file opened ahead reads the list as it is at the read). */
 int proc_children_read_fd(int fd, int *out, int max);
 
+/* Which of the n names (name[i], its first len[i] bytes) are entries of the
+ * directory open on fd (read from its start): one read of the directory
+ * where a lookup per name would cost a system call each. False when it
+ * cannot be read in full: then nothing is known, and only absence may be
+ * taken from a true answer (what is there is still to be looked up). */
+bool dir_names_present(int fd, const char *const *name, const size_t *len, size_t n,
+		       bool *present);
+
 static inline void freep(void *p) { free(*(void **)p); }
 void closep(int *fd);
 #define _cleanup_free_ __attribute__((cleanup(freep)))

@@ -162,6 +162,41 @@ const struct protected_name protected_in_root[] = {
 	{ ".devcontainer", "dev container config", PROTECT_ANY },
 	/* the hooks pre-commit installs in .git/hooks run what this names */
 	{ ".pre-commit-config.yaml", "git hook config", PROTECT_ANY },
+	/* so do lefthook's (its config in any format it reads at the top, and
+	 * its script directories) and husky's (the scripts its hooks call);
+	 * not lefthook's .config/ configs: on macOS an absent one would pin
+	 * .config, which other tools make in a project */
+	{ "lefthook.yml", "git hook config", PROTECT_ANY },
+	{ ".lefthook.yml", "git hook config", PROTECT_ANY },
+	{ "lefthook.yaml", "git hook config", PROTECT_ANY },
+	{ ".lefthook.yaml", "git hook config", PROTECT_ANY },
+	{ "lefthook.toml", "git hook config", PROTECT_ANY },
+	{ ".lefthook.toml", "git hook config", PROTECT_ANY },
+	{ "lefthook.json", "git hook config", PROTECT_ANY },
+	{ ".lefthook.json", "git hook config", PROTECT_ANY },
+	{ "lefthook.jsonc", "git hook config", PROTECT_ANY },
+	{ ".lefthook.jsonc", "git hook config", PROTECT_ANY },
+	{ "lefthook-local.yml", "git hook config", PROTECT_ANY },
+	{ ".lefthook-local.yml", "git hook config", PROTECT_ANY },
+	{ "lefthook-local.yaml", "git hook config", PROTECT_ANY },
+	{ ".lefthook-local.yaml", "git hook config", PROTECT_ANY },
+	{ "lefthook-local.toml", "git hook config", PROTECT_ANY },
+	{ ".lefthook-local.toml", "git hook config", PROTECT_ANY },
+	{ "lefthook-local.json", "git hook config", PROTECT_ANY },
+	{ ".lefthook-local.json", "git hook config", PROTECT_ANY },
+	{ "lefthook-local.jsonc", "git hook config", PROTECT_ANY },
+	{ ".lefthook-local.jsonc", "git hook config", PROTECT_ANY },
+	{ ".lefthook", "git hook scripts", PROTECT_ANY },
+	{ ".lefthook-local", "git hook scripts", PROTECT_ANY },
+	{ ".husky", "git hook scripts", PROTECT_ANY },
+	/* more coding agents: aider's lint and test commands (run after each
+	 * edit), Continue's, Zed's and OpenCode's MCP and language servers */
+	{ ".aider.conf.yml", "coding agent config", PROTECT_ANY },
+	{ ".continue", "coding agent config", PROTECT_ANY },
+	{ ".zed", "coding agent config", PROTECT_ANY },
+	{ "opencode.json", "coding agent config", PROTECT_ANY },
+	{ "opencode.jsonc", "coding agent config", PROTECT_ANY },
+	{ ".opencode", "coding agent config", PROTECT_ANY },
 	{ NULL, NULL, 0 },
 };
 

@@ -294,34 +294,12 @@ static void add_mask(struct builder *b, const char *path, const char *origin)
 static bool scan_dir(const char *dir, const char *const *name, const size_t *len, size_t n,
 		     bool *present)
 {
-#if defined(__linux__) && defined(SYS_getdents64)
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	memset(present, 0, n * sizeof *present);
-	union {
-		char c[8192];
-		uint64_t align;
-	} buf;
-	long r;
-	while ((r = syscall(SYS_getdents64, fd, buf.c, sizeof buf.c)) > 0)
-		for (long off = 0; off < r;) {
-			/* struct linux_dirent64: ino, off, reclen, type, name */
-			unsigned short reclen;
-			memcpy(&reclen, buf.c + off + 16, sizeof reclen);
-			const char *d = buf.c + off + 19;
-			for (size_t i = 0; i < n; i++)
-				if (!present[i] && d[0] == name[i][0] &&
-				    strncmp(d, name[i], len[i]) == 0 && d[len[i]] == '\0')
-					present[i] = true;
-			off += reclen;
-		}
+	bool ok = dir_names_present(fd, name, len, n, present);
 	close(fd);
-	return r == 0;
-#else
-	(void)dir, (void)name, (void)len, (void)n, (void)present;
-	return false;
-#endif
+	return ok;
 }
 
 /* add_mask for each of n paths, in order; those under dir ("DIR/NAME...")
@@ -446,15 +424,12 @@ static bool make_dirs(const char *path, mode_t mode)
 	return mkdir(path, mode) == 0 || errno == EEXIST;
 }
 
-/* Protect root/rel. create: make a missing directory first, so it can be
- * pinned read-only rather than created (and filled) inside the jail. */
-static void protect(struct builder *b, const char *root, const char *rel, const char *why,
-		    int flags, bool create)
+/* Protect path p (root/rel), of kind k. */
+static void protect_kind(struct builder *b, const char *root, const char *rel, const char *why,
+			 int flags, bool create, const char *p, enum kind k)
 {
-	_cleanup_free_ char *p = path_join(root, rel);
 	_cleanup_free_ char *origin = xconcat("built-in protection inside writable ", root, NULL);
 	_cleanup_free_ char *rule = xconcat("protected: ", why, NULL);
-	enum kind k = kind_in(b, p, false);
 	if (flags == PROTECT_FILE_ONLY && k != K_FILE)
 		return;
 	if (k == K_LINK) {
@@ -482,6 +457,15 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 	}
 	cand_add(b->pl, &b->protects, OP_PROTECT, p, rule, origin);
 	pin_ancestors(b, root, p);
+}
+
+/* Protect root/rel. create: make a missing directory first, so it can be
+ * pinned read-only rather than created (and filled) inside the jail. */
+static void protect(struct builder *b, const char *root, const char *rel, const char *why,
+		    int flags, bool create)
+{
+	_cleanup_free_ char *p = path_join(root, rel);
+	protect_kind(b, root, rel, why, flags, create, p, kind_in(b, p, false));
 }
 
 static void protect_git_config(struct builder *b, const char *root, const char *file,
@@ -702,9 +686,25 @@ static void protect_root(struct builder *b, const char *root)
 		return;
 	_cleanup_free_ char *git = path_join(root, ".git");
 	bool git_dir = kind_in(b, git, false) == K_DIR;
-	for (const struct protected_name *n = protected_in_root; n->rel; n++) {
-		bool create = git_dir && strcmp(n->rel, ".git/hooks") == 0;
-		protect(b, root, n->rel, n->why, n->kind, create);
+	/* one read of the root tells which names are there at all: most are
+	 * not, and a lookup each would cost a system call */
+	const char *first[SCAN_MAX];
+	size_t len[SCAN_MAX], n = 0;
+	bool present[SCAN_MAX];
+	for (const struct protected_name *pn = protected_in_root; pn->rel && n < SCAN_MAX; pn++, n++) {
+		first[n] = pn->rel;
+		len[n] = strcspn(pn->rel, "/");
+	}
+	bool scanned = !protected_in_root[n].rel && scan_dir(root, first, len, n, present);
+	for (size_t i = 0; protected_in_root[i].rel; i++) {
+		const struct protected_name *pn = &protected_in_root[i];
+		bool create = git_dir && strcmp(pn->rel, ".git/hooks") == 0;
+		if (scanned && !present[i] && !create) {
+			_cleanup_free_ char *p = path_join(root, pn->rel);
+			protect_kind(b, root, pn->rel, pn->why, pn->kind, create, p, K_MISSING);
+		} else {
+			protect(b, root, pn->rel, pn->why, pn->kind, create);
+		}
 	}
 	if (git_dir) {
 		protect_git_configs(b, root);

@@ -486,8 +486,13 @@ static enum found find_nofollow(int root, const char *rel, int *dir, size_t *len
  * descriptor of it. */
 static void warn_unguarded(const struct plan *pl)
 {
+	enum { RUN_MAX = 64 };
 	const char *open_root = NULL;
 	int rootfd = -1;
+	/* which first components of a run of names under one root are there:
+	 * one read of the root instead of a lookup each */
+	bool present[RUN_MAX], scanned = false;
+	size_t run_start = 0, run_len = 0;
 	for (size_t i = 0; i < pl->unguarded.n; i++) {
 		const char *p = pl->unguarded.v[i].value, *why = pl->unguarded.v[i].origin;
 		const char *rel;
@@ -498,8 +503,22 @@ static void warn_unguarded(const struct plan *pl)
 			if (rootfd >= 0)
 				close(rootfd);
 			open_root = root;
-			rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+			rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			const char *first[RUN_MAX];
+			size_t len[RUN_MAX];
+			run_start = i;
+			run_len = 0;
+			for (size_t j = i; j < pl->unguarded.n && run_len < RUN_MAX; j++) {
+				const char *r;
+				if (root_of(pl, pl->unguarded.v[j].value, &r) != root)
+					break;
+				first[run_len] = r + strspn(r, "/");
+				len[run_len++] = strcspn(r + strspn(r, "/"), "/");
+			}
+			scanned = rootfd >= 0 && dir_names_present(rootfd, first, len, run_len, present);
 		}
+		if (scanned && i - run_start < run_len && !present[i - run_start])
+			continue; /* nothing of it is there */
 		int dir;
 		size_t len;
 		enum found f = rootfd >= 0 ? find_nofollow(rootfd, rel, &dir, &len) : FOUND_NONE;

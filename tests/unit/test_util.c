@@ -1,6 +1,8 @@
 /* proc_children_read: the pid list of a /proc children file, parsed with
  * system calls only (kli calls it from a signal handler). Fed files of the
- * same form, and the real file of a process with children. */
+ * same form, and the real file of a process with children; read again
+ * from one descriptor, it lists the children of the moment.
+ * dir_names_present: which names a real directory holds. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -13,6 +15,8 @@
 #include <cmocka.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -80,11 +84,70 @@ static void test_real_file(void **state)
 	assert_int_equal(p[0], kid);
 }
 
+/* One descriptor of a children file, read twice: the second read sees the
+ * child made after the first. */
+static void test_children_fd_rereads(void **state)
+{
+	(void)state;
+	int fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		skip();
+	int pids[8];
+	int before = proc_children_read_fd(fd, pids, 8);
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		pause();
+		_exit(0);
+	}
+	int after = proc_children_read_fd(fd, pids, 8);
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+	close(fd);
+	assert_int_equal(after, before + 1);
+	bool found = false;
+	for (int i = 0; i < after; i++)
+		found |= pids[i] == c;
+	assert_true(found);
+}
+
+static void test_dir_names_present(void **state)
+{
+	(void)state;
+	char dir[] = "test_util.d.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char p[64];
+	snprintf(p, sizeof p, "%s/.envrc", dir);
+	close(open(p, O_CREAT | O_WRONLY, 0600));
+	snprintf(p, sizeof p, "%s/.git", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	const char *names[] = { ".envrc", ".git/hooks", ".vscode", ".env", ".envrc.bak" };
+	size_t len[] = { 6, 4, 7, 4, 10 };
+	bool present[5];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_true(dir_names_present(fd, names, len, 5, present));
+	/* a second read of the same descriptor starts again */
+	assert_true(dir_names_present(fd, names, len, 5, present));
+	close(fd);
+	assert_true(present[0]);  /* .envrc */
+	assert_true(present[1]);  /* .git, the first component */
+	assert_false(present[2]); /* .vscode */
+	assert_false(present[3]); /* .env: a prefix of .envrc is no match */
+	assert_false(present[4]); /* .envrc.bak: nor is a longer name */
+	rmdir(p);
+	snprintf(p, sizeof p, "%s/.envrc", dir);
+	unlink(p);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_real_file),
+		cmocka_unit_test(test_children_fd_rereads),
+		cmocka_unit_test(test_dir_names_present),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
