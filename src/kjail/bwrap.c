@@ -114,6 +114,13 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
 	strv_push(a, "--");
 	strv_push(a, self);
 	strv_pushf(a, "--jail-entry=%d,%d,%d", fds->status, fds->user_err, fds->sig_default);
+	/* where the command may write: Landlock holds it there, whatever
+	 * descriptor it reopens */
+	for (size_t i = 0; i < pl->nops; i++) {
+		enum op_kind k = pl->ops[i].kind;
+		if (k == OP_BIND || k == OP_TMP || k == OP_DEV || k == OP_PROC)
+			strv_pushf(a, JAIL_RW_PREFIX "%s", pl->ops[i].path);
+	}
 	strv_push(a, "--");
 	for (; cmd && *cmd; cmd++)
 		strv_push(a, *cmd);

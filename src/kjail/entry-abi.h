@@ -18,5 +18,33 @@
 
 /* The first Landlock ABI with LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET and _SIGNAL. */
 #define LANDLOCK_SCOPES_ABI 6
+/* The first with LANDLOCK_ACCESS_FS_TRUNCATE: from there the helper lets
+ * the command write only under the writable paths, whatever descriptor it
+ * reopens (renames across directories need ABI 2's REFER). */
+#define LANDLOCK_WRITES_ABI 3
+
+/* --jail-entry=S,E,M [--rw=PATH]... -- CMD: each writable path of the jail
+ * (the workspace, --writable paths, /tmp, /dev, /proc). */
+#define JAIL_RW_PREFIX "--rw="
+
+/* Landlock's write rights, as the kernel numbers them. */
+#define LL_FS_WRITE_FILE (1ULL << 1)
+#define LL_FS_REMOVE_DIR (1ULL << 4)
+#define LL_FS_REMOVE_FILE (1ULL << 5)
+#define LL_FS_MAKE_CHAR (1ULL << 6)
+#define LL_FS_MAKE_DIR (1ULL << 7)
+#define LL_FS_MAKE_REG (1ULL << 8)
+#define LL_FS_MAKE_SOCK (1ULL << 9)
+#define LL_FS_MAKE_FIFO (1ULL << 10)
+#define LL_FS_MAKE_BLOCK (1ULL << 11)
+#define LL_FS_MAKE_SYM (1ULL << 12)
+#define LL_FS_REFER (1ULL << 13)
+#define LL_FS_TRUNCATE (1ULL << 14)
+#define LL_FS_WRITES                                                                        \
+	(LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | LL_FS_MAKE_CHAR |        \
+	 LL_FS_MAKE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO |              \
+	 LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM | LL_FS_REFER | LL_FS_TRUNCATE)
+/* what a rule on a file (not a directory) may allow */
+#define LL_FS_FILE_WRITES (LL_FS_WRITE_FILE | LL_FS_TRUNCATE)
 
 #endif

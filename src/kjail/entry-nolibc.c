@@ -1,8 +1,9 @@
 /* kjail-entry without a C library: the first program in every jail.
  *
  * The same job as entry_core.c's jail_entry() (which kjail itself runs as
- * `kjail --jail-entry=...` where this file cannot be built): apply the
- * Landlock scopes, tell kjail the jail is up, give the command the user's
+ * `kjail --jail-entry=...` where this file cannot be built): apply
+ * Landlock (writes only under the writable paths, the scopes), tell kjail
+ * the jail is up, give the command the user's
  * stderr and signal dispositions, close every other descriptor, exec it.
  * It runs once per jailed command, and a static C library's start-up
  * (relocations, CPU feature probes, TLS) costs more than everything this
@@ -214,23 +215,98 @@ static void default_disposition(int sig)
 	sys6(__NR_rt_sigaction, sig, (long)&sa, 0, 8, 0, 0);
 }
 
-static void landlock_scopes(void)
+#define NR_landlock_add_rule 445
+#define LL_RULE_PATH_BENEATH 1
+#define O_PATH_ 010000000
+#define O_CLOEXEC_ 02000000
+#define S_IFMT_ 0170000
+#define S_IFDIR_ 0040000
+#define S_IFREG_ 0100000
+#define S_IFCHR_ 0020000
+#define S_IFBLK_ 0060000
+
+/* struct stat on x86-64: st_mode is the 32-bit word at offset 24 */
+static unsigned file_type(long fd)
+{
+	unsigned long st[18];
+	if (err_of(sys3(__NR_fstat, fd, (long)st, 0)))
+		return 0;
+	unsigned mode;
+	memcpy(&mode, (const char *)st + 24, sizeof mode);
+	return mode & S_IFMT_;
+}
+
+/* A rule letting the command write under path (a directory) or to it (a
+ * file); 0 or the errno. */
+static int add_writable(long ruleset, const char *path)
+{
+	long fd = sys3(__NR_open, (long)path, O_PATH_ | O_CLOEXEC_, 0);
+	if (err_of(fd))
+		return err_of(fd);
+	unsigned t = file_type(fd);
+	struct {
+		uint64_t allowed_access;
+		int32_t parent_fd;
+	} __attribute__((packed)) pb = { t == S_IFDIR_ ? LL_FS_WRITES : LL_FS_FILE_WRITES, (int32_t)fd };
+	long r = t ? sys6(NR_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, (long)&pb, 0, 0, 0)
+		   : -EBADF;
+	sys3(__NR_close, fd, 0, 0);
+	return err_of(r);
+}
+
+/* As landlock.c's landlock_apply: writes only under the writable paths
+ * (and to stdin, stdout and stderr as far as they were opened for
+ * writing), and the scopes, as far as the kernel's ABI goes. */
+static void landlock_jail(char **rw, int nrw, int user_err)
 {
 	long abi = sys3(NR_landlock_create_ruleset, 0, 0, LL_CREATE_RULESET_VERSION);
-	if (abi < LANDLOCK_SCOPES_ABI) /* also an error: Landlock is off or missing */
+	bool writes = abi >= LANDLOCK_WRITES_ABI, scopes = abi >= LANDLOCK_SCOPES_ABI;
+	if (!writes && !scopes) /* also an error: Landlock is off or missing */
 		return;
 	struct {
 		uint64_t handled_access_fs, handled_access_net, scoped;
-	} attr = { 0, 0, LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL };
+	} attr = { writes ? LL_FS_WRITES : 0, 0,
+		   scopes ? LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL : 0 };
 	long fd = sys3(NR_landlock_create_ruleset, (long)&attr, sizeof attr, 0);
 	if (err_of(fd))
-		fail("cannot apply the Landlock scopes: landlock_create_ruleset", err_of(fd));
+		fail("cannot apply the jail's Landlock rules: landlock_create_ruleset", err_of(fd));
+	for (int i = 0; writes && i < nrw; i++) {
+		const char *path = rw[i] + sizeof JAIL_RW_PREFIX - 1;
+		int e = add_writable(fd, path);
+		if (e)
+			say_as("kjail", "cannot apply the jail's Landlock rules: writable path ", path, e),
+				sys_exit(KJ_EXIT_FAIL);
+	}
+	/* the command's stderr is the user's, still on its own descriptor */
+	int std[3] = { 0, 1, user_err };
+	for (int k = 0; writes && k < 3; k++) {
+		int s = std[k];
+		long fl = sys3(__NR_fcntl, s, 3 /* F_GETFL */, 0);
+		unsigned t = file_type(s);
+		if (err_of(fl) || (fl & 3) == 0 /* O_RDONLY */ ||
+		    !(t == S_IFREG_ || t == S_IFCHR_ || t == S_IFBLK_))
+			continue;
+		char path[32] = "/proc/self/fd/";
+		size_t n = slen(path);
+		char num[12];
+		size_t d = 0;
+		unsigned v = (unsigned)s;
+		do
+			num[d++] = (char)('0' + v % 10);
+		while (v /= 10);
+		while (d)
+			path[n++] = num[--d];
+		path[n] = 0;
+		int e = add_writable(fd, path);
+		if (e)
+			fail("cannot apply the jail's Landlock rules: a standard descriptor", e);
+	}
 	long r = sys6(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
 	if (err_of(r))
-		fail("cannot apply the Landlock scopes: PR_SET_NO_NEW_PRIVS", err_of(r));
+		fail("cannot apply the jail's Landlock rules: PR_SET_NO_NEW_PRIVS", err_of(r));
 	r = sys3(NR_landlock_restrict_self, fd, 0, 0);
 	if (err_of(r))
-		fail("cannot apply the Landlock scopes: landlock_restrict_self", err_of(r));
+		fail("cannot apply the jail's Landlock rules: landlock_restrict_self", err_of(r));
 	sys3(__NR_close, fd, 0, 0);
 }
 
@@ -378,8 +454,11 @@ __attribute__((noreturn, used)) void entry_main(long *sp)
 	int argc = (int)sp[0];
 	char **argv = (char **)(sp + 1);
 	char **envp = argv + argc + 1;
-	if (argc < 3 || !prefix(argv[1], "--jail-entry=") || argv[2][0] != '-' ||
-	    argv[2][1] != '-' || argv[2][2]) {
+	int dd = 2; /* the "--" after the writable paths */
+	while (dd < argc && prefix(argv[dd], JAIL_RW_PREFIX))
+		dd++;
+	if (argc < 3 || !prefix(argv[1], "--jail-entry=") || dd >= argc || argv[dd][0] != '-' ||
+	    argv[dd][1] != '-' || argv[dd][2]) {
 		say_as("kjail-entry", "this is kjail's entry helper, started by kjail inside a jail: "
 			"run kjail instead", NULL, 0);
 		sys_exit(KJ_EXIT_FAIL);
@@ -398,10 +477,10 @@ __attribute__((noreturn, used)) void entry_main(long *sp)
 		default_disposition(SIGINT);
 	if (sig & JAIL_SIGQUIT_DEFAULT)
 		default_disposition(SIGQUIT);
-	char **cmd = argv + 3;
+	char **cmd = argv + dd + 1;
 	if (!cmd[0])
 		fail("--jail-entry: no command", 0);
-	landlock_scopes();
+	landlock_jail(argv + 2, dd - 2, user_err);
 	long w = sys3(__NR_write, status, (long)"R", 1);
 	if (w != 1)
 		fail("--jail-entry: cannot report readiness", err_of(w) ? err_of(w) : EIO);

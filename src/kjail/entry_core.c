@@ -45,7 +45,23 @@ static int parse_fd(const char *s, const char **end)
 	return (int)v;
 }
 
-void jail_entry(const char *spec, char *const *cmd)
+void jail_entry_if_asked(int argc, char **argv)
+{
+	if (argc < 3 || !str_has_prefix(argv[1], "--jail-entry="))
+		return;
+	int i = 2;
+	while (i < argc && str_has_prefix(argv[i], JAIL_RW_PREFIX))
+		i++;
+	if (i >= argc || strcmp(argv[i], "--") != 0)
+		return;
+	/* the writable paths, their prefix dropped in place */
+	const char **rw = (const char **)argv + 2;
+	for (int k = 2; k < i; k++)
+		rw[k - 2] = argv[k] + strlen(JAIL_RW_PREFIX);
+	jail_entry(argv[1] + strlen("--jail-entry="), rw, (size_t)(i - 2), argv + i + 1);
+}
+
+void jail_entry(const char *spec, const char *const *rw, size_t nrw, char *const *cmd)
 {
 	const char *p;
 	int status = parse_fd(spec, &p);
@@ -63,9 +79,11 @@ void jail_entry(const char *spec, char *const *cmd)
 		signal(SIGQUIT, SIG_DFL);
 	if (!cmd || !cmd[0])
 		die("--jail-entry: no command");
-	char err[256];
-	if (landlock_apply_scopes(err, sizeof err) == LL_FAILED)
-		die("cannot apply the Landlock scopes: %s", err);
+	char err[PATH_MAX + 64];
+	/* the command's stderr is the user's, still on its own descriptor */
+	const int std[3] = { STDIN_FILENO, STDOUT_FILENO, user_err };
+	if (landlock_apply(rw, nrw, std, err, sizeof err) == LL_FAILED)
+		die("cannot apply the jail's Landlock rules: %s", err);
 	if (write(status, "R", 1) != 1)
 		die_errno("--jail-entry: cannot report readiness");
 	close(status);

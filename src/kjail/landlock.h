@@ -1,4 +1,4 @@
-/* Landlock scopes, applied by the jail's entry helper right before exec. */
+/* Landlock, applied by the jail's entry helper right before exec. */
 #ifndef KJ_LANDLOCK_H
 #define KJ_LANDLOCK_H
 
@@ -12,9 +12,15 @@ int landlock_abi(void);
 
 enum { LL_APPLIED = 0, LL_UNSUPPORTED = 1, LL_FAILED = -1 };
 
-/* Restrict this process and what it execs: no connecting to abstract Unix
- * sockets made outside, no signals to processes outside. */
-int landlock_apply_scopes(char *err, size_t errlen);
+/* Restrict this process and what it execs, as far as the kernel's ABI
+ * allows: writes only under the nrw writable paths rw (and to the files
+ * the command's standard input, output and error, descriptors std, are
+ * open on, as far as they were opened for writing), so
+ * that no descriptor reopened through /proc/self/fd writes elsewhere; no
+ * connecting to abstract Unix sockets made outside, no signals to
+ * processes outside. */
+int landlock_apply(const char *const *rw, size_t nrw, const int std[3], char *err,
+		   size_t errlen);
 
 /* One line on the scopes this kernel gives, for --explain and --doctor. */
 const char *landlock_status(void);

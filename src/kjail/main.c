@@ -288,8 +288,7 @@ static struct passwd *passwd_of(uid_t uid)
 int main(int argc, char **argv)
 {
 	set_fatal_status(KJ_EXIT_FAIL);
-	if (argc >= 3 && str_has_prefix(argv[1], "--jail-entry=") && strcmp(argv[2], "--") == 0)
-		jail_entry(argv[1] + strlen("--jail-entry="), argv + 3);
+	jail_entry_if_asked(argc, argv);
 	seal_inherited_fds();
 
 	struct passwd *pw = passwd_of(getuid());
@@ -371,6 +370,10 @@ int main(int argc, char **argv)
 
 	if (!cli.print)
 		refuse_directory_stdio();
+	/* with Landlock's write rules the jail's helper holds such a file to
+	 * what it was opened for; without them, kjail refuses it */
+	if (!cli.print && be == BACKEND_BWRAP && landlock_abi() < LANDLOCK_WRITES_ABI)
+		refuse_reopenable_stdio(&pl);
 	switch (be) {
 	case BACKEND_CONTAINER:
 		if (cli.print) {

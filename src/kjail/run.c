@@ -24,6 +24,7 @@
 #endif
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,6 +73,68 @@ void refuse_directory_stdio(void)
 			die("descriptor %d (%s) is a directory: through it the command could "
 			    "reach around the jail; refusing",
 			    fd, names[fd]);
+	}
+}
+
+static bool in_groups(gid_t gid)
+{
+	gid_t groups[256];
+	int n = getgroups(256, groups);
+	for (int i = 0; i < n; i++)
+		if (groups[i] == gid)
+			return true;
+	return n < 0; /* more groups than read: count it as a member (refuse) */
+}
+
+/* Whether the jail (the caller's uid and groups, no capability) may open
+ * the file for writing: its mode bits, as a process without
+ * CAP_DAC_OVERRIDE sees them; access(2) too, for ACLs, when not root (for
+ * root it answers yes to everything). */
+static bool jail_may_write(int fd, const struct stat *st)
+{
+	struct statvfs vfs;
+	if (fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+		return false;
+	uid_t uid = geteuid();
+	bool w;
+	if (st->st_uid == uid)
+		w = st->st_mode & S_IWUSR;
+	else if (getegid() == st->st_gid || in_groups(st->st_gid))
+		w = st->st_mode & S_IWGRP;
+	else
+		w = st->st_mode & S_IWOTH;
+	if (!w && uid != 0) {
+		char path[32];
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		w = access(path, W_OK) == 0;
+	}
+	return w;
+}
+
+void refuse_reopenable_stdio(const struct plan *pl)
+{
+	static const char *const names[] = { "standard input", "standard output",
+					     "standard error" };
+	for (int fd = 0; fd < 3; fd++) {
+		struct stat st;
+		int fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || (fl & O_ACCMODE) != O_RDONLY || fstat(fd, &st) != 0 ||
+		    !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) || !jail_may_write(fd, &st))
+			continue;
+		char link[32], path[PATH_MAX];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(link, path, sizeof path - 1);
+		if (n <= 0)
+			die_errno("cannot tell which file descriptor %d (%s) is", fd, names[fd]);
+		path[n] = '\0';
+		bool inside = false;
+		for (size_t i = 0; i < pl->nops && !inside; i++)
+			inside = pl->ops[i].kind == OP_BIND && path_is_under(path, pl->ops[i].path);
+		if (!inside)
+			die("descriptor %d (%s) is %s, which the jail could reopen for writing through "
+			    "/proc/self/fd/%d (you gave it to read); pass it through a pipe instead "
+			    "(cat FILE | kjail ...)",
+			    fd, names[fd], path, fd);
 	}
 }
 

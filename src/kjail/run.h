@@ -32,6 +32,11 @@ KJ_NORETURN void run_container(const struct plan *pl, char *const *cmd);
 void seal_inherited_fds(void);
 /* Dies when standard input, output or error is a directory. */
 void refuse_directory_stdio(void);
+/* Dies when one of them is a file (or block device) given read-only that
+ * the jail could reopen for writing through /proc/self/fd: one the caller
+ * may write, outside every writable path of the plan. For kernels without
+ * Landlock's write rules, which otherwise hold such a file to reading. */
+void refuse_reopenable_stdio(const struct plan *pl);
 
 /* The jail's first program: kjail-entry next to kjail (the build tree) or
  * in kjail's libexec directory, else kjail itself (with --jail-entry). */

@@ -52,7 +52,7 @@ static void test_default(void **state)
 	check(&pl, &fds, cmd,
 	      HEAD "--unshare-pid " NS CAPS MOUNTS
 	      "--bind /home/u/proj /home/u/proj --chdir /home/u/proj "
-	      "-- /usr/bin/kjail --jail-entry=4,5,3 -- make -j2");
+	      "-- /usr/bin/kjail --jail-entry=4,5,3 --rw=/dev --rw=/proc --rw=/tmp --rw=/home/u/proj -- make -j2");
 }
 
 static void test_no_network_masks_protected(void **state)
@@ -72,7 +72,7 @@ static void test_no_network_masks_protected(void **state)
 	      "--bind /w /w --bind /w/.git /w/.git --ro-bind /w/.git/hooks /w/.git/hooks "
 	      "--perms 0555 --tmpfs /home/u/.aws --remount-ro /home/u/.aws "
 	      "--perms 0444 --ro-bind-data 9 /home/u/.netrc "
-	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3 -- sh");
+	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3 --rw=/dev --rw=/proc --rw=/tmp --rw=/w -- sh");
 }
 
 static void test_nested_userns_and_seccomp(void **state)
@@ -97,7 +97,7 @@ static void test_nested_userns_and_seccomp(void **state)
 	      "/usr/bin/bwrap --unshare-user --uid 65534 --gid 65534 " NS CAPS
 	      "--ro-bind / / --dev /dev --ro-bind /proc /proc --tmpfs /tmp "
 	      "--ro-bind /tmp/b/kjail /tmp/b/kjail --bind /w /w --chdir /w --seccomp 8 "
-	      "--info-fd 6 -- /usr/bin/kjail --jail-entry=3,7,0 -- true");
+	      "--info-fd 6 -- /usr/bin/kjail --jail-entry=3,7,0 --rw=/dev --rw=/tmp --rw=/w -- true");
 }
 
 static void test_awkward_paths_stay_single_words(void **state)
