@@ -428,13 +428,12 @@ static bool make_dirs(const char *path, mode_t mode)
 static void protect_kind(struct builder *b, const char *root, const char *rel, const char *why,
 			 int flags, bool create, const char *p, enum kind k)
 {
-	_cleanup_free_ char *origin = xconcat("built-in protection inside writable ", root, NULL);
-	_cleanup_free_ char *rule = xconcat("protected: ", why, NULL);
 	if (flags == PROTECT_FILE_ONLY && k != K_FILE)
 		return;
 	if (k == K_LINK) {
 		/* A symlink cannot be a mount point; its target is what matters and
 		 * is handled where it lives. The name itself stays replaceable. */
+		_cleanup_free_ char *origin = xconcat("built-in protection inside writable ", root, NULL);
 		skip(b, p, "symlink, cannot be pinned", origin);
 		return;
 	}
@@ -455,6 +454,9 @@ static void protect_kind(struct builder *b, const char *root, const char *rel, c
 		}
 		entry_add(&b->pl->created, p, why);
 	}
+	/* most names are absent: their strings are made only for those there */
+	_cleanup_free_ char *origin = xconcat("built-in protection inside writable ", root, NULL);
+	_cleanup_free_ char *rule = xconcat("protected: ", why, NULL);
 	cand_add(b->pl, &b->protects, OP_PROTECT, p, rule, origin);
 	pin_ancestors(b, root, p);
 }
