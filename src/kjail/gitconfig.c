@@ -213,6 +213,9 @@ void gitconfig_parse(const char *text, size_t len, struct gitconfig *out)
 		if (sec == SEC_CORE && named(key, klen, "hookspath")) {
 			free(out->hooks_path);
 			out->hooks_path = v;
+		} else if (sec == SEC_CORE && named(key, klen, "worktree")) {
+			free(out->worktree);
+			out->worktree = v;
 		} else if (sec == SEC_INCLUDE && named(key, klen, "path")) {
 			strv_take(&out->includes, v);
 		} else if (prog) {
@@ -228,6 +231,8 @@ void gitconfig_free(struct gitconfig *g)
 {
 	free(g->hooks_path);
 	g->hooks_path = NULL;
+	free(g->worktree);
+	g->worktree = NULL;
 	strv_free(&g->includes);
 	strv_free(&g->programs);
 	strv_free(&g->program_keys);

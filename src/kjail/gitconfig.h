@@ -17,12 +17,14 @@
 
 struct gitconfig {
 	char *hooks_path;      /* the last core.hooksPath set; NULL when none */
+	char *worktree;        /* the last core.worktree set (a submodule's
+				* repository names its work tree so); NULL when none */
 	struct strv includes;  /* every include path, in order, as written */
 	struct strv programs;  /* every program value, in order, as written */
 	struct strv program_keys; /* the key of each ("filter.*.clean") */
 };
 
-#define GITCONFIG_INIT { NULL, STRV_INIT, STRV_INIT, STRV_INIT }
+#define GITCONFIG_INIT { NULL, NULL, STRV_INIT, STRV_INIT, STRV_INIT }
 
 /* Adds what text (a config file's bytes) sets to out, values unquoted and
  * unescaped as git reads them; a later hooksPath replaces an earlier one. */

@@ -471,7 +471,7 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 }
 
 static void protect_git_config(struct builder *b, const char *root, const char *file,
-			       int depth, bool hooks);
+			       int depth, const char *tree);
 
 /* The entries of ROOT/REL but "." and "..", in a list the caller frees
  * (empty when it cannot be read). */
@@ -510,10 +510,10 @@ static void protect_submodules(struct builder *b, const char *root, const char *
 			_cleanup_free_ char *nested = xconcat(sub, "/modules", (char *)NULL);
 			protect(b, root, hooks, "git hooks of a submodule", PROTECT_ANY, true);
 			protect(b, root, config, "git config of a submodule", PROTECT_ANY, false);
-			/* its includes (its core.hooksPath is its own work tree's, which
-			 * kjail does not locate) */
+			/* its includes, and its core.hooksPath and programs, against the
+			 * work tree its core.worktree names */
 			_cleanup_free_ char *config_abs = path_join(root, config);
-			protect_git_config(b, root, config_abs, 0, false);
+			protect_git_config(b, root, config_abs, 0, NULL);
 			protect(b, root, wconfig, "git config of a submodule", PROTECT_PRESENT,
 				false);
 			protect(b, root, common, "git common directory link of a submodule",
@@ -541,7 +541,7 @@ static void protect_worktrees(struct builder *b, const char *root)
 						      (char *)NULL);
 		protect(b, root, rel, "git config of a worktree", PROTECT_PRESENT, false);
 		_cleanup_free_ char *abs = path_join(root, rel);
-		protect_git_config(b, root, abs, 0, false);
+		protect_git_config(b, root, abs, 0, NULL);
 		protect(b, root, common, "git common directory link of a worktree",
 			PROTECT_PRESENT, false);
 	}
@@ -603,7 +603,7 @@ static void protect_git_programs(struct builder *b, const char *root, const stru
  * the start and that the jail makes is moved aside after the run, like
  * .git/commondir. Every file included is read in turn, 10 deep as in git. */
 static void protect_git_config(struct builder *b, const char *root, const char *file,
-			       int depth, bool hooks)
+			       int depth, const char *tree)
 {
 	/* git itself refuses more than 10 levels */
 	if (depth > 10)
@@ -622,15 +622,24 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 	struct gitconfig g = GITCONFIG_INIT;
 	gitconfig_parse(text, len, &g);
 	const char *home = git_home(b->h);
-	if (hooks && g.hooks_path && g.hooks_path[0]) {
+	/* tree: the work tree relative paths are taken against, when known
+	 * (the repository's, for its config and the user's and the system's);
+	 * a submodule's repository names its own (core.worktree, relative to
+	 * the repository, where its config file is) */
+	_cleanup_free_ char *sub_tree = NULL;
+	if (!tree && g.worktree && g.worktree[0]) {
+		_cleanup_free_ char *gitdir = path_dirname(file);
+		tree = sub_tree = path_normalize(g.worktree, gitdir);
+	}
+	if (tree && g.hooks_path && g.hooks_path[0]) {
 		/* relative to the work tree, whichever file sets it */
 		_cleanup_free_ char *abs = g.hooks_path[0] == '~' ? path_expand_home(g.hooks_path, home)
-								  : path_normalize(g.hooks_path, root);
-		_cleanup_free_ char *real = abs ? path_resolve_memo(abs, root, &b->memo) : NULL;
+								  : path_normalize(g.hooks_path, tree);
+		_cleanup_free_ char *real = abs ? path_resolve_memo(abs, tree, &b->memo) : NULL;
 		protect_at(b, real, "git hooks (core.hooksPath)", PROTECT_ANY);
 	}
-	if (hooks)
-		protect_git_programs(b, root, &g);
+	if (tree)
+		protect_git_programs(b, tree, &g);
 	_cleanup_free_ char *dir = path_dirname(file);
 	for (size_t i = 0; i < g.includes.n; i++) {
 		const char *inc = g.includes.v[i];
@@ -653,7 +662,7 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 		if (!real)
 			continue;
 		protect_at(b, real, "git config included by another", PROTECT_MOVE_ASIDE);
-		protect_git_config(b, root, real, depth + 1, hooks);
+		protect_git_config(b, root, real, depth + 1, tree);
 	}
 	gitconfig_free(&g);
 }
@@ -678,7 +687,7 @@ static void protect_git_configs(struct builder *b, const char *root)
 		strv_push(&files, h->git_config_system);
 	strv_push(&files, "/etc/gitconfig");
 	for (size_t i = 0; i < files.n; i++)
-		protect_git_config(b, root, files.v[i], 0, true);
+		protect_git_config(b, root, files.v[i], 0, root);
 	strv_free(&files);
 }
 
@@ -712,7 +721,7 @@ static void protect_root(struct builder *b, const char *root)
 		protect_git_configs(b, root);
 		protect(b, root, ".git/config.worktree", "git config", PROTECT_PRESENT, false);
 		_cleanup_free_ char *wt = path_join(root, ".git/config.worktree");
-		protect_git_config(b, root, wt, 0, true);
+		protect_git_config(b, root, wt, 0, root);
 		protect_submodules(b, root, ".git/modules", 0);
 		protect_worktrees(b, root);
 	}

@@ -177,6 +177,21 @@ static void test_programs(void **state)
 	expect_programs("[FILTER \"x\"] CLEAN = ./a\n", "filter.*.clean=./a");
 }
 
+static void test_worktree(void **state)
+{
+	(void)state;
+	const char *text = "[core]\n\tworktree = ../../../sub\n\tfsmonitor = t/f.sh\n"
+			   "[core \"x\"]\n\tworktree = no\n";
+	struct gitconfig g = GITCONFIG_INIT;
+	gitconfig_parse(text, strlen(text), &g);
+	assert_non_null(g.worktree);
+	assert_string_equal(g.worktree, "../../../sub");
+	gitconfig_free(&g);
+	gitconfig_parse("[core]\n\tbare = false\n", 22, &g);
+	assert_null(g.worktree);
+	gitconfig_free(&g);
+}
+
 /* want: the paths, joined with "|" */
 static void expect_paths(const char *cmd, const char *want)
 {
@@ -221,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_includes),
 		cmocka_unit_test(test_programs),
+		cmocka_unit_test(test_worktree),
 		cmocka_unit_test(test_command_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
