@@ -273,9 +273,10 @@ static void landlock_jail(char **rw, int nrw, int user_err)
 	for (int i = 0; writes && i < nrw; i++) {
 		const char *path = rw[i] + sizeof JAIL_RW_PREFIX - 1;
 		int e = add_writable(fd, path);
-		if (e)
-			say_as("kjail", "cannot apply the jail's Landlock rules: writable path ", path, e),
-				sys_exit(KJ_EXIT_FAIL);
+		if (e) {
+			say_as("kjail", "cannot apply the jail's Landlock rules: writable path ", path, e);
+			sys_exit(KJ_EXIT_FAIL);
+		}
 	}
 	/* the command's stderr is the user's, still on its own descriptor */
 	int std[3] = { 0, 1, user_err };

@@ -78,12 +78,15 @@ void refuse_directory_stdio(void)
 
 static bool in_groups(gid_t gid)
 {
-	gid_t groups[256];
-	int n = getgroups(256, groups);
+	int n = getgroups(0, NULL);
+	if (n <= 0)
+		return false;
+	_cleanup_free_ gid_t *groups = xreallocarray(NULL, (size_t)n, sizeof *groups);
+	n = getgroups(n, groups);
 	for (int i = 0; i < n; i++)
 		if (groups[i] == gid)
 			return true;
-	return n < 0; /* more groups than read: count it as a member (refuse) */
+	return false;
 }
 
 /* Whether the jail (the caller's uid and groups, no capability) may open
