@@ -21,10 +21,10 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/statvfs.h>
 #endif
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,37 +63,28 @@ void seal_inherited_fds(void)
 		die_errno("cannot mark the inherited descriptors close-on-exec");
 }
 
+static const char *const stdio_names[] = { "standard input", "standard output",
+					   "standard error" };
+
 void refuse_directory_stdio(void)
 {
-	static const char *const names[] = { "standard input", "standard output",
-					     "standard error" };
 	for (int fd = 0; fd < 3; fd++) {
 		struct stat st;
 		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
 			die("descriptor %d (%s) is a directory: through it the command could "
 			    "reach around the jail; refusing",
-			    fd, names[fd]);
+			    fd, stdio_names[fd]);
 	}
 }
 
-static bool in_groups(gid_t gid)
-{
-	int n = getgroups(0, NULL);
-	if (n <= 0)
-		return false;
-	_cleanup_free_ gid_t *groups = xreallocarray(NULL, (size_t)n, sizeof *groups);
-	n = getgroups(n, groups);
-	for (int i = 0; i < n; i++)
-		if (groups[i] == gid)
-			return true;
-	return false;
-}
-
+/* The bwrap backend is Linux's (memfd_create, prctl, pipe2, sigwaitinfo,
+ * user namespaces); elsewhere run_bwrap() refuses. */
+#ifdef KJ_OS_LINUX
 /* Whether the jail (the caller's uid and groups, no capability) may open
  * the file for writing: its mode bits, as a process without
- * CAP_DAC_OVERRIDE sees them; access(2) too, for ACLs, when not root (for
- * root it answers yes to everything). */
-static bool jail_may_write(int fd, const struct stat *st)
+ * CAP_DAC_OVERRIDE sees them; access(2) through link (/proc/self/fd/N)
+ * too, for ACLs, when not root (for root it answers yes to everything). */
+static bool jail_may_write(int fd, const struct stat *st, const char *link)
 {
 	struct statvfs vfs;
 	if (fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
@@ -102,48 +93,38 @@ static bool jail_may_write(int fd, const struct stat *st)
 	bool w;
 	if (st->st_uid == uid)
 		w = st->st_mode & S_IWUSR;
-	else if (getegid() == st->st_gid || in_groups(st->st_gid))
+	else if (getegid() == st->st_gid || group_member(st->st_gid))
 		w = st->st_mode & S_IWGRP;
 	else
 		w = st->st_mode & S_IWOTH;
-	if (!w && uid != 0) {
-		char path[32];
-		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-		w = access(path, W_OK) == 0;
-	}
-	return w;
+	return w || (uid != 0 && access(link, W_OK) == 0);
 }
 
 void refuse_reopenable_stdio(const struct plan *pl)
 {
-	static const char *const names[] = { "standard input", "standard output",
-					     "standard error" };
 	for (int fd = 0; fd < 3; fd++) {
 		struct stat st;
-		int fl = fcntl(fd, F_GETFL);
-		if (fl < 0 || (fl & O_ACCMODE) != O_RDONLY || fstat(fd, &st) != 0 ||
-		    !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) || !jail_may_write(fd, &st))
-			continue;
 		char link[32], path[PATH_MAX];
 		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		int fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || (fl & O_ACCMODE) != O_RDONLY || fstat(fd, &st) != 0 ||
+		    !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) || !jail_may_write(fd, &st, link))
+			continue;
 		ssize_t n = readlink(link, path, sizeof path - 1);
 		if (n <= 0)
-			die_errno("cannot tell which file descriptor %d (%s) is", fd, names[fd]);
+			die_errno("cannot tell which file descriptor %d (%s) is", fd, stdio_names[fd]);
 		path[n] = '\0';
 		bool inside = false;
 		for (size_t i = 0; i < pl->nops && !inside; i++)
 			inside = pl->ops[i].kind == OP_BIND && path_is_under(path, pl->ops[i].path);
 		if (!inside)
 			die("descriptor %d (%s) is %s, which the jail could reopen for writing through "
-			    "/proc/self/fd/%d (you gave it to read); pass it through a pipe instead "
+			    "%s (you gave it to read); pass it through a pipe instead "
 			    "(cat FILE | kjail ...)",
-			    fd, names[fd], path, fd);
+			    fd, stdio_names[fd], path, link);
 	}
 }
 
-/* The bwrap backend is Linux's (memfd_create, prctl, pipe2, sigwaitinfo,
- * user namespaces); elsewhere run_bwrap() refuses. */
-#ifdef KJ_OS_LINUX
 const char *entry_helper(const char *self, char *buf, size_t len)
 {
 	const char *slash = strrchr(self, '/');
@@ -741,6 +722,12 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 }
 
 #else
+/* No /proc/self/fd to reopen, and no bwrap backend that would call it. */
+void refuse_reopenable_stdio(const struct plan *pl)
+{
+	(void)pl;
+}
+
 int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
 	      const char *policy_json, enum run_mode mode)
 {

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -30,17 +31,24 @@ static void expect(const char *text, const char *want)
 	gitconfig_free(&g);
 }
 
+/* got: the words of v (KEYS=VALUES when keys is given), joined with "|" */
+static void joined(const struct strv *keys, const struct strv *v, char *got, size_t size)
+{
+	got[0] = '\0';
+	for (size_t i = 0; i < v->n; i++) {
+		size_t n = strlen(got);
+		snprintf(got + n, size - n, "%s%s%s%s", i ? "|" : "", keys ? keys->v[i] : "",
+			 keys ? "=" : "", v->v[i]);
+	}
+}
+
 /* want: the include paths, joined with "|"; "" for none */
 static void expect_includes(const char *text, const char *want)
 {
 	struct gitconfig g = GITCONFIG_INIT;
 	gitconfig_parse(text, strlen(text), &g);
-	char got[512] = "";
-	for (size_t i = 0; i < g.includes.n; i++) {
-		if (i)
-			strcat(got, "|");
-		strcat(got, g.includes.v[i]);
-	}
+	char got[512];
+	joined(NULL, &g.includes, got, sizeof got);
 	if (strcmp(got, want) != 0)
 		fail_msg("from %s: got includes \"%s\", want \"%s\"", text, got, want);
 	gitconfig_free(&g);
@@ -134,15 +142,9 @@ static void expect_programs(const char *text, const char *want)
 {
 	struct gitconfig g = GITCONFIG_INIT;
 	gitconfig_parse(text, strlen(text), &g);
-	char got[1024] = "";
+	char got[1024];
 	assert_int_equal(g.programs.n, g.program_keys.n);
-	for (size_t i = 0; i < g.programs.n; i++) {
-		if (i)
-			strcat(got, "|");
-		strcat(got, g.program_keys.v[i]);
-		strcat(got, "=");
-		strcat(got, g.programs.v[i]);
-	}
+	joined(&g.program_keys, &g.programs, got, sizeof got);
 	if (strcmp(got, want) != 0)
 		fail_msg("from %s: got programs \"%s\", want \"%s\"", text, got, want);
 	gitconfig_free(&g);
@@ -197,12 +199,8 @@ static void expect_paths(const char *cmd, const char *want)
 {
 	struct strv v = STRV_INIT;
 	gitconfig_command_paths(cmd, &v);
-	char got[1024] = "";
-	for (size_t i = 0; i < v.n; i++) {
-		if (i)
-			strcat(got, "|");
-		strcat(got, v.v[i]);
-	}
+	char got[1024];
+	joined(NULL, &v, got, sizeof got);
 	if (strcmp(got, want) != 0)
 		fail_msg("from %s: got paths \"%s\", want \"%s\"", cmd, got, want);
 	strv_free(&v);
