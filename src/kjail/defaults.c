@@ -164,8 +164,7 @@ const struct protected_name protected_in_root[] = {
 	{ ".pre-commit-config.yaml", "git hook config", PROTECT_ANY },
 	/* so do lefthook's (its config in any format it reads at the top, and
 	 * its script directories) and husky's (the scripts its hooks call);
-	 * not lefthook's .config/ configs: on macOS an absent one would pin
-	 * .config, which other tools make in a project */
+	 * its .config/ ones are below, with mise's */
 	{ "lefthook.yml", "git hook config", PROTECT_ANY },
 	{ ".lefthook.yml", "git hook config", PROTECT_ANY },
 	{ "lefthook.yaml", "git hook config", PROTECT_ANY },
@@ -197,6 +196,37 @@ const struct protected_name protected_in_root[] = {
 	{ "opencode.json", "coding agent config", PROTECT_ANY },
 	{ "opencode.jsonc", "coding agent config", PROTECT_ANY },
 	{ ".opencode", "coding agent config", PROTECT_ANY },
+	/* mise trusts a project config by its path (unless in paranoid mode):
+	 * a trusted one the jail edits runs its hooks and env scripts at the
+	 * user's next prompt there. Its nested configs, like lefthook's under
+	 * .config/, only when there: an absent one would pin its directory on
+	 * macOS (and mise asks before it trusts a config it never saw). */
+	{ "mise.toml", "tool manager config", PROTECT_ANY },
+	{ ".mise.toml", "tool manager config", PROTECT_ANY },
+	{ "mise.local.toml", "tool manager config", PROTECT_ANY },
+	{ ".mise.local.toml", "tool manager config", PROTECT_ANY },
+	{ ".mise", "tool manager config", PROTECT_ANY },
+	{ "mise/config.toml", "tool manager config", PROTECT_PRESENT },
+	{ "mise/config.local.toml", "tool manager config", PROTECT_PRESENT },
+	{ ".config/mise.toml", "tool manager config", PROTECT_PRESENT },
+	{ ".config/mise.local.toml", "tool manager config", PROTECT_PRESENT },
+	{ ".config/mise", "tool manager config", PROTECT_PRESENT },
+	{ ".config/lefthook.yml", "git hook config", PROTECT_PRESENT },
+	{ ".config/lefthook.yaml", "git hook config", PROTECT_PRESENT },
+	{ ".config/lefthook.toml", "git hook config", PROTECT_PRESENT },
+	{ ".config/lefthook.json", "git hook config", PROTECT_PRESENT },
+	{ ".config/lefthook.jsonc", "git hook config", PROTECT_PRESENT },
+	{ ".config/lefthook-local.yml", "git hook config", PROTECT_PRESENT },
+	{ ".config/lefthook-local.yaml", "git hook config", PROTECT_PRESENT },
+	{ ".config/lefthook-local.toml", "git hook config", PROTECT_PRESENT },
+	{ ".config/lefthook-local.json", "git hook config", PROTECT_PRESENT },
+	{ ".config/lefthook-local.jsonc", "git hook config", PROTECT_PRESENT },
+	/* editors that start what the project says when opened there: Helix's
+	 * language servers (.helix/languages.toml), Vim's exrc files (Neovim
+	 * asks before it runs a changed one) */
+	{ ".helix", "editor config", PROTECT_ANY },
+	{ ".vimrc", "editor startup file", PROTECT_ANY },
+	{ ".exrc", "editor startup file", PROTECT_ANY },
 	{ NULL, NULL, 0 },
 };
 

@@ -33,6 +33,11 @@ enum {
 				 * the run (git never makes it there itself) */
 };
 
+/* How many names one directory read answers: all of protected_in_root
+ * (one read of each writable root) and each directory's built-in masks;
+ * beyond it each name costs a lookup of its own. */
+#define KJ_SCAN_MAX 128
+
 /* Inside every writable root. */
 extern const struct protected_name protected_in_root[];
 /* Relative to $HOME, when $HOME lies inside a writable root. */

@@ -289,7 +289,7 @@ static void add_mask(struct builder *b, const char *path, const char *origin)
  * host has few of them. False when dir cannot be read in full: then
  * nothing is known. Only absence is taken from it (what is there is still
  * looked up), so the answer is that of a lookup per name. */
-#define SCAN_MAX 64
+#define SCAN_MAX KJ_SCAN_MAX
 #define GIT_INCLUDES_MAX 256
 static bool scan_dir(const char *dir, const char *const *name, const size_t *len, size_t n,
 		     bool *present)

@@ -533,7 +533,7 @@ static enum found find_nofollow(int root, const char *rel, int *dir, size_t *len
  * descriptor of it. */
 static void warn_unguarded(const struct plan *pl)
 {
-	enum { RUN_MAX = 64 };
+	enum { RUN_MAX = 128 };
 	const char *open_root = NULL;
 	int rootfd = -1;
 	/* which first components of a run of names under one root are there:

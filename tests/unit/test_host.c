@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kjail/defaults.h"
 #include "kjail/host.h"
 #include "path.h"
 
@@ -380,6 +381,66 @@ static void test_xdg_config_home_in_workspace(void **state)
 	}
 }
 
+static bool unguarded(const struct plan *pl, const char *rel)
+{
+	_cleanup_free_ char *p = at(rel);
+	return entry_list_has(&pl->unguarded, p);
+}
+
+/* A tool manager's and a hook manager's nested configs are protected when
+ * there and left alone when not (an absent one would pin its directory on
+ * macOS); the top-level names are reported when absent. One read of the
+ * root answers for all of them. */
+static void test_nested_configs_only_when_present(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	while (protected_in_root[n].rel)
+		n++;
+	assert_true(n <= KJ_SCAN_MAX);
+
+	static const char *const dirs[] = { "tm", "tm/.config", "tm/mise" };
+	static const char *const files[] = { "tm/mise.toml", "tm/.config/mise.toml",
+					     "tm/mise/config.toml", "tm/.config/lefthook.yml" };
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		mk(dirs[i], true);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		mk(files[i], false);
+	struct fixture f;
+	char *envp[] = { NULL };
+	fx_init(&f, true);
+	free(f.ws);
+	f.ws = at("tm");
+	f.h.cwd = f.ws;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		assert_non_null(find(&f.pl, OP_PROTECT, files[i]));
+	assert_string_equal(find(&f.pl, OP_PROTECT, "tm/mise.toml")->rule,
+			    "protected: tool manager config");
+	assert_non_null(find(&f.pl, OP_PIN, "tm/.config"));
+	assert_non_null(find(&f.pl, OP_PIN, "tm/mise"));
+	/* absent nested ones: nothing, neither a rule nor a report */
+	assert_null(find(&f.pl, OP_PROTECT, "tm/.config/mise"));
+	assert_false(unguarded(&f.pl, "tm/.config/mise"));
+	assert_false(unguarded(&f.pl, "tm/.config/lefthook-local.toml"));
+	assert_false(unguarded(&f.pl, "tm/mise/config.local.toml"));
+	/* absent top-level ones: reported if the jail makes them */
+	assert_true(unguarded(&f.pl, "tm/.mise.toml"));
+	assert_true(unguarded(&f.pl, "tm/.mise"));
+	assert_true(unguarded(&f.pl, "tm/.helix"));
+	assert_true(unguarded(&f.pl, "tm/.vimrc"));
+	assert_true(unguarded(&f.pl, "tm/.exrc"));
+	fx_free(&f);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		_cleanup_free_ char *p = at(files[i]);
+		assert_int_equal(unlink(p), 0);
+	}
+	for (size_t i = ARRAY_SIZE(dirs); i-- > 0;) {
+		_cleanup_free_ char *p = at(dirs[i]);
+		assert_int_equal(rmdir(p), 0);
+	}
+}
+
 /* Config files git includes, named from .git/config: present ones are
  * protected, absent ones moved aside if made; too many, or one too big to
  * read, fail the plan. */
@@ -453,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_home_as_workspace),
 		cmocka_unit_test(test_xdg_config_home_in_workspace),
 		cmocka_unit_test(test_git_includes),
+		cmocka_unit_test(test_nested_configs_only_when_present),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
