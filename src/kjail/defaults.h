@@ -31,6 +31,8 @@ enum {
 	PROTECT_PRESENT = 2,   /* absent: nothing (git ignores it unless set up) */
 	PROTECT_MOVE_ASIDE = 3, /* absent: one made in the jail is renamed aside after
 				 * the run (git never makes it there itself) */
+	PROTECT_MAKE_FILE = 4, /* absent: made empty first, so it can be pinned
+				* read-only (git reads it while the jail runs) */
 };
 
 /* How many names one directory read answers: all of protected_in_root

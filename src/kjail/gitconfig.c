@@ -1,7 +1,7 @@
 /* A reader for the part of git's config syntax that core.hooksPath, the
  * include directives and the program-valued keys need: section headers ([core], [include],
  * [includeIf "COND"], names in any case; [core "x"] and [core.x] are
- * subsections, not core), a key on the header's own line, comments (# and
+ * subsections, not core), extensions.worktreeConfig, a key on the header's own line, comments (# and
  * ;), keys in any case, values with double quotes, backslash escapes and
  * continued lines, and a comment after an unquoted value. */
 #include "config.h"
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct cursor {
 	const char *p, *end;
@@ -40,6 +41,7 @@ static void skip_line(struct cursor *c)
 enum section {
 	SEC_OTHER, SEC_CORE, SEC_INCLUDE, SEC_FILTER_SUB, SEC_DIFF, SEC_DIFF_SUB,
 	SEC_MERGE_SUB, SEC_CREDENTIAL, SEC_GPG, SEC_GPG_SUB, SEC_SEQUENCE, SEC_PAGER,
+	SEC_EXTENSIONS,
 };
 
 static bool named(const char *name, size_t len, const char *want)
@@ -87,7 +89,7 @@ static enum section read_section(struct cursor *c)
 		{ "diff", false, SEC_DIFF },	     { "diff", true, SEC_DIFF_SUB },
 		{ "merge", true, SEC_MERGE_SUB },    { "gpg", false, SEC_GPG },
 		{ "gpg", true, SEC_GPG_SUB },	     { "sequence", false, SEC_SEQUENCE },
-		{ "pager", false, SEC_PAGER },
+		{ "pager", false, SEC_PAGER },	     { "extensions", false, SEC_EXTENSIONS },
 	};
 	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
 		if (known[i].sub == sub && named(name, base, known[i].name))
@@ -147,6 +149,20 @@ static char *read_value(struct cursor *c)
 	return v;
 }
 
+/* A boolean as git reads one: 0 for false, no, off, 0 and the empty
+ * value, 1 for the rest (true, yes, on, a non-zero number; a value git
+ * refuses counts as true: it may mean the user's git reads more). */
+static int git_bool(const char *v)
+{
+	static const char *const no[] = { "false", "no", "off", "" };
+	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+		if (strcasecmp(v, no[i]) == 0)
+			return 0;
+	char *end;
+	long n = strtol(v, &end, 0);
+	return end != v && *end == '\0' && n == 0 ? 0 : 1;
+}
+
 /* The name of a key whose value is a program git runs on its own, or NULL. */
 static const char *program_key(enum section sec, const char *key, size_t klen)
 {
@@ -203,7 +219,9 @@ void gitconfig_parse(const char *text, size_t len, struct gitconfig *out)
 		skip_blanks(&c);
 		bool has_value = !at_end(&c) && *c.p == '=';
 		if (!has_value) {
-			/* a bare key (a boolean, or a line git refuses) */
+			/* a bare key (a boolean true, or a line git refuses) */
+			if (sec == SEC_EXTENSIONS && named(key, klen, "worktreeconfig"))
+				out->worktree_config = 1;
 			skip_line(&c);
 			continue;
 		}
@@ -216,6 +234,9 @@ void gitconfig_parse(const char *text, size_t len, struct gitconfig *out)
 		} else if (sec == SEC_CORE && named(key, klen, "worktree")) {
 			free(out->worktree);
 			out->worktree = v;
+		} else if (sec == SEC_EXTENSIONS && named(key, klen, "worktreeconfig")) {
+			out->worktree_config = git_bool(v);
+			free(v);
 		} else if (sec == SEC_INCLUDE && named(key, klen, "path")) {
 			strv_take(&out->includes, v);
 		} else if (prog) {
@@ -236,6 +257,7 @@ void gitconfig_free(struct gitconfig *g)
 	strv_free(&g->includes);
 	strv_free(&g->programs);
 	strv_free(&g->program_keys);
+	g->worktree_config = -1;
 }
 
 /* The next word as the shell reads it: quotes and backslashes removed;

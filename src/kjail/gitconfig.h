@@ -8,7 +8,8 @@
  *   merge.*.driver, core.sshCommand, core.askPass, credential.helper,
  *   gpg.program and gpg.*.program, core.editor, sequence.editor, core.pager
  *   and pager.* (not alias.*: an alias runs when the user asks for it, like
- *   the work tree's own scripts). */
+ *   the work tree's own scripts);
+ *   extensions.worktreeConfig: git then reads config.worktree as well. */
 #ifndef KJ_GITCONFIG_H
 #define KJ_GITCONFIG_H
 
@@ -22,9 +23,12 @@ struct gitconfig {
 	struct strv includes;  /* every include path, in order, as written */
 	struct strv programs;  /* every program value, in order, as written */
 	struct strv program_keys; /* the key of each ("filter.*.clean") */
+	int worktree_config;   /* extensions.worktreeConfig, the last set: git then
+				* reads the repository's config.worktree too;
+				* -1 when not set, else 0 or 1 */
 };
 
-#define GITCONFIG_INIT { NULL, NULL, STRV_INIT, STRV_INIT, STRV_INIT }
+#define GITCONFIG_INIT { NULL, NULL, STRV_INIT, STRV_INIT, STRV_INIT, -1 }
 
 /* Adds what text (a config file's bytes) sets to out, values unquoted and
  * unescaped as git reads them; a later hooksPath replaces an earlier one. */

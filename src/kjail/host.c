@@ -424,6 +424,17 @@ static bool make_dirs(const char *path, mode_t mode)
 	return mkdir(path, mode) == 0 || errno == EEXIST;
 }
 
+/* An empty file at path, made as git makes its config files (0644 less
+ * the umask), never through a symlink; true when one is there after. */
+static bool make_empty_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errno == EEXIST && kind_of(path, false) == K_FILE;
+	close(fd);
+	return true;
+}
+
 /* Protect path p (root/rel), of kind k. */
 static void protect_kind(struct builder *b, const char *root, const char *rel, const char *why,
 			 int flags, bool create, const char *p, enum kind k)
@@ -439,7 +450,16 @@ static void protect_kind(struct builder *b, const char *root, const char *rel, c
 	}
 	if (k == K_MISSING && flags == PROTECT_PRESENT)
 		return;
-	if (k == K_MISSING) {
+	if (k == K_MISSING && flags == PROTECT_MAKE_FILE) {
+		/* an empty config reads as no setting at all; should it not be
+		 * made, one the jail makes is moved aside after the run */
+		if (!b->h->dry_run && !make_empty_file(p)) {
+			entry_add(&b->pl->move_aside, p, why);
+			entry_add(&b->pl->unguarded, p, why);
+			return;
+		}
+		entry_add(&b->pl->created, p, why);
+	} else if (k == K_MISSING) {
 		if (flags == PROTECT_MOVE_ASIDE)
 			entry_add(&b->pl->move_aside, p, why);
 		if (!create) {
@@ -470,7 +490,7 @@ static void protect(struct builder *b, const char *root, const char *rel, const 
 	protect_kind(b, root, rel, why, flags, create, p, kind_in(b, p, false));
 }
 
-static void protect_git_config(struct builder *b, const char *root, const char *file,
+static bool protect_git_config(struct builder *b, const char *root, const char *file,
 			       int depth, const char *tree);
 
 /* The entries of ROOT/REL but "." and "..", in a list the caller frees
@@ -513,9 +533,9 @@ static void protect_submodules(struct builder *b, const char *root, const char *
 			/* its includes, and its core.hooksPath and programs, against the
 			 * work tree its core.worktree names */
 			_cleanup_free_ char *config_abs = path_join(root, config);
-			protect_git_config(b, root, config_abs, 0, NULL);
-			protect(b, root, wconfig, "git config of a submodule", PROTECT_PRESENT,
-				false);
+			bool wtc = protect_git_config(b, root, config_abs, 0, NULL);
+			protect(b, root, wconfig, "git config of a submodule",
+				wtc ? PROTECT_MAKE_FILE : PROTECT_MOVE_ASIDE, false);
 			protect(b, root, common, "git common directory link of a submodule",
 				PROTECT_MOVE_ASIDE, false);
 			if (depth < 8)
@@ -528,9 +548,9 @@ static void protect_submodules(struct builder *b, const char *root, const char *
 }
 
 /* A linked worktree's own config (read when extensions.worktreeConfig is
- * set) and the link to the common directory its config and hooks come from,
- * under .git/worktrees/NAME. */
-static void protect_worktrees(struct builder *b, const char *root)
+ * set: wtc) and the link to the common directory its config and hooks come
+ * from, under .git/worktrees/NAME. */
+static void protect_worktrees(struct builder *b, const char *root, bool wtc)
 {
 	struct strv names = STRV_INIT;
 	entries_of(root, ".git/worktrees", &names);
@@ -539,11 +559,13 @@ static void protect_worktrees(struct builder *b, const char *root)
 						   (char *)NULL);
 		_cleanup_free_ char *common = xconcat(".git/worktrees/", names.v[i], "/commondir",
 						      (char *)NULL);
-		protect(b, root, rel, "git config of a worktree", PROTECT_PRESENT, false);
+		protect(b, root, rel, "git config of a worktree",
+			wtc ? PROTECT_MAKE_FILE : PROTECT_MOVE_ASIDE, false);
 		_cleanup_free_ char *abs = path_join(root, rel);
 		protect_git_config(b, root, abs, 0, NULL);
+		/* git worktree add always makes it */
 		protect(b, root, common, "git common directory link of a worktree",
-			PROTECT_PRESENT, false);
+			PROTECT_MOVE_ASIDE, false);
 	}
 	strv_free(&names);
 }
@@ -601,13 +623,14 @@ static void protect_git_programs(struct builder *b, const char *root, const stru
  * or aliases git then runs. Such a directory or file in a writable root is
  * protected like .git/hooks and .git/config; an include that is absent at
  * the start and that the jail makes is moved aside after the run, like
- * .git/commondir. Every file included is read in turn, 10 deep as in git. */
-static void protect_git_config(struct builder *b, const char *root, const char *file,
+ * .git/commondir. Every file included is read in turn, 10 deep as in git.
+ * True when the file or one it includes sets extensions.worktreeConfig. */
+static bool protect_git_config(struct builder *b, const char *root, const char *file,
 			       int depth, const char *tree)
 {
 	/* git itself refuses more than 10 levels */
 	if (depth > 10)
-		return;
+		return false;
 	size_t len = 0;
 	_cleanup_free_ char *text = read_file_capped(file, 1024 * 1024, &len);
 	if (!text) {
@@ -617,10 +640,11 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 			snprintf(b->git_err, sizeof b->git_err,
 				 "%s: git config file over 1 MiB: kjail cannot tell what it "
 				 "lets git run after the jail", file);
-		return;
+		return false;
 	}
 	struct gitconfig g = GITCONFIG_INIT;
 	gitconfig_parse(text, len, &g);
+	bool wtc = g.worktree_config > 0;
 	const char *home = git_home(b->h);
 	/* tree: the work tree relative paths are taken against, when known
 	 * (the repository's, for its config and the user's and the system's);
@@ -662,14 +686,18 @@ static void protect_git_config(struct builder *b, const char *root, const char *
 		if (!real)
 			continue;
 		protect_at(b, real, "git config included by another", PROTECT_MOVE_ASIDE);
-		protect_git_config(b, root, real, depth + 1, tree);
+		/* either way round, an include may mean the setting is on */
+		wtc |= protect_git_config(b, root, real, depth + 1, tree);
 	}
 	gitconfig_free(&g);
+	return wtc;
 }
 
 /* The repository's config, then the user's and the system's: their
- * core.hooksPath and includes can name the work tree too. */
-static void protect_git_configs(struct builder *b, const char *root)
+ * core.hooksPath and includes can name the work tree too. True when the
+ * repository's sets extensions.worktreeConfig (git takes extensions from
+ * it alone). */
+static bool protect_git_configs(struct builder *b, const char *root)
 {
 	const struct host *h = b->h;
 	const char *home = git_home(h);
@@ -686,9 +714,13 @@ static void protect_git_configs(struct builder *b, const char *root)
 	if (h->git_config_system && h->git_config_system[0] == '/')
 		strv_push(&files, h->git_config_system);
 	strv_push(&files, "/etc/gitconfig");
-	for (size_t i = 0; i < files.n; i++)
-		protect_git_config(b, root, files.v[i], 0, root);
+	bool wtc = false;
+	for (size_t i = 0; i < files.n; i++) {
+		bool set = protect_git_config(b, root, files.v[i], 0, root);
+		wtc = wtc || (i == 0 && set);
+	}
 	strv_free(&files);
+	return wtc;
 }
 
 static void protect_root(struct builder *b, const char *root)
@@ -718,12 +750,18 @@ static void protect_root(struct builder *b, const char *root)
 		}
 	}
 	if (git_dir) {
-		protect_git_configs(b, root);
-		protect(b, root, ".git/config.worktree", "git config", PROTECT_PRESENT, false);
+		/* git reads config.worktree only under extensions.worktreeConfig,
+		 * and then while the jail runs too (an editor's git status): an
+		 * absent one is made empty and pinned; otherwise one the jail
+		 * makes is moved aside after the run, before git outside could
+		 * be told to read it (git sparse-checkout init does) */
+		bool wtc = protect_git_configs(b, root);
+		protect(b, root, ".git/config.worktree", "git config",
+			wtc ? PROTECT_MAKE_FILE : PROTECT_MOVE_ASIDE, false);
 		_cleanup_free_ char *wt = path_join(root, ".git/config.worktree");
 		protect_git_config(b, root, wt, 0, root);
 		protect_submodules(b, root, ".git/modules", 0);
-		protect_worktrees(b, root);
+		protect_worktrees(b, root, wtc);
 	}
 }
 

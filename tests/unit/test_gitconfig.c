@@ -194,6 +194,39 @@ static void test_worktree(void **state)
 	gitconfig_free(&g);
 }
 
+/* extensions.worktreeConfig as git config --type=bool reads it (a value git
+ * refuses counts as on); the last one set wins; -1 when none is set */
+static void expect_wtc(const char *text, int want)
+{
+	struct gitconfig g = GITCONFIG_INIT;
+	gitconfig_parse(text, strlen(text), &g);
+	if (g.worktree_config != want)
+		fail_msg("from %s: got worktree_config %d, want %d", text, g.worktree_config, want);
+	gitconfig_free(&g);
+}
+
+static void test_worktree_config(void **state)
+{
+	(void)state;
+	static const char *const on[] = { "true", "yes", "on", "1", "2", "TRUE", "bogus" };
+	static const char *const off[] = { "false", "no", "off", "0", "" };
+	char text[128];
+	for (size_t i = 0; i < sizeof on / sizeof *on; i++) {
+		snprintf(text, sizeof text, "[extensions]\n\tworktreeConfig = %s\n", on[i]);
+		expect_wtc(text, 1);
+	}
+	for (size_t i = 0; i < sizeof off / sizeof *off; i++) {
+		snprintf(text, sizeof text, "[extensions]\n\tworktreeConfig = %s\n", off[i]);
+		expect_wtc(text, 0);
+	}
+	expect_wtc("[extensions]\n\tworktreeconfig\n", 1);          /* a bare key is true */
+	expect_wtc("[Extensions] worktreeConfig = true", 1);          /* on the header's line */
+	expect_wtc("[extensions \"x\"]\n\tworktreeConfig = true\n", -1); /* a subsection */
+	expect_wtc("[core]\n\tworktreeConfig = true\n", -1);
+	expect_wtc("[extensions]\n\tworktreeConfig = true\n\tworktreeConfig = false\n", 0);
+	expect_wtc("[core]\n\tbare = false\n", -1);
+}
+
 /* want: the paths, joined with "|" */
 static void expect_paths(const char *cmd, const char *want)
 {
@@ -235,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_includes),
 		cmocka_unit_test(test_programs),
 		cmocka_unit_test(test_worktree),
+		cmocka_unit_test(test_worktree_config),
 		cmocka_unit_test(test_command_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

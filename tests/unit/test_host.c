@@ -441,6 +441,77 @@ static void test_nested_configs_only_when_present(void **state)
 	}
 }
 
+static void write_at(const char *rel, const char *text)
+{
+	_cleanup_free_ char *p = at(rel);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* config.worktree (the repository's, a linked worktree's, a submodule's):
+ * under extensions.worktreeConfig git reads it, while the jail runs too,
+ * so an absent one is made empty and pinned; without it, one the jail
+ * makes is moved aside after the run. */
+static void test_worktree_config(void **state)
+{
+	(void)state;
+	static const char *const dirs[] = { "wr", "wr/.git", "wr/.git/worktrees", "wr/.git/worktrees/x",
+					    "wr/.git/modules", "wr/.git/modules/m" };
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		mk(dirs[i], true);
+	mk("wr/.git/modules/m/HEAD", false);
+	write_at("wr/.git/modules/m/config", "[core]\n\tbare = false\n");
+	static const char *const wconfigs[] = { "wr/.git/config.worktree",
+						"wr/.git/worktrees/x/config.worktree",
+						"wr/.git/modules/m/config.worktree" };
+	char *envp[] = { NULL };
+	for (int on = 0; on < 2; on++) {
+		write_at("wr/.git/config", on ? "[core]\n\tbare = false\n[extensions]\n\tworktreeConfig\n"
+					      : "[core]\n\tbare = false\n");
+		if (on)
+			write_at("wr/.git/modules/m/config",
+				 "[extensions]\n\tworktreeConfig = true\n");
+		for (int dry = 1; dry >= 0; dry--) {
+			struct fixture f;
+			fx_init(&f, dry);
+			free(f.ws);
+			f.ws = at("wr");
+			f.h.cwd = f.ws;
+			assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+			for (size_t i = 0; i < ARRAY_SIZE(wconfigs); i++) {
+				_cleanup_free_ char *p = at(wconfigs[i]);
+				struct stat st;
+				bool made = lstat(p, &st) == 0;
+				if (on) {
+					assert_non_null(find(&f.pl, OP_PROTECT, wconfigs[i]));
+					assert_true(entry_list_has(&f.pl.created, p));
+					assert_false(entry_list_has(&f.pl.move_aside, p));
+					/* made only for a real run, empty */
+					assert_int_equal(made, !dry);
+					if (made)
+						assert_int_equal(st.st_size, 0);
+				} else {
+					assert_null(find(&f.pl, OP_PROTECT, wconfigs[i]));
+					assert_true(entry_list_has(&f.pl.move_aside, p));
+					assert_true(unguarded(&f.pl, wconfigs[i]));
+					assert_false(made);
+				}
+				if (made)
+					assert_int_equal(unlink(p), 0);
+			}
+			/* a linked worktree's link to the common directory: git
+			 * always makes it, so one the jail makes is moved aside */
+			_cleanup_free_ char *common = at("wr/.git/worktrees/x/commondir");
+			assert_true(entry_list_has(&f.pl.move_aside, common));
+			fx_free(&f);
+		}
+	}
+	_cleanup_free_ char *cmd = xasprintf("rm -rf '%s/wr'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Config files git includes, named from .git/config: present ones are
  * protected, absent ones moved aside if made; too many, or one too big to
  * read, fail the plan. */
@@ -515,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_xdg_config_home_in_workspace),
 		cmocka_unit_test(test_git_includes),
 		cmocka_unit_test(test_nested_configs_only_when_present),
+		cmocka_unit_test(test_worktree_config),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
