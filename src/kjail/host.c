@@ -415,13 +415,33 @@ static void pin_ancestors(struct builder *b, const char *root, const char *path)
 	}
 }
 
+/* Run as root in another user's repository, what kjail makes there is
+ * given to the owner of the directory it is made in, as if they had made
+ * it (a root-owned hooks directory would refuse their own hooks later).
+ * fd: the new file, or -1 for path itself, never followed. */
+static void own_like_parent(const char *parent, const char *path, int fd)
+{
+	struct stat st;
+	if (geteuid() != 0 || lstat(parent, &st) != 0 || st.st_uid == 0)
+		return;
+	/* best effort: a failure leaves it root's, as before */
+	if (fd >= 0)
+		(void)!fchown(fd, st.st_uid, st.st_gid);
+	else
+		(void)!lchown(path, st.st_uid, st.st_gid);
+}
+
 static bool make_dirs(const char *path, mode_t mode)
 {
 	_cleanup_free_ char *parent = path_dirname(path);
 	if (strcmp(parent, path) != 0 && kind_of(parent, false) == K_MISSING &&
 	    !make_dirs(parent, 0700))
 		return false;
-	return mkdir(path, mode) == 0 || errno == EEXIST;
+	if (mkdir(path, mode) == 0) {
+		own_like_parent(parent, path, -1);
+		return true;
+	}
+	return errno == EEXIST;
 }
 
 /* An empty file at path, made as git makes its config files (0644 less
@@ -431,6 +451,8 @@ static bool make_empty_file(const char *path)
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return errno == EEXIST && kind_of(path, false) == K_FILE;
+	_cleanup_free_ char *parent = path_dirname(path);
+	own_like_parent(parent, path, fd);
 	close(fd);
 	return true;
 }

@@ -175,6 +175,20 @@ static void test_hooks_created_when_running(void **state)
 	assert_int_equal(st.st_mode & 07777, 0755);
 	assert_int_equal(rmdir(hp), 0);
 	fx_free(&f);
+
+	/* as root in another user's repository: theirs, as if git had made it */
+	if (geteuid() != 0)
+		return;
+	_cleanup_free_ char *git = at("ws/.git");
+	assert_int_equal(chown(git, 4242, 4343), 0);
+	fx_init(&f, false);
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_int_equal(stat(hp, &st), 0);
+	assert_int_equal(st.st_uid, 4242);
+	assert_int_equal(st.st_gid, 4343);
+	assert_int_equal(rmdir(hp), 0);
+	assert_int_equal(chown(git, 0, 0), 0);
+	fx_free(&f);
 }
 
 static void test_masks_resolved_nested_and_inside_workspace(void **state)
@@ -467,6 +481,13 @@ static void test_worktree_config(void **state)
 						"wr/.git/worktrees/x/config.worktree",
 						"wr/.git/modules/m/config.worktree" };
 	char *envp[] = { NULL };
+	/* as root in another user's repository, what is made there is theirs */
+	bool root_run = geteuid() == 0;
+	if (root_run)
+		for (size_t i = 1; i < ARRAY_SIZE(dirs); i++) {
+			_cleanup_free_ char *p = at(dirs[i]);
+			assert_int_equal(chown(p, 4242, 4343), 0);
+		}
 	for (int on = 0; on < 2; on++) {
 		write_at("wr/.git/config", on ? "[core]\n\tbare = false\n[extensions]\n\tworktreeConfig\n"
 					      : "[core]\n\tbare = false\n");
@@ -492,6 +513,10 @@ static void test_worktree_config(void **state)
 					assert_int_equal(made, !dry);
 					if (made)
 						assert_int_equal(st.st_size, 0);
+					if (made && root_run) {
+						assert_int_equal(st.st_uid, 4242);
+						assert_int_equal(st.st_gid, 4343);
+					}
 				} else {
 					assert_null(find(&f.pl, OP_PROTECT, wconfigs[i]));
 					assert_true(entry_list_has(&f.pl.move_aside, p));
