@@ -787,6 +787,39 @@ static void protect_root(struct builder *b, const char *root)
 	}
 }
 
+/* The names of protected_in_home (those starting with prefix, less it, when
+ * prefix is given) for a home directory (or config directory) at base,
+ * that lie inside the writable root: base inside root (a workspace that
+ * holds the home directory), or root inside base (--writable ~/.config,
+ * ~/.local: their systemd, autostart and bin are still protected). A root
+ * that is itself one of the names, or lies inside one, is what the user
+ * asked to make writable, and stays so. */
+static void protect_home_names(struct builder *b, const char *root, const char *base,
+			       const char *prefix)
+{
+	const char *rel = path_relative_to(base, root);
+	const char *sub = rel ? NULL : path_relative_to(root, base);
+	if (!rel && !(sub && sub[0]))
+		return;
+	size_t sl = sub ? strlen(sub) : 0;
+	for (const struct protected_name *pn = protected_in_home; pn->rel; pn++) {
+		const char *name = pn->rel;
+		if (prefix) {
+			if (!str_has_prefix(name, prefix))
+				continue;
+			name += strlen(prefix);
+		}
+		_cleanup_free_ char *relp = NULL;
+		if (rel)
+			relp = rel[0] ? path_join(rel, name) : xstrdup(name);
+		else if (strncmp(name, sub, sl) == 0 && name[sl] == '/')
+			relp = xstrdup(name + sl + 1);
+		else
+			continue;
+		protect(b, root, relp, pn->why, pn->kind, false);
+	}
+}
+
 /* XDG_CONFIG_HOME moves ~/.config: git reads its config there, systemd and
  * the session their user units, autostart entries and environment, shells
  * and editors their startup files. Wherever a writable root holds it, the
@@ -799,20 +832,8 @@ static void protect_xdg_config(struct builder *b)
 	_cleanup_free_ char *real = path_resolve_memo(xdg, "/", &b->memo);
 	if (!real)
 		return;
-	static const char prefix[] = ".config/";
-	for (size_t r = 0, n = b->roots.n; r < n; r++) {
-		const char *root = b->roots.v[r].path;
-		const char *rel = path_relative_to(real, root);
-		if (!rel)
-			continue;
-		for (const struct protected_name *pn = protected_in_home; pn->rel; pn++) {
-			if (!str_has_prefix(pn->rel, prefix))
-				continue;
-			const char *sub = pn->rel + strlen(prefix);
-			_cleanup_free_ char *relp = rel[0] ? path_join(rel, sub) : xstrdup(sub);
-			protect(b, root, relp, pn->why, pn->kind, false);
-		}
-	}
+	for (size_t r = 0, n = b->roots.n; r < n; r++)
+		protect_home_names(b, b->roots.v[r].path, real, ".config/");
 }
 
 /* kjail's and kli's config directories, wherever a writable root holds them. */
@@ -926,24 +947,23 @@ static bool build(struct builder *b)
 		protect_root(b, b->roots.v[r].path);
 	if (b->git_err[0])
 		return fail(b, "%s", b->git_err);
-	const char *home_env = b->h->home_env;
-	for (size_t r = 0, n = b->roots.n; r < n; r++) {
-		const char *root = b->roots.v[r].path;
-		const char *homes[] = { b->h->home, home_env };
-		for (size_t i = 0; i < ARRAY_SIZE(homes); i++) {
-			if (!homes[i] || homes[i][0] != '/')
-				continue;
-			_cleanup_free_ char *home = path_resolve_memo(homes[i], "/", &b->memo);
-			const char *rel = home ? path_relative_to(home, root) : NULL;
-			if (!rel)
-				continue;
-			for (const struct protected_name *pn = protected_in_home; pn->rel; pn++) {
-				_cleanup_free_ char *relp = rel[0] ? path_join(rel, pn->rel)
-								  : xstrdup(pn->rel);
-				protect(b, root, relp, pn->why, pn->kind, false);
-			}
-		}
+	/* the account's home and $HOME, each once (a name protected twice
+	 * would be reported twice) */
+	char *homes[2] = { NULL, NULL };
+	const char *given[2] = { b->h->home, b->h->home_env };
+	for (size_t i = 0; i < 2; i++)
+		if (given[i] && given[i][0] == '/')
+			homes[i] = path_resolve_memo(given[i], "/", &b->memo);
+	if (homes[0] && homes[1] && strcmp(homes[0], homes[1]) == 0) {
+		free(homes[1]);
+		homes[1] = NULL;
 	}
+	for (size_t r = 0, n = b->roots.n; r < n; r++)
+		for (size_t i = 0; i < 2; i++)
+			if (homes[i])
+				protect_home_names(b, b->roots.v[r].path, homes[i], NULL);
+	free(homes[0]);
+	free(homes[1]);
 	protect_xdg_config(b);
 	protect_config_dirs(b);
 

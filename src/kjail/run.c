@@ -571,6 +571,16 @@ static void warn_unguarded(const struct plan *pl)
 		enum found f = rootfd >= 0 ? find_nofollow(rootfd, rel, &dir, &len) : FOUND_NONE;
 		if (f == FOUND_NONE)
 			continue;
+		/* one name can be protected twice over (the home directory and
+		 * $XDG_CONFIG_HOME naming the same one): told once */
+		bool told = false;
+		for (size_t j = 0; j < i && !told; j++)
+			told = strcmp(pl->unguarded.v[j].value, p) == 0;
+		if (told) {
+			if (dir != rootfd)
+				close(dir);
+			continue;
+		}
 		/* what was found: rel up to len, and its last component */
 		_cleanup_free_ char *relp = xstrndup(rel, len);
 		_cleanup_free_ char *found = path_join(root, relp);

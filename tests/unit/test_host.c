@@ -348,6 +348,28 @@ static void test_home_as_workspace(void **state)
 	_cleanup_free_ char *rc = at("home/.bashrc");
 	assert_int_equal(unlink(rc), 0);
 	fx_free(&f);
+
+	/* a writable directory inside HOME: the names inside it stay
+	 * protected, and one the jail makes is reported once, though both the
+	 * account's home and $HOME name it */
+	mk("home/.config/systemd", true);
+	fx_init(&f, true);
+	_cleanup_free_ char *home = at("home");
+	f.h.home_env = home;
+	_cleanup_free_ char *cfg = at("home/.config");
+	entry_add(&f.p.writable, cfg, "--writable");
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_non_null(find(&f.pl, OP_BIND, "home/.config"));
+	assert_non_null(find(&f.pl, OP_PROTECT, "home/.config/systemd"));
+	assert_null(find(&f.pl, OP_PROTECT, "home/.bashrc")); /* not writable here */
+	_cleanup_free_ char *autostart = at("home/.config/autostart");
+	size_t times = 0;
+	for (size_t i = 0; i < f.pl.unguarded.n; i++)
+		times += strcmp(f.pl.unguarded.v[i].value, autostart) == 0;
+	assert_int_equal(times, 1);
+	fx_free(&f);
+	_cleanup_free_ char *sd = at("home/.config/systemd");
+	assert_int_equal(rmdir(sd), 0);
 }
 
 /* XDG_CONFIG_HOME inside the workspace (HOME elsewhere): the ~/.config
