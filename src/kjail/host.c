@@ -184,6 +184,7 @@ struct builder {
 	struct cands masks;
 	struct path_memo memo;  /* the home directory, once, for its many masks */
 	int git_includes;       /* included git config files still to be read */
+	size_t git_roots;       /* writable roots that are repositories */
 	char git_err[PATH_MAX + 160]; /* a git config kjail cannot fully read: the
 				       * plan fails with this */
 	char *err;
@@ -615,7 +616,8 @@ static void protect_at(struct builder *b, const char *real, const char *why,
  * filter's clean command, ...; see gitconfig.h): one in a writable root is
  * protected like a hook, since git outside runs it at its next status,
  * add or diff there. A relative path is the work tree's (git runs these
- * from its top). Directories are left alone (an argument, not a program);
+ * from its top; with no work tree, root NULL, only absolute and ~ paths
+ * are known). Directories are left alone (an argument, not a program);
  * an absent file the jail makes is reported after the run. */
 static void protect_git_programs(struct builder *b, const char *root, const struct gitconfig *g)
 {
@@ -625,6 +627,8 @@ static void protect_git_programs(struct builder *b, const char *root, const stru
 		gitconfig_command_paths(g->programs.v[i], &words);
 		for (size_t w = 0; w < words.n; w++) {
 			const char *word = words.v[w];
+			if (!root && word[0] != '/' && word[0] != '~')
+				continue; /* relative to a work tree, and there is none */
 			_cleanup_free_ char *abs = word[0] == '~' ? path_expand_home(word, home)
 								  : path_normalize(word, root);
 			_cleanup_free_ char *real = abs ? path_resolve_memo(abs, root, &b->memo) : NULL;
@@ -677,15 +681,15 @@ static bool protect_git_config(struct builder *b, const char *root, const char *
 		_cleanup_free_ char *gitdir = path_dirname(file);
 		tree = sub_tree = path_normalize(g.worktree, gitdir);
 	}
-	if (tree && g.hooks_path && g.hooks_path[0]) {
+	if (g.hooks_path && g.hooks_path[0] &&
+	    (tree || g.hooks_path[0] == '/' || g.hooks_path[0] == '~')) {
 		/* relative to the work tree, whichever file sets it */
 		_cleanup_free_ char *abs = g.hooks_path[0] == '~' ? path_expand_home(g.hooks_path, home)
 								  : path_normalize(g.hooks_path, tree);
 		_cleanup_free_ char *real = abs ? path_resolve_memo(abs, tree, &b->memo) : NULL;
 		protect_at(b, real, "git hooks (core.hooksPath)", PROTECT_ANY);
 	}
-	if (tree)
-		protect_git_programs(b, tree, &g);
+	protect_git_programs(b, tree, &g);
 	_cleanup_free_ char *dir = path_dirname(file);
 	for (size_t i = 0; i < g.includes.n; i++) {
 		const char *inc = g.includes.v[i];
@@ -715,27 +719,33 @@ static bool protect_git_config(struct builder *b, const char *root, const char *
 	return wtc;
 }
 
+/* The config files git reads besides a repository's own: the user's and
+ * the system's, as git finds them. */
+static void global_git_configs(const struct host *h, struct strv *files)
+{
+	const char *home = git_home(h);
+	if (h->git_config_global && h->git_config_global[0] == '/')
+		strv_push(files, h->git_config_global);
+	if (h->xdg_config_home && h->xdg_config_home[0] == '/')
+		strv_take(files, path_join(h->xdg_config_home, "git/config"));
+	else if (home)
+		strv_take(files, path_join(home, ".config/git/config"));
+	if (home)
+		strv_take(files, path_join(home, ".gitconfig"));
+	if (h->git_config_system && h->git_config_system[0] == '/')
+		strv_push(files, h->git_config_system);
+	strv_push(files, "/etc/gitconfig");
+}
+
 /* The repository's config, then the user's and the system's: their
  * core.hooksPath and includes can name the work tree too. True when the
  * repository's sets extensions.worktreeConfig (git takes extensions from
  * it alone). */
 static bool protect_git_configs(struct builder *b, const char *root)
 {
-	const struct host *h = b->h;
-	const char *home = git_home(h);
 	struct strv files = STRV_INIT;
 	strv_take(&files, path_join(root, ".git/config"));
-	if (h->git_config_global && h->git_config_global[0] == '/')
-		strv_push(&files, h->git_config_global);
-	if (h->xdg_config_home && h->xdg_config_home[0] == '/')
-		strv_take(&files, path_join(h->xdg_config_home, "git/config"));
-	else if (home)
-		strv_take(&files, path_join(home, ".config/git/config"));
-	if (home)
-		strv_take(&files, path_join(home, ".gitconfig"));
-	if (h->git_config_system && h->git_config_system[0] == '/')
-		strv_push(&files, h->git_config_system);
-	strv_push(&files, "/etc/gitconfig");
+	global_git_configs(b->h, &files);
 	bool wtc = false;
 	for (size_t i = 0; i < files.n; i++) {
 		bool set = protect_git_config(b, root, files.v[i], 0, root);
@@ -745,12 +755,33 @@ static bool protect_git_configs(struct builder *b, const char *root)
 	return wtc;
 }
 
+/* The user's and the system's git config themselves, where a writable root
+ * holds them ($GIT_CONFIG_GLOBAL in a dotfiles workspace, ~/.gitconfig a
+ * symlink into one), repository or not: git reads them in every
+ * repository, so a core.fsmonitor planted there runs at the user's next
+ * git command anywhere. One the jail makes is moved aside. */
+static void protect_global_git_configs(struct builder *b)
+{
+	struct strv files = STRV_INIT;
+	global_git_configs(b->h, &files);
+	for (size_t i = 0; i < files.n; i++) {
+		_cleanup_free_ char *real = path_resolve_memo(files.v[i], "/", &b->memo);
+		protect_at(b, real, "git config read in every repository", PROTECT_MOVE_ASIDE);
+		/* what they name (hooks, includes, programs) was read with each
+		 * repository's work tree; with none, by absolute and ~ paths */
+		if (!b->git_roots)
+			protect_git_config(b, NULL, files.v[i], 0, NULL);
+	}
+	strv_free(&files);
+}
+
 static void protect_root(struct builder *b, const char *root)
 {
 	if (kind_in(b, root, true) != K_DIR)
 		return;
 	_cleanup_free_ char *git = path_join(root, ".git");
 	bool git_dir = kind_in(b, git, false) == K_DIR;
+	b->git_roots += git_dir;
 	/* one read of the root tells which names are there at all: most are
 	 * not, and a lookup each would cost a system call */
 	const char *first[SCAN_MAX];
@@ -945,6 +976,7 @@ static bool build(struct builder *b)
 
 	for (size_t r = 0, n = b->roots.n; r < n; r++)
 		protect_root(b, b->roots.v[r].path);
+	protect_global_git_configs(b);
 	if (b->git_err[0])
 		return fail(b, "%s", b->git_err);
 	/* the account's home and $HOME, each once (a name protected twice

@@ -559,6 +559,45 @@ static void test_worktree_config(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The user's git config where a writable root holds it, repository or
+ * not, and what it names by an absolute path; absent, moved aside. */
+static void test_global_git_config_in_workspace(void **state)
+{
+	(void)state;
+	mk("nr", true);
+	mk("nr/bin", true);
+	mk("nr/bin/fsmon.sh", false);
+	_cleanup_free_ char *fsmon = at("nr/bin/fsmon.sh");
+	_cleanup_free_ char *text = xasprintf("[core]\n\tfsmonitor = %s --fast\n", fsmon);
+	write_at("nr/gc", text);
+	char *envp[] = { NULL };
+	struct fixture f;
+	fx_init(&f, true);
+	free(f.ws);
+	f.ws = at("nr");
+	f.h.cwd = f.ws;
+	_cleanup_free_ char *gc = at("nr/gc");
+	f.h.git_config_global = gc;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	const struct op *o = find(&f.pl, OP_PROTECT, "nr/gc");
+	assert_non_null(o);
+	assert_string_equal(o->rule, "protected: git config read in every repository");
+	assert_non_null(find(&f.pl, OP_PROTECT, "nr/bin/fsmon.sh"));
+	fx_free(&f);
+
+	fx_init(&f, true);
+	free(f.ws);
+	f.ws = at("nr");
+	f.h.cwd = f.ws;
+	_cleanup_free_ char *absent = at("nr/absent.gitconfig");
+	f.h.git_config_global = absent;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(entry_list_has(&f.pl.move_aside, absent));
+	fx_free(&f);
+	_cleanup_free_ char *cmd = xasprintf("rm -rf '%s/nr'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Config files git includes, named from .git/config: present ones are
  * protected, absent ones moved aside if made; too many, or one too big to
  * read, fail the plan. */
@@ -634,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_git_includes),
 		cmocka_unit_test(test_nested_configs_only_when_present),
 		cmocka_unit_test(test_worktree_config),
+		cmocka_unit_test(test_global_git_config_in_workspace),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
