@@ -314,8 +314,16 @@ int proc_children_read(const char *path, int *out, int max)
 bool dir_names_present(int fd, const char *const *name, const size_t *len, size_t n,
 		       bool *present)
 {
+	return dir_names_linked(fd, name, len, n, present, NULL);
+}
+
+bool dir_names_linked(int fd, const char *const *name, const size_t *len, size_t n,
+		      bool *present, bool *link)
+{
 #if defined(__linux__) && defined(SYS_getdents64)
 	memset(present, 0, n * sizeof *present);
+	if (link)
+		memset(link, 0, n * sizeof *link);
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return false;
 	union {
@@ -329,15 +337,20 @@ bool dir_names_present(int fd, const char *const *name, const size_t *len, size_
 			unsigned short reclen;
 			memcpy(&reclen, buf.c + off + 16, sizeof reclen);
 			const char *d = buf.c + off + 19;
+			/* d_type: a file system that does not say may hold a link */
+			unsigned char type = (unsigned char)buf.c[off + 18];
 			for (size_t i = 0; i < n; i++)
 				if (!present[i] && d[0] == name[i][0] &&
-				    strncmp(d, name[i], len[i]) == 0 && d[len[i]] == '\0')
+				    strncmp(d, name[i], len[i]) == 0 && d[len[i]] == '\0') {
 					present[i] = true;
+					if (link)
+						link[i] = type == DT_LNK || type == DT_UNKNOWN;
+				}
 			off += reclen;
 		}
 	return r == 0;
 #else
-	(void)fd, (void)name, (void)len, (void)n, (void)present;
+	(void)fd, (void)name, (void)len, (void)n, (void)present, (void)link;
 	return false;
 #endif
 }

@@ -65,6 +65,10 @@ int proc_children_read_fd(int fd, int *out, int max);
  * taken from a true answer (what is there is still to be looked up). */
 bool dir_names_present(int fd, const char *const *name, const size_t *len, size_t n,
 		       bool *present);
+/* The same, and for each name present whether it is a symlink (or of a
+ * type the file system does not tell: to be looked up). */
+bool dir_names_linked(int fd, const char *const *name, const size_t *len, size_t n,
+		      bool *present, bool *link);
 
 static inline void freep(void *p) { free(*(void **)p); }
 void closep(int *fd);

@@ -851,6 +851,64 @@ static void protect_home_names(struct builder *b, const char *root, const char *
 	}
 }
 
+/* The names of protected_in_home under dir (home, or home/F for the names
+ * F/NAME) that are symlinks: where each leads, if a writable root holds it
+ * (a dotfiles repository as the workspace: ~/.bashrc -> ~/dotfiles/bashrc,
+ * ~/.config/nvim -> ~/dotfiles/nvim, as stow makes them), is protected.
+ * One read of dir; prefix: the F/ of the names looked at, or NULL. */
+static void protect_links_in(struct builder *b, const char *home, const char *prefix)
+{
+	const char *name[KJ_SCAN_MAX];
+	size_t len[KJ_SCAN_MAX], pi[KJ_SCAN_MAX], n = 0;
+	bool present[KJ_SCAN_MAX], link[KJ_SCAN_MAX];
+	size_t pl = prefix ? strlen(prefix) : 0;
+	for (size_t i = 0; protected_in_home[i].rel && n < KJ_SCAN_MAX; i++) {
+		const char *rel = protected_in_home[i].rel;
+		if (prefix && strncmp(rel, prefix, pl) != 0)
+			continue;
+		name[n] = rel + pl;
+		len[n] = strcspn(name[n], "/");
+		pi[n++] = i;
+	}
+	_cleanup_free_ char *dir = prefix ? xconcat(home, "/", prefix, (char *)NULL) : xstrdup(home);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	bool ok = dir_names_linked(fd, name, len, n, present, link);
+	close(fd);
+	for (size_t k = 0; ok && k < n; k++) {
+		const struct protected_name *pn = &protected_in_home[pi[k]];
+		bool nested = name[k][len[k]] == '/';
+		if (!present[k])
+			continue;
+		if (link[k]) {
+			_cleanup_free_ char *p = path_join(home, pn->rel);
+			_cleanup_free_ char *real = path_resolve_memo(p, "/", &b->memo);
+			protect_at(b, real, pn->why, pn->kind);
+		} else if (nested && !prefix) {
+			/* a real directory holding names: one read of it for the
+			 * many of ~/.config, at its first name; a lookup for the one
+			 * of ~/.local, ~/.cargo, ~/go */
+			size_t same = 0, before = 0;
+			for (size_t j = 0; j < n; j++)
+				if (len[j] == len[k] && strncmp(name[j], name[k], len[k]) == 0) {
+					same++;
+					before += j < k;
+				}
+			if (same > 1 && !before) {
+				_cleanup_free_ char *sub = xstrndup(name[k], len[k] + 1);
+				protect_links_in(b, home, sub);
+			} else if (same == 1) {
+				_cleanup_free_ char *p = path_join(home, pn->rel);
+				if (kind_of(p, false) == K_LINK) {
+					_cleanup_free_ char *real = path_resolve_memo(p, "/", &b->memo);
+					protect_at(b, real, pn->why, pn->kind);
+				}
+			}
+		}
+	}
+}
+
 /* XDG_CONFIG_HOME moves ~/.config: git reads its config there, systemd and
  * the session their user units, autostart entries and environment, shells
  * and editors their startup files. Wherever a writable root holds it, the
@@ -994,6 +1052,9 @@ static bool build(struct builder *b)
 		for (size_t i = 0; i < 2; i++)
 			if (homes[i])
 				protect_home_names(b, b->roots.v[r].path, homes[i], NULL);
+	for (size_t i = 0; i < 2; i++)
+		if (homes[i])
+			protect_links_in(b, homes[i], NULL);
 	free(homes[0]);
 	free(homes[1]);
 	protect_xdg_config(b);

@@ -598,6 +598,44 @@ static void test_global_git_config_in_workspace(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A name of the home directory that is a symlink into a writable root
+ * (dotfiles kept in the workspace): what it leads to is protected there,
+ * for ~/.config's names too; a symlink leading elsewhere adds nothing. */
+static void test_home_links_into_workspace(void **state)
+{
+	(void)state;
+	static const char *const dirs[] = { "lh", "lh/.config", "dots", "dots/nvim" };
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		mk(dirs[i], true);
+	mk("dots/bashrc", false);
+	static const char *const links[][2] = { { "dots/bashrc", "lh/.bashrc" },
+						{ "dots/nvim", "lh/.config/nvim" },
+						{ "other", "lh/.zshrc" } };
+	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
+		_cleanup_free_ char *to = at(links[i][0]);
+		_cleanup_free_ char *from = at(links[i][1]);
+		assert_int_equal(symlink(to, from), 0);
+	}
+	char *envp[] = { NULL };
+	struct fixture f;
+	fx_init(&f, true);
+	free(f.home);
+	f.home = at("lh");
+	f.h.home = f.home;
+	free(f.ws);
+	f.ws = at("dots");
+	f.h.cwd = f.ws;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	const struct op *o = find(&f.pl, OP_PROTECT, "dots/bashrc");
+	assert_non_null(o);
+	assert_string_equal(o->rule, "protected: shell startup file");
+	assert_non_null(find(&f.pl, OP_PROTECT, "dots/nvim"));
+	assert_null(find(&f.pl, OP_PROTECT, "other"));
+	fx_free(&f);
+	_cleanup_free_ char *cmd = xasprintf("rm -rf '%s/lh' '%s/dots'", root, root);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Config files git includes, named from .git/config: present ones are
  * protected, absent ones moved aside if made; too many, or one too big to
  * read, fail the plan. */
@@ -674,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_nested_configs_only_when_present),
 		cmocka_unit_test(test_worktree_config),
 		cmocka_unit_test(test_global_git_config_in_workspace),
+		cmocka_unit_test(test_home_links_into_workspace),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

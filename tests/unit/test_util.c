@@ -2,7 +2,8 @@
  * system calls only (kli calls it from a signal handler). Fed files of the
  * same form, and the real file of a process with children; read again
  * from one descriptor, it lists the children of the moment.
- * dir_names_present: which names a real directory holds. */
+ * dir_names_present, dir_names_linked: which names a real directory holds,
+ * and which of them are symlinks. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -135,6 +136,20 @@ static void test_dir_names_present(void **state)
 	assert_false(present[2]); /* .vscode */
 	assert_false(present[3]); /* .env: a prefix of .envrc is no match */
 	assert_false(present[4]); /* .envrc.bak: nor is a longer name */
+	/* and which of them are symlinks */
+	char l[64];
+	snprintf(l, sizeof l, "%s/.vscode", dir);
+	assert_int_equal(symlink(".git", l), 0);
+	bool link[5];
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_true(dir_names_linked(fd, names, len, 5, present, link));
+	close(fd);
+	assert_true(present[2] && link[2]);  /* .vscode, a symlink */
+	assert_true(present[0] && !link[0]); /* .envrc, a file */
+	assert_true(present[1] && !link[1]); /* .git, a directory */
+	assert_false(link[3]);
+	unlink(l);
 	rmdir(p);
 	snprintf(p, sizeof p, "%s/.envrc", dir);
 	unlink(p);
