@@ -41,7 +41,7 @@ static void skip_line(struct cursor *c)
 enum section {
 	SEC_OTHER, SEC_CORE, SEC_INCLUDE, SEC_FILTER_SUB, SEC_DIFF, SEC_DIFF_SUB,
 	SEC_MERGE_SUB, SEC_CREDENTIAL, SEC_GPG, SEC_GPG_SUB, SEC_SEQUENCE, SEC_PAGER,
-	SEC_EXTENSIONS,
+	SEC_EXTENSIONS, SEC_INIT, SEC_REMOTE_SUB, SEC_INTERACTIVE, SEC_LFS_SUB, SEC_SUBMODULE_SUB,
 };
 
 static bool named(const char *name, size_t len, const char *want)
@@ -90,6 +90,9 @@ static enum section read_section(struct cursor *c)
 		{ "merge", true, SEC_MERGE_SUB },    { "gpg", false, SEC_GPG },
 		{ "gpg", true, SEC_GPG_SUB },	     { "sequence", false, SEC_SEQUENCE },
 		{ "pager", false, SEC_PAGER },	     { "extensions", false, SEC_EXTENSIONS },
+		{ "init", false, SEC_INIT },	     { "remote", true, SEC_REMOTE_SUB },
+		{ "interactive", false, SEC_INTERACTIVE }, { "lfs", true, SEC_LFS_SUB },
+		{ "submodule", true, SEC_SUBMODULE_SUB },
 	};
 	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
 		if (known[i].sub == sub && named(name, base, known[i].name))
@@ -176,6 +179,7 @@ static const char *program_key(enum section sec, const char *key, size_t klen)
 		{ SEC_CORE, "askpass", "core.askPass" },
 		{ SEC_CORE, "editor", "core.editor" },
 		{ SEC_CORE, "pager", "core.pager" },
+		{ SEC_CORE, "gitproxy", "core.gitProxy" },
 		{ SEC_FILTER_SUB, "clean", "filter.*.clean" },
 		{ SEC_FILTER_SUB, "smudge", "filter.*.smudge" },
 		{ SEC_FILTER_SUB, "process", "filter.*.process" },
@@ -186,6 +190,17 @@ static const char *program_key(enum section sec, const char *key, size_t klen)
 		{ SEC_CREDENTIAL, "helper", "credential.helper" },
 		{ SEC_GPG, "program", "gpg.program" },
 		{ SEC_GPG_SUB, "program", "gpg.*.program" },
+		{ SEC_GPG_SUB, "defaultkeycommand", "gpg.ssh.defaultKeyCommand" },
+		/* run by the local side for a local remote (fetch, push) */
+		{ SEC_REMOTE_SUB, "uploadpack", "remote.*.uploadpack" },
+		{ SEC_REMOTE_SUB, "receivepack", "remote.*.receivepack" },
+		{ SEC_INTERACTIVE, "difffilter", "interactive.diffFilter" },
+		/* git-lfs's, run through its filter at checkout and add */
+		{ SEC_LFS_SUB, "path", "lfs.customtransfer.*.path" },
+		{ SEC_LFS_SUB, "clean", "lfs.extension.*.clean" },
+		{ SEC_LFS_SUB, "smudge", "lfs.extension.*.smudge" },
+		/* "!command" */
+		{ SEC_SUBMODULE_SUB, "update", "submodule.*.update" },
 		{ SEC_SEQUENCE, "editor", "sequence.editor" },
 		{ SEC_PAGER, NULL, "pager.*" },
 	};
@@ -231,6 +246,9 @@ void gitconfig_parse(const char *text, size_t len, struct gitconfig *out)
 		if (sec == SEC_CORE && named(key, klen, "hookspath")) {
 			free(out->hooks_path);
 			out->hooks_path = v;
+		} else if (sec == SEC_INIT && named(key, klen, "templatedir")) {
+			free(out->template_dir);
+			out->template_dir = v;
 		} else if (sec == SEC_CORE && named(key, klen, "worktree")) {
 			free(out->worktree);
 			out->worktree = v;
@@ -254,6 +272,8 @@ void gitconfig_free(struct gitconfig *g)
 	g->hooks_path = NULL;
 	free(g->worktree);
 	g->worktree = NULL;
+	free(g->template_dir);
+	g->template_dir = NULL;
 	strv_free(&g->includes);
 	strv_free(&g->programs);
 	strv_free(&g->program_keys);

@@ -6,9 +6,14 @@
  *   the programs git runs on its own: core.fsmonitor, filter.*.clean,
  *   .smudge and .process, diff.*.textconv and .command, diff.external,
  *   merge.*.driver, core.sshCommand, core.askPass, credential.helper,
- *   gpg.program and gpg.*.program, core.editor, sequence.editor, core.pager
- *   and pager.* (not alias.*: an alias runs when the user asks for it, like
- *   the work tree's own scripts);
+ *   gpg.program and gpg.*.program, gpg.ssh.defaultKeyCommand, core.editor,
+ *   sequence.editor, core.pager and pager.*, core.gitProxy,
+ *   remote.*.uploadpack and .receivepack, interactive.diffFilter,
+ *   submodule.*.update (a "!command"), git-lfs's lfs.customtransfer.*.path
+ *   and lfs.extension.*.clean and .smudge (not alias.*, mergetool.* or
+ *   difftool.*: they run when the user asks for them, like the work tree's
+ *   own scripts);
+ *   init.templateDir: the directory git init and git clone copy hooks from;
  *   extensions.worktreeConfig: git then reads config.worktree as well. */
 #ifndef KJ_GITCONFIG_H
 #define KJ_GITCONFIG_H
@@ -20,6 +25,8 @@ struct gitconfig {
 	char *hooks_path;      /* the last core.hooksPath set; NULL when none */
 	char *worktree;        /* the last core.worktree set (a submodule's
 				* repository names its work tree so); NULL when none */
+	char *template_dir;    /* the last init.templateDir set: git init and
+				* clone copy its hooks into the new repository */
 	struct strv includes;  /* every include path, in order, as written */
 	struct strv programs;  /* every program value, in order, as written */
 	struct strv program_keys; /* the key of each ("filter.*.clean") */
@@ -28,7 +35,7 @@ struct gitconfig {
 				* -1 when not set, else 0 or 1 */
 };
 
-#define GITCONFIG_INIT { NULL, NULL, STRV_INIT, STRV_INIT, STRV_INIT, -1 }
+#define GITCONFIG_INIT { NULL, NULL, NULL, STRV_INIT, STRV_INIT, STRV_INIT, -1 }
 
 /* Adds what text (a config file's bytes) sets to out, values unquoted and
  * unescaped as git reads them; a later hooksPath replaces an earlier one. */

@@ -681,13 +681,18 @@ static bool protect_git_config(struct builder *b, const char *root, const char *
 		_cleanup_free_ char *gitdir = path_dirname(file);
 		tree = sub_tree = path_normalize(g.worktree, gitdir);
 	}
-	if (g.hooks_path && g.hooks_path[0] &&
-	    (tree || g.hooks_path[0] == '/' || g.hooks_path[0] == '~')) {
-		/* relative to the work tree, whichever file sets it */
-		_cleanup_free_ char *abs = g.hooks_path[0] == '~' ? path_expand_home(g.hooks_path, home)
-								  : path_normalize(g.hooks_path, tree);
-		_cleanup_free_ char *real = abs ? path_resolve_memo(abs, tree, &b->memo) : NULL;
-		protect_at(b, real, "git hooks (core.hooksPath)", PROTECT_ANY);
+	/* relative to the work tree, whichever file sets them */
+	const char *dirs[][2] = { { g.hooks_path, "git hooks (core.hooksPath)" },
+				  { g.template_dir, "git hooks for new clones (init.templateDir)" } };
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		const char *d = dirs[i][0];
+		if (!d || !d[0] || (!tree && d[0] != '/' && d[0] != '~'))
+			continue;
+		_cleanup_free_ char *abs = d[0] == '~' ? path_expand_home(d, home)
+						       : path_normalize(d, tree);
+		_cleanup_free_ char *real = abs ? path_resolve_memo(abs, tree ? tree : "/", &b->memo)
+						: NULL;
+		protect_at(b, real, dirs[i][1], PROTECT_ANY);
 	}
 	protect_git_programs(b, tree, &g);
 	_cleanup_free_ char *dir = path_dirname(file);

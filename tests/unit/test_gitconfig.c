@@ -177,6 +177,39 @@ static void test_programs(void **state)
 			"");
 	/* a key on the header's line, any case */
 	expect_programs("[FILTER \"x\"] CLEAN = ./a\n", "filter.*.clean=./a");
+	/* more that git (or git-lfs through its filter) runs on its own */
+	expect_programs("[core]\n\tgitProxy = ./proxy\n[gpg \"ssh\"]\n"
+			"\tdefaultKeyCommand = ./key\n[remote \"o\"]\n\turl = ../o\n"
+			"\tuploadpack = ./up\n\treceivepack = ./rp\n[interactive]\n"
+			"\tdiffFilter = ./df\n[lfs \"customtransfer.t\"]\n\tpath = ./tr\n"
+			"[lfs \"extension.e\"]\n\tclean = ./c\n\tsmudge = ./s\n"
+			"[submodule \"m\"]\n\tupdate = !./up.sh\n\turl = ../m\n",
+			"core.gitProxy=./proxy|gpg.ssh.defaultKeyCommand=./key|"
+			"remote.*.uploadpack=./up|remote.*.receivepack=./rp|"
+			"interactive.diffFilter=./df|lfs.customtransfer.*.path=./tr|"
+			"lfs.extension.*.clean=./c|lfs.extension.*.smudge=./s|"
+			"submodule.*.update=!./up.sh");
+	/* what runs when the user asks (a merge or diff tool), and lookalikes */
+	expect_programs("[mergetool \"t\"]\n\tcmd = ./m\n[difftool \"t\"]\n\tcmd = ./d\n"
+			"[remote]\n\tuploadpack = ./a\n[lfs]\n\tpath = ./b\n"
+			"[submodule]\n\tupdate = ./c\n",
+			"");
+}
+
+static void test_template_dir(void **state)
+{
+	(void)state;
+	const char *text = "[init]\n\ttemplateDir = ~/.git-templates\n"
+			   "[init \"x\"]\n\ttemplateDir = no\n[INIT] TemplateDir = ./t\n";
+	struct gitconfig g = GITCONFIG_INIT;
+	gitconfig_parse(text, strlen(text), &g);
+	assert_non_null(g.template_dir);
+	assert_string_equal(g.template_dir, "./t"); /* the last one */
+	gitconfig_free(&g);
+	assert_null(g.template_dir);
+	gitconfig_parse("[core]\n\tbare = false\n", 22, &g);
+	assert_null(g.template_dir);
+	gitconfig_free(&g);
 }
 
 static void test_worktree(void **state)
@@ -269,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_programs),
 		cmocka_unit_test(test_worktree),
 		cmocka_unit_test(test_worktree_config),
+		cmocka_unit_test(test_template_dir),
 		cmocka_unit_test(test_command_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
