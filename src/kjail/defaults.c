@@ -242,17 +242,25 @@ const struct protected_name protected_in_home[] = {
 	{ ".zlogin", "shell startup file", PROTECT_ANY },
 	{ ".config/fish", "shell startup file", PROTECT_ANY },
 	{ ".bash_aliases", "shell startup file", PROTECT_ANY }, /* Debian's .bashrc sources it */
+	{ ".bashrc.d", "shell startup file", PROTECT_ANY },    /* Fedora's sources each */
+	{ ".config/zsh", "shell startup file", PROTECT_ANY },  /* a common ZDOTDIR */
+	{ ".oh-my-zsh", "shell startup file", PROTECT_ANY },   /* custom/ is sourced */
+	{ ".config/nushell", "shell startup file", PROTECT_ANY },
+	{ ".config/starship.toml", "shell prompt config", PROTECT_ANY }, /* runs commands */
 	{ ".gitconfig", "git config", PROTECT_ANY },
 	{ ".config/git", "git config", PROTECT_ANY },
 	{ ".ssh", "ssh config", PROTECT_ANY },
 	/* the session: what starts at the next login */
 	{ ".config/systemd", "user services", PROTECT_ANY },
+	{ ".local/share/systemd", "user services", PROTECT_ANY },
 	{ ".config/autostart", "session autostart", PROTECT_ANY },
 	{ ".config/environment.d", "session environment", PROTECT_ANY },
 	{ ".pam_environment", "session environment", PROTECT_ANY },
 	{ ".xprofile", "session startup file", PROTECT_ANY },
 	{ ".xsessionrc", "session startup file", PROTECT_ANY },
 	{ ".xinitrc", "session startup file", PROTECT_ANY },
+	{ ".xsession", "session startup file", PROTECT_ANY },
+	{ ".config/plasma-workspace", "session startup file", PROTECT_ANY }, /* env scripts */
 	/* on PATH (Debian's .profile adds the first two when they exist):
 	 * a program put there runs instead of the system's */
 	{ ".local/bin", "directory on PATH", PROTECT_ANY },
@@ -267,5 +275,26 @@ const struct protected_name protected_in_home[] = {
 	{ ".config/emacs", "editor startup file", PROTECT_ANY },
 	{ ".tmux.conf", "tmux startup file", PROTECT_ANY },
 	{ ".config/tmux", "tmux startup file", PROTECT_ANY },
+	/* what every build or session of a tool runs: cargo's rustc-wrapper,
+	 * Gradle's init scripts, IPython's startup files, Jupyter's config */
+	{ ".cargo/config.toml", "build tool config", PROTECT_ANY },
+	{ ".cargo/config", "build tool config", PROTECT_ANY },
+	{ ".gradle/init.d", "build tool config", PROTECT_ANY },
+	{ ".gradle/init.gradle", "build tool config", PROTECT_ANY },
+	{ ".gradle/init.gradle.kts", "build tool config", PROTECT_ANY },
+	{ ".ipython", "interpreter startup file", PROTECT_ANY },
+	{ ".jupyter", "interpreter startup file", PROTECT_ANY },
+	/* coding agents' and editors' global settings: hooks, MCP and
+	 * language servers they start outside the jail */
+	{ ".claude/settings.json", "coding agent config", PROTECT_ANY },
+	{ ".codex/config.toml", "coding agent config", PROTECT_ANY },
+	{ ".gemini/settings.json", "coding agent config", PROTECT_ANY },
+	{ ".cursor/mcp.json", "coding agent config", PROTECT_ANY },
+	{ ".continue/config.yaml", "coding agent config", PROTECT_ANY },
+	{ ".continue/config.json", "coding agent config", PROTECT_ANY },
+	{ ".aider.conf.yml", "coding agent config", PROTECT_ANY },
+	{ ".config/opencode", "coding agent config", PROTECT_ANY },
+	{ ".config/zed", "editor config", PROTECT_ANY },
+	{ ".config/helix", "editor config", PROTECT_ANY },
 	{ NULL, NULL, 0 },
 };

@@ -856,11 +856,23 @@ static void protect_home_names(struct builder *b, const char *root, const char *
 	}
 }
 
-/* The names of protected_in_home under dir (home, or home/F for the names
- * F/NAME) that are symlinks: where each leads, if a writable root holds it
- * (a dotfiles repository as the workspace: ~/.bashrc -> ~/dotfiles/bashrc,
- * ~/.config/nvim -> ~/dotfiles/nvim, as stow makes them), is protected.
- * One read of dir; prefix: the F/ of the names looked at, or NULL. */
+/* A name of protected_in_home whose path goes through a symlink: where it
+ * leads, if a writable root holds it (a dotfiles repository as the
+ * workspace: ~/.bashrc -> ~/dotfiles/bashrc, as stow makes them), is
+ * protected there. */
+static void protect_if_linked(struct builder *b, const char *home, const struct protected_name *pn)
+{
+	_cleanup_free_ char *p = path_join(home, pn->rel);
+	_cleanup_free_ char *real = path_resolve_memo(p, "/", &b->memo);
+	if (real && strcmp(real, p) != 0)
+		protect_at(b, real, pn->why, pn->kind);
+}
+
+/* protect_if_linked for the names of protected_in_home under dir (home, or
+ * home/F for the names F/NAME: prefix "F/"): one read of dir tells which
+ * of them are there and which are symlinks; a real directory holding many
+ * names (~/.config) is read once in turn, a name under one holding a few
+ * (~/.cargo, ~/.local) is looked up. */
 static void protect_links_in(struct builder *b, const char *home, const char *prefix)
 {
 	const char *name[KJ_SCAN_MAX];
@@ -883,33 +895,27 @@ static void protect_links_in(struct builder *b, const char *home, const char *pr
 	close(fd);
 	for (size_t k = 0; ok && k < n; k++) {
 		const struct protected_name *pn = &protected_in_home[pi[k]];
-		bool nested = name[k][len[k]] == '/';
-		if (!present[k])
-			continue;
-		if (link[k]) {
-			_cleanup_free_ char *p = path_join(home, pn->rel);
-			_cleanup_free_ char *real = path_resolve_memo(p, "/", &b->memo);
-			protect_at(b, real, pn->why, pn->kind);
-		} else if (nested && !prefix) {
-			/* a real directory holding names: one read of it for the
-			 * many of ~/.config, at its first name; a lookup for the one
-			 * of ~/.local, ~/.cargo, ~/go */
-			size_t same = 0, before = 0;
-			for (size_t j = 0; j < n; j++)
-				if (len[j] == len[k] && strncmp(name[j], name[k], len[k]) == 0) {
-					same++;
-					before += j < k;
-				}
-			if (same > 1 && !before) {
+		if (!present[k] || (!link[k] && name[k][len[k]] != '/'))
+			continue; /* absent, or a real file or directory */
+		size_t same = 0, before = 0;
+		for (size_t j = 0; !link[k] && !prefix && j < n; j++)
+			if (len[j] == len[k] && strncmp(name[j], name[k], len[k]) == 0) {
+				same++;
+				before += j < k;
+			}
+		if (same > 4) {
+			if (!before) {
 				_cleanup_free_ char *sub = xstrndup(name[k], len[k] + 1);
 				protect_links_in(b, home, sub);
-			} else if (same == 1) {
-				_cleanup_free_ char *p = path_join(home, pn->rel);
-				if (kind_of(p, false) == K_LINK) {
-					_cleanup_free_ char *real = path_resolve_memo(p, "/", &b->memo);
-					protect_at(b, real, pn->why, pn->kind);
-				}
 			}
+		} else {
+			if (!link[k] && !before) {
+				/* no link, in a real directory: no lookup of it again */
+				_cleanup_free_ char *d = xstrndup(pn->rel, pl + len[k]);
+				_cleanup_free_ char *abs = path_join(home, d);
+				path_memo_add(&b->memo, abs);
+			}
+			protect_if_linked(b, home, pn);
 		}
 	}
 }
