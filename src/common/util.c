@@ -337,11 +337,11 @@ bool dir_names_linked(int fd, const char *const *name, const size_t *len, size_t
 			unsigned short reclen;
 			memcpy(&reclen, buf.c + off + 16, sizeof reclen);
 			const char *d = buf.c + off + 19;
+			size_t dlen = strlen(d);
 			/* d_type: a file system that does not say may hold a link */
 			unsigned char type = (unsigned char)buf.c[off + 18];
 			for (size_t i = 0; i < n; i++)
-				if (!present[i] && d[0] == name[i][0] &&
-				    strncmp(d, name[i], len[i]) == 0 && d[len[i]] == '\0') {
+				if (!present[i] && len[i] == dlen && memcmp(d, name[i], dlen) == 0) {
 					present[i] = true;
 					if (link)
 						link[i] = type == DT_LNK || type == DT_UNKNOWN;

@@ -893,30 +893,33 @@ static void protect_links_in(struct builder *b, const char *home, const char *pr
 		return;
 	bool ok = dir_names_linked(fd, name, len, n, present, link);
 	close(fd);
+	bool done[KJ_SCAN_MAX] = { false };
 	for (size_t k = 0; ok && k < n; k++) {
-		const struct protected_name *pn = &protected_in_home[pi[k]];
-		if (!present[k] || (!link[k] && name[k][len[k]] != '/'))
+		if (done[k] || !present[k] || (!link[k] && name[k][len[k]] != '/'))
 			continue; /* absent, or a real file or directory */
-		size_t same = 0, before = 0;
-		for (size_t j = 0; !link[k] && !prefix && j < n; j++)
-			if (len[j] == len[k] && strncmp(name[j], name[k], len[k]) == 0) {
-				same++;
-				before += j < k;
-			}
-		if (same > 4) {
-			if (!before) {
-				_cleanup_free_ char *sub = xstrndup(name[k], len[k] + 1);
-				protect_links_in(b, home, sub);
-			}
-		} else {
-			if (!link[k] && !before) {
-				/* no link, in a real directory: no lookup of it again */
-				_cleanup_free_ char *d = xstrndup(pn->rel, pl + len[k]);
-				_cleanup_free_ char *abs = path_join(home, d);
-				path_memo_add(&b->memo, abs);
-			}
-			protect_if_linked(b, home, pn);
+		if (link[k]) {
+			protect_if_linked(b, home, &protected_in_home[pi[k]]);
+			continue;
 		}
+		/* names under a real directory F: the rest of them come later */
+		size_t same = 0;
+		for (size_t j = k; j < n; j++)
+			same += len[j] == len[k] && memcmp(name[j], name[k], len[k]) == 0;
+		if (same > 4 && !prefix) {
+			_cleanup_free_ char *sub = xstrndup(name[k], len[k] + 1);
+			protect_links_in(b, home, sub);
+		} else {
+			/* F itself is no link: no lookup of it again */
+			_cleanup_free_ char *d = xstrndup(protected_in_home[pi[k]].rel, pl + len[k]);
+			_cleanup_free_ char *abs = path_join(home, d);
+			path_memo_add(&b->memo, abs);
+		}
+		for (size_t j = k; j < n; j++)
+			if (len[j] == len[k] && memcmp(name[j], name[k], len[k]) == 0) {
+				done[j] = true;
+				if (same <= 4 || prefix)
+					protect_if_linked(b, home, &protected_in_home[pi[j]]);
+			}
 	}
 }
 
