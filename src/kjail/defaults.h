@@ -36,8 +36,10 @@ enum {
 };
 
 /* How many names one directory read answers: all of protected_in_root
- * (one read of each writable root) and each directory's built-in masks;
- * beyond it each name costs a lookup of its own. */
+ * (one read of each writable root), of protected_in_home (one read of the
+ * home directory for its symlinks; test_host holds both lists to it) and
+ * each directory's built-in masks; beyond it each name costs a lookup of
+ * its own. */
 #define KJ_SCAN_MAX 128
 
 /* Inside every writable root. */
