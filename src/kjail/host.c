@@ -893,8 +893,14 @@ static void protect_links_in(struct builder *b, const char *home, const char *pr
 		return;
 	bool ok = dir_names_linked(fd, name, len, n, present, link);
 	close(fd);
+	if (!ok) {
+		/* no directory read here (macOS): each name looked up */
+		for (size_t k = 0; k < n; k++)
+			protect_if_linked(b, home, &protected_in_home[pi[k]]);
+		return;
+	}
 	bool done[KJ_SCAN_MAX] = { false };
-	for (size_t k = 0; ok && k < n; k++) {
+	for (size_t k = 0; k < n; k++) {
 		if (done[k] || !present[k] || (!link[k] && name[k][len[k]] != '/'))
 			continue; /* absent, or a real file or directory */
 		if (link[k]) {
