@@ -6,6 +6,7 @@
  * continued lines, and a comment after an unquoted value. */
 #include "config.h"
 #include "gitconfig.h"
+#include "ini_reader.h"
 #include "strv.h"
 #include "util.h"
 
@@ -13,7 +14,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 struct cursor {
 	const char *p, *end;
@@ -157,13 +157,12 @@ static char *read_value(struct cursor *c)
  * refuses counts as true: it may mean the user's git reads more). */
 static int git_bool(const char *v)
 {
-	static const char *const no[] = { "false", "no", "off", "" };
-	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
-		if (strcasecmp(v, no[i]) == 0)
-			return 0;
+	bool b;
+	if (ini_parse_bool(v, &b))
+		return b;
 	char *end;
 	long n = strtol(v, &end, 0);
-	return end != v && *end == '\0' && n == 0 ? 0 : 1;
+	return !v[0] || (end != v && *end == '\0' && n == 0) ? 0 : 1;
 }
 
 /* The name of a key whose value is a program git runs on its own, or NULL. */

@@ -293,12 +293,12 @@ static void add_mask(struct builder *b, const char *path, const char *origin)
 #define SCAN_MAX KJ_SCAN_MAX
 #define GIT_INCLUDES_MAX 256
 static bool scan_dir(const char *dir, const char *const *name, const size_t *len, size_t n,
-		     bool *present)
+		     bool *present, bool *link)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	bool ok = dir_names_present(fd, name, len, n, present);
+	bool ok = dir_names_linked(fd, name, len, n, present, link);
 	close(fd);
 	return ok;
 }
@@ -322,7 +322,7 @@ static void add_masks_under(struct builder *b, const char *dir, const char *cons
 		len[m] = strcspn(name[m], "/");
 		at[i] = m++;
 	}
-	known = known && scan_dir(dir, name, len, m, present);
+	known = known && scan_dir(dir, name, len, m, present, NULL);
 	for (size_t i = 0; i < n; i++)
 		if (!known || at[i] == SIZE_MAX || present[at[i]])
 			add_mask(b, paths[i], whys[i]);
@@ -419,17 +419,15 @@ static void pin_ancestors(struct builder *b, const char *root, const char *path)
 /* Run as root in another user's repository, what kjail makes there is
  * given to the owner of the directory it is made in, as if they had made
  * it (a root-owned hooks directory would refuse their own hooks later).
- * fd: the new file, or -1 for path itself, never followed. */
-static void own_like_parent(const char *parent, const char *path, int fd)
+ * fd: what was made, opened without following a link (a name the owner
+ * swapped meanwhile would otherwise hand them something else). */
+static void own_like_parent(const char *parent, int fd)
 {
 	struct stat st;
-	if (geteuid() != 0 || lstat(parent, &st) != 0 || st.st_uid == 0)
+	if (fd < 0 || geteuid() != 0 || lstat(parent, &st) != 0 || st.st_uid == 0)
 		return;
 	/* best effort: a failure leaves it root's, as before */
-	if (fd >= 0)
-		(void)!fchown(fd, st.st_uid, st.st_gid);
-	else
-		(void)!lchown(path, st.st_uid, st.st_gid);
+	(void)!fchown(fd, st.st_uid, st.st_gid);
 }
 
 static bool make_dirs(const char *path, mode_t mode)
@@ -439,7 +437,10 @@ static bool make_dirs(const char *path, mode_t mode)
 	    !make_dirs(parent, 0700))
 		return false;
 	if (mkdir(path, mode) == 0) {
-		own_like_parent(parent, path, -1);
+		int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		own_like_parent(parent, fd);
+		if (fd >= 0)
+			close(fd);
 		return true;
 	}
 	return errno == EEXIST;
@@ -453,7 +454,7 @@ static bool make_empty_file(const char *path)
 	if (fd < 0)
 		return errno == EEXIST && kind_of(path, false) == K_FILE;
 	_cleanup_free_ char *parent = path_dirname(path);
-	own_like_parent(parent, path, fd);
+	own_like_parent(parent, fd);
 	close(fd);
 	return true;
 }
@@ -796,7 +797,7 @@ static void protect_root(struct builder *b, const char *root)
 		first[n] = pn->rel;
 		len[n] = strcspn(pn->rel, "/");
 	}
-	bool scanned = !protected_in_root[n].rel && scan_dir(root, first, len, n, present);
+	bool scanned = !protected_in_root[n].rel && scan_dir(root, first, len, n, present, NULL);
 	for (size_t i = 0; protected_in_root[i].rel; i++) {
 		const struct protected_name *pn = &protected_in_root[i];
 		bool create = git_dir && strcmp(pn->rel, ".git/hooks") == 0;
@@ -888,13 +889,9 @@ static void protect_links_in(struct builder *b, const char *home, const char *pr
 		pi[n++] = i;
 	}
 	_cleanup_free_ char *dir = prefix ? xconcat(home, "/", prefix, (char *)NULL) : xstrdup(home);
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	bool ok = dir_names_linked(fd, name, len, n, present, link);
-	close(fd);
-	if (!ok) {
-		/* no directory read here (macOS): each name looked up */
+	if (!scan_dir(dir, name, len, n, present, link)) {
+		/* no directory read here (macOS, or none at all): each name
+		 * looked up */
 		for (size_t k = 0; k < n; k++)
 			protect_if_linked(b, home, &protected_in_home[pi[k]]);
 		return;

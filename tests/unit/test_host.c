@@ -93,6 +93,22 @@ static void fx_init(struct fixture *f, bool dry)
 	f->h.explain = dry;
 }
 
+/* fx_init with the workspace (and the current directory) at root/rel */
+static void fx_init_in(struct fixture *f, bool dry, const char *rel)
+{
+	fx_init(f, dry);
+	free(f->ws);
+	f->ws = at(rel);
+	f->h.cwd = f->ws;
+}
+
+/* rm -rf root/rel */
+static void remove_tree(const char *rel)
+{
+	_cleanup_free_ char *cmd = xasprintf("rm -rf '%s/%s'", root, rel);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void fx_free(struct fixture *f)
 {
 	plan_free(&f->pl);
@@ -449,10 +465,7 @@ static void test_nested_configs_only_when_present(void **state)
 		mk(files[i], false);
 	struct fixture f;
 	char *envp[] = { NULL };
-	fx_init(&f, true);
-	free(f.ws);
-	f.ws = at("tm");
-	f.h.cwd = f.ws;
+	fx_init_in(&f, true, "tm");
 	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
 		assert_non_null(find(&f.pl, OP_PROTECT, files[i]));
@@ -523,10 +536,7 @@ static void test_worktree_config(void **state)
 				 "[extensions]\n\tworktreeConfig = true\n");
 		for (int dry = 1; dry >= 0; dry--) {
 			struct fixture f;
-			fx_init(&f, dry);
-			free(f.ws);
-			f.ws = at("wr");
-			f.h.cwd = f.ws;
+			fx_init_in(&f, dry, "wr");
 			assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
 			for (size_t i = 0; i < ARRAY_SIZE(wconfigs); i++) {
 				_cleanup_free_ char *p = at(wconfigs[i]);
@@ -560,8 +570,7 @@ static void test_worktree_config(void **state)
 			fx_free(&f);
 		}
 	}
-	_cleanup_free_ char *cmd = xasprintf("rm -rf '%s/wr'", root);
-	assert_int_equal(system(cmd), 0);
+	remove_tree("wr");
 }
 
 /* The user's git config where a writable root holds it, repository or
@@ -577,10 +586,7 @@ static void test_global_git_config_in_workspace(void **state)
 	write_at("nr/gc", text);
 	char *envp[] = { NULL };
 	struct fixture f;
-	fx_init(&f, true);
-	free(f.ws);
-	f.ws = at("nr");
-	f.h.cwd = f.ws;
+	fx_init_in(&f, true, "nr");
 	_cleanup_free_ char *gc = at("nr/gc");
 	f.h.git_config_global = gc;
 	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
@@ -590,17 +596,13 @@ static void test_global_git_config_in_workspace(void **state)
 	assert_non_null(find(&f.pl, OP_PROTECT, "nr/bin/fsmon.sh"));
 	fx_free(&f);
 
-	fx_init(&f, true);
-	free(f.ws);
-	f.ws = at("nr");
-	f.h.cwd = f.ws;
+	fx_init_in(&f, true, "nr");
 	_cleanup_free_ char *absent = at("nr/absent.gitconfig");
 	f.h.git_config_global = absent;
 	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
 	assert_true(entry_list_has(&f.pl.move_aside, absent));
 	fx_free(&f);
-	_cleanup_free_ char *cmd = xasprintf("rm -rf '%s/nr'", root);
-	assert_int_equal(system(cmd), 0);
+	remove_tree("nr");
 }
 
 /* A name of the home directory that is a symlink into a writable root
@@ -623,13 +625,10 @@ static void test_home_links_into_workspace(void **state)
 	}
 	char *envp[] = { NULL };
 	struct fixture f;
-	fx_init(&f, true);
+	fx_init_in(&f, true, "dots");
 	free(f.home);
 	f.home = at("lh");
 	f.h.home = f.home;
-	free(f.ws);
-	f.ws = at("dots");
-	f.h.cwd = f.ws;
 	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
 	const struct op *o = find(&f.pl, OP_PROTECT, "dots/bashrc");
 	assert_non_null(o);
@@ -637,8 +636,8 @@ static void test_home_links_into_workspace(void **state)
 	assert_non_null(find(&f.pl, OP_PROTECT, "dots/nvim"));
 	assert_null(find(&f.pl, OP_PROTECT, "other"));
 	fx_free(&f);
-	_cleanup_free_ char *cmd = xasprintf("rm -rf '%s/lh' '%s/dots'", root, root);
-	assert_int_equal(system(cmd), 0);
+	remove_tree("lh");
+	remove_tree("dots");
 }
 
 /* Config files git includes, named from .git/config: present ones are
