@@ -146,6 +146,11 @@ bool path_memo_has(const struct path_memo *m, const char *dir)
 	return memo_has(m, dir);
 }
 
+bool path_memo_has_n(const struct path_memo *m, const char *dir, size_t n)
+{
+	return memo_has_n(m, dir, n);
+}
+
 void path_memo_add(struct path_memo *m, const char *dir)
 {
 	if (!memo_has(m, dir))
@@ -179,10 +184,27 @@ char *path_resolve(const char *p, const char *base)
 	return path_resolve_memo(p, base, NULL);
 }
 
+/* The link's target, then "/" and what is left to walk; NULL when the link
+ * cannot be read. Out of line: its buffer is off the stack of every lookup
+ * that meets no link. */
+KJ_NOINLINE static char *link_then(const char *link, const char *rest, bool *abs_target)
+{
+	char target[PATH_MAX];
+	ssize_t t = readlink(link, target, sizeof target - 1);
+	if (t < 0)
+		return NULL;
+	target[t] = '\0';
+	*abs_target = target[0] == '/';
+	return xconcat(target, "/", rest, NULL);
+}
+
 char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 {
-	if (memo)
+	if (memo) {
 		memo->absent = false;
+		memo->last = 0;
+	}
+	mode_t last = 0; /* of out, when its final component was looked up */
 	if (p[0] != '/' && (!base || base[0] != '/')) {
 		errno = EINVAL;
 		return NULL;
@@ -210,10 +232,12 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 			continue;
 		if (n == 2 && c[0] == '.' && c[1] == '.') {
 			pop_component(out.s, &out.len);
+			last = 0;
 			continue;
 		}
 		size_t save = out.len;
 		push_component(&out, c, n);
+		last = 0;
 		if (missing)
 			continue;
 		if (memo_has_n(memo, out.s, out.len))
@@ -228,28 +252,30 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 		}
 		if (S_ISDIR(st.st_mode))
 			memo_add(memo, out.s);
-		if (!S_ISLNK(st.st_mode))
+		if (!S_ISLNK(st.st_mode)) {
+			last = st.st_mode;
 			continue;
+		}
 		if (++links > MAX_LINKS) {
 			free(owned);
 			free(out.s);
 			errno = ELOOP;
 			return NULL;
 		}
-		char target[PATH_MAX];
-		ssize_t t = readlink(out.s, target, sizeof target - 1);
-		if (t < 0) {
+		bool abs_target;
+		char *next = link_then(out.s, rest + pos, &abs_target);
+		if (!next) {
 			missing = true;
 			continue;
 		}
-		target[t] = '\0';
-		char *next = xconcat(target, "/", rest + pos, NULL);
 		free(owned);
 		rest = owned = next;
 		pos = 0;
-		out.len = target[0] == '/' ? 1 : save;
+		out.len = abs_target ? 1 : save;
 		out.s[out.len] = '\0';
 	}
+	if (memo)
+		memo->last = last;
 	free(owned);
 	return out.s;
 }

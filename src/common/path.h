@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* "~" and "~/x" become HOME and HOME/x; other paths are copied. "~user" is
  * not supported: NULL with errno EINVAL. A NULL or relative home: NULL, EINVAL. */
@@ -24,18 +25,22 @@ char *path_resolve(const char *p, const char *base);
  * directories already found real (not links), last components included,
  * are not looked up again, and
  * absent tells whether the last result did not exist (a component was not
- * there). A zeroed memo is an empty one; path_memo_free releases it. */
+ * there); last is the mode of the last result when its final component was
+ * looked up and is no link (what stat(2) of it would say), else 0. A zeroed
+ * memo is an empty one; path_memo_free releases it. */
 struct path_memo {
 	char *dir[16];
 	size_t len[16];
 	size_t next;
 	bool absent;
+	mode_t last;
 };
 char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo);
 void path_memo_free(struct path_memo *memo);
 /* Whether dir (a clean absolute path) is known to be a real directory;
  * path_memo_add records one (the caller knows it is real). */
 bool path_memo_has(const struct path_memo *memo, const char *dir);
+bool path_memo_has_n(const struct path_memo *memo, const char *dir, size_t n); /* dir's first n bytes */
 void path_memo_add(struct path_memo *memo, const char *dir);
 /* Every directory above real, which must be a real path as getcwd(3) gives
  * one (no links, no "." or ".."), taken as known real directories. */

@@ -327,7 +327,7 @@ bool dir_names_linked(int fd, const char *const *name, const size_t *len, size_t
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return false;
 	union {
-		char c[8192];
+		char c[4096]; /* a page: most directories are read in one call */
 		uint64_t align;
 	} buf;
 	long r;

@@ -9,6 +9,9 @@
 
 #define KJ_NORETURN __attribute__((noreturn))
 #define KJ_PRINTF(a, b) __attribute__((format(printf, a, b)))
+/* A function whose large stack buffer must be gone before its caller
+ * goes deeper: the stack's deepest page is a page fault per run. */
+#define KJ_NOINLINE __attribute__((noinline))
 
 /* The exit status used when the program itself fails (kjail: 125, kli: 2).
  * Set once from main() before anything can fail. */

@@ -185,8 +185,8 @@ struct builder {
 	struct path_memo memo;  /* the home directory, once, for its many masks */
 	int git_includes;       /* included git config files still to be read */
 	size_t git_roots;       /* writable roots that are repositories */
-	char git_err[PATH_MAX + 160]; /* a git config kjail cannot fully read: the
-				       * plan fails with this */
+	char *git_err;          /* a git config kjail cannot fully read: the
+				 * plan fails with this */
 	char *err;
 	size_t errlen;
 };
@@ -200,13 +200,9 @@ static enum kind kind_in(struct builder *b, const char *path, bool follow)
 	enum kind k = kind_of(path, follow);
 	/* a directory that is no link, in a real directory, is real too */
 	const char *slash = strrchr(path, '/');
-	if (k == K_DIR && !follow && slash && slash != path && (size_t)(slash - path) < PATH_MAX) {
-		char parent[PATH_MAX];
-		memcpy(parent, path, (size_t)(slash - path));
-		parent[slash - path] = '\0';
-		if (path_memo_has(&b->memo, parent))
-			path_memo_add(&b->memo, path);
-	}
+	if (k == K_DIR && !follow && slash && slash != path &&
+	    path_memo_has_n(&b->memo, path, (size_t)(slash - path)))
+		path_memo_add(&b->memo, path);
 	return k;
 }
 
@@ -270,7 +266,11 @@ static void add_mask(struct builder *b, const char *path, const char *origin)
 		skip(b, path, "unresolvable, not masked", origin);
 		return;
 	}
-	switch (b->memo.absent ? K_MISSING : kind_in(b, real, true)) {
+	/* the resolver's own lookup of the last component, when it made one */
+	enum kind k = b->memo.absent ? K_MISSING
+		      : b->memo.last ? (S_ISDIR(b->memo.last) ? K_DIR : K_FILE)
+				     : kind_in(b, real, true);
+	switch (k) {
 	case K_MISSING:
 	case K_LINK:
 		skip(b, real, "missing, nothing to mask", origin);
@@ -663,10 +663,9 @@ static bool protect_git_config(struct builder *b, const char *root, const char *
 	if (!text) {
 		/* absent or unreadable, git reads nothing of it either; but a
 		 * file too big to read here is one git reads all of */
-		if (errno == EFBIG && !b->git_err[0])
-			snprintf(b->git_err, sizeof b->git_err,
-				 "%s: git config file over 1 MiB: kjail cannot tell what it "
-				 "lets git run after the jail", file);
+		if (errno == EFBIG && !b->git_err)
+			b->git_err = xasprintf("%s: git config file over 1 MiB: kjail cannot tell "
+					       "what it lets git run after the jail", file);
 		return false;
 	}
 	struct gitconfig g = GITCONFIG_INIT;
@@ -704,11 +703,11 @@ static bool protect_git_config(struct builder *b, const char *root, const char *
 		/* more than GIT_INCLUDES_MAX in all is no config a person wrote,
 		 * and what the rest would let git run is unknown: the plan fails */
 		if (--b->git_includes < 0) {
-			if (!b->git_err[0])
-				snprintf(b->git_err, sizeof b->git_err,
-					 "%s: git config includes more than %d files in all: "
-					 "kjail cannot tell what they let git run after the jail",
-					 file, GIT_INCLUDES_MAX);
+			if (!b->git_err)
+				b->git_err = xasprintf("%s: git config includes more than %d files "
+						       "in all: kjail cannot tell what they let git "
+						       "run after the jail",
+						       file, GIT_INCLUDES_MAX);
 			break;
 		}
 		/* relative to the directory of the file that includes it */
@@ -1052,7 +1051,7 @@ static bool build(struct builder *b)
 	for (size_t r = 0, n = b->roots.n; r < n; r++)
 		protect_root(b, b->roots.v[r].path);
 	protect_global_git_configs(b);
-	if (b->git_err[0])
+	if (b->git_err)
 		return fail(b, "%s", b->git_err);
 	/* the account's home and $HOME, each once (a name protected twice
 	 * would be reported twice) */
@@ -1145,6 +1144,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	cands_free(&b.protects);
 	cands_free(&b.masks);
 	path_memo_free(&b.memo);
+	free(b.git_err);
 	if (ok)
 		env_filter(envp, p, &out->env, &out->env_removed);
 	return ok;

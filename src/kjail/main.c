@@ -267,6 +267,18 @@ static void refuse_writable_configs(const struct policy *p, const struct plan *p
 	}
 }
 
+#ifdef KJ_OS_LINUX
+/* kjail's own binary, from a frame that is gone once it returns. */
+KJ_NOINLINE static char *self_exe(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		die_errno("cannot find kjail's own binary (/proc/self/exe)");
+	return xstrndup(buf, (size_t)n);
+}
+#endif
+
 /* The passwd entry of uid: /etc/passwd read directly first (what NSS's
  * "files" does, without loading NSS into a static kjail), then getpwuid for
  * users that only a directory service knows. */
@@ -297,17 +309,14 @@ int main(int argc, char **argv)
 	struct cli cli = { .home = home };
 	pre_scan(argc, argv, &cli);
 
-	/* Only the bwrap backend re-enters kjail inside the jail. */
-	char self[PATH_MAX] = "";
+	/* Only the bwrap backend re-enters kjail inside the jail. Paths are
+	 * kept as exact strings: a page of stack is a page fault per run. */
 #ifdef KJ_OS_LINUX
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (sl <= 0)
-		die_errno("cannot find kjail's own binary (/proc/self/exe)");
-	self[sl] = '\0';
-	char entry_buf[PATH_MAX];
-	const char *entry = entry_helper(self, entry_buf, sizeof entry_buf);
+	_cleanup_free_ char *self = self_exe();
+	_cleanup_free_ char *entry = entry_helper(self);
 #else
-	const char *entry = NULL;
+	_cleanup_free_ char *self = xstrdup("");
+	char *entry = NULL;
 #endif
 	/* Before the config: a broken config is one of the things it reports. */
 	if (cli.doctor) {
@@ -322,8 +331,8 @@ int main(int argc, char **argv)
 	apply_flags(argc, argv, &cli, &p);
 	char **rest = argv + optind;
 
-	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof cwd))
+	_cleanup_free_ char *cwd = getcwd(NULL, 0);
+	if (!cwd)
 		die_errno("cannot get the current directory");
 
 	struct host h = {

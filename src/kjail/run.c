@@ -125,18 +125,20 @@ void refuse_reopenable_stdio(const struct plan *pl)
 	}
 }
 
-const char *entry_helper(const char *self, char *buf, size_t len)
+char *entry_helper(const char *self)
 {
 	const char *slash = strrchr(self, '/');
 	if (slash) {
-		fmt_into(buf, len, "%.*s/kjail-entry", (int)(slash - self), self);
-		if (executable_file(buf))
-			return buf;
+		char *p = xasprintf("%.*s/kjail-entry", (int)(slash - self), self);
+		if (executable_file(p))
+			return p;
+		free(p);
 	}
-	fmt_into(buf, len, "%s/kjail-entry", KJ_PKGLIBEXECDIR);
-	if (executable_file(buf))
-		return buf;
-	return self;
+	char *p = xconcat(KJ_PKGLIBEXECDIR, "/kjail-entry", (char *)NULL);
+	if (executable_file(p))
+		return p;
+	free(p);
+	return xstrdup(self);
 }
 
 static int open_cloexec_devnull(void)

@@ -40,6 +40,6 @@ void refuse_reopenable_stdio(const struct plan *pl);
 
 /* The jail's first program: kjail-entry next to kjail (the build tree) or
  * in kjail's libexec directory, else kjail itself (with --jail-entry). */
-const char *entry_helper(const char *self, char *buf, size_t len);
+char *entry_helper(const char *self); /* allocated */
 
 #endif

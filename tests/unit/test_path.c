@@ -585,6 +585,39 @@ static void test_memo_agrees_with_resolve(void **state)
 	assert_null(memo.dir[0]);
 }
 
+/* memo.last is what stat(2) of the answer says, whenever it is not 0; a
+ * file's last component is looked up even through links and "..". */
+static void test_memo_last_mode(void **state)
+{
+	const struct tree *t = *state;
+	struct path_memo memo = { 0 };
+	for (int pass = 0; pass < 2; pass++)
+		for (const char *const *r = memo_paths; *r; r++) {
+			_cleanup_free_ char *p = tp(t, *r);
+			_cleanup_free_ char *got = path_resolve_memo(p, NULL, &memo);
+			assert_non_null(got);
+			struct stat st;
+			if (memo.last) {
+				assert_false(memo.absent);
+				assert_int_equal(stat(got, &st), 0);
+				assert_int_equal(st.st_mode, memo.last);
+				assert_false(S_ISLNK(memo.last));
+			}
+			if (memo.absent || stat(got, &st) < 0)
+				assert_int_equal(memo.last, 0);
+		}
+	static const char *const files[] = { "a/b/file", "abs/b/file", "rel/file", "chain1/file", NULL };
+	for (const char *const *r = files; *r; r++) {
+		_cleanup_free_ char *p = tp(t, *r);
+		_cleanup_free_ char *got = path_resolve_memo(p, NULL, &memo);
+		assert_true(S_ISREG(memo.last));
+	}
+	_cleanup_free_ char *up = tp(t, "a/b/..");
+	_cleanup_free_ char *got = path_resolve_memo(up, NULL, &memo);
+	assert_int_equal(memo.last, 0); /* ".." looked nothing up */
+	path_memo_free(&memo);
+}
+
 /* What the memo claims: real directories only, never a link, ancestors of a
  * real path on request; answers through it stay those of path_resolve. */
 static void test_memo_known_dirs(void **state)
@@ -719,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_memo_agrees_with_resolve),
 		cmocka_unit_test(test_memo_absent),
 		cmocka_unit_test(test_memo_known_dirs),
+		cmocka_unit_test(test_memo_last_mode),
 		cmocka_unit_test(test_memo_wraps),
 	};
 	int failed = cmocka_run_group_tests_name("path (pure)", pure, NULL, NULL);
