@@ -591,8 +591,10 @@ static void test_memo_last_mode(void **state)
 {
 	const struct tree *t = *state;
 	struct path_memo memo = { 0 };
-	for (int pass = 0; pass < 2; pass++)
+	for (int pass = 0; pass < 2; pass++) /* each path on a cold memo, then a warm one */
 		for (const char *const *r = memo_paths; *r; r++) {
+			if (pass == 0)
+				path_memo_free(&memo);
 			_cleanup_free_ char *p = tp(t, *r);
 			_cleanup_free_ char *got = path_resolve_memo(p, NULL, &memo);
 			assert_non_null(got);
@@ -608,10 +610,12 @@ static void test_memo_last_mode(void **state)
 		}
 	static const char *const files[] = { "a/b/file", "abs/b/file", "rel/file", "chain1/file", NULL };
 	for (const char *const *r = files; *r; r++) {
+		path_memo_free(&memo);
 		_cleanup_free_ char *p = tp(t, *r);
 		_cleanup_free_ char *got = path_resolve_memo(p, NULL, &memo);
 		assert_true(S_ISREG(memo.last));
 	}
+	path_memo_free(&memo);
 	_cleanup_free_ char *up = tp(t, "a/b/..");
 	_cleanup_free_ char *got = path_resolve_memo(up, NULL, &memo);
 	assert_int_equal(memo.last, 0); /* ".." looked nothing up */
