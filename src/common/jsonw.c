@@ -8,7 +8,9 @@
 
 static void grow(struct jsonw *w, size_t n)
 {
-	size_t cap = w->cap ? w->cap : 4096;
+	/* kjail's policy file is some 5 KiB with the built-in policy: one
+	 * allocation, not a copy into a second */
+	size_t cap = w->cap ? w->cap : 8192;
 	while (cap < w->len + n)
 		cap *= 2;
 	w->buf = xreallocarray(w->buf, cap, 1);
@@ -201,6 +203,17 @@ void jw_kbool(struct jsonw *w, const char *key, bool v)
 {
 	jw_key(w, key);
 	jw_bool(w, v);
+}
+
+char *jw_take(struct jsonw *w, const char *end)
+{
+	if (end)
+		puts_w(w, end);
+	putch(w, '\0');
+	char *s = w->buf;
+	w->buf = NULL;
+	w->len = w->cap = 0;
+	return s;
 }
 
 bool jw_flush(struct jsonw *w)

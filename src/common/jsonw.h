@@ -21,6 +21,9 @@ struct jsonw {
 void jw_init(struct jsonw *w, FILE *out);
 /* Write what was built to out and release it; false on a write error. */
 bool jw_flush(struct jsonw *w);
+/* What was built, NUL-terminated, with end (may be NULL) appended; the
+ * caller frees it. The writer is left empty. */
+char *jw_take(struct jsonw *w, const char *end);
 void jw_begin_object(struct jsonw *w);
 void jw_end_object(struct jsonw *w);
 void jw_begin_array(struct jsonw *w);

@@ -181,11 +181,10 @@ static void filter_json(struct jsonw *w, const struct plan *pl)
 
 /* Streamed, not built as a tree: with thousands of masks this runs on every
  * jail start (the jail's own copy) and must stay cheap. */
-static void json_policy(FILE *out, const struct policy *p, const struct plan *pl,
-			const char *bwrap, bool with_filter)
+static void json_policy_build(struct jsonw *wp, const struct policy *p, const struct plan *pl,
+			      const char *bwrap, bool with_filter)
 {
-	struct jsonw w;
-	jw_init(&w, out);
+#define w (*wp)
 	jw_begin_object(&w);
 	jw_kstring(&w, "type", "policy");
 	jw_kstring(&w, "backend", backend_name(pl->backend));
@@ -226,6 +225,15 @@ static void json_policy(FILE *out, const struct policy *p, const struct plan *pl
 		filter_json(&w, pl);
 	jw_kstring(&w, "landlock", landlock_status());
 	jw_end_object(&w);
+#undef w
+}
+
+static void json_policy(FILE *out, const struct policy *p, const struct plan *pl,
+			const char *bwrap, bool with_filter)
+{
+	struct jsonw w;
+	jw_init(&w, out);
+	json_policy_build(&w, p, pl, bwrap, with_filter);
 	jw_flush(&w);
 	fputc('\n', out);
 }
@@ -239,10 +247,12 @@ void explain_policy(FILE *out, const struct policy *p, const struct plan *pl, co
 		text_policy(out, p, pl, bwrap);
 }
 
-void explain_policy_for_jail(FILE *out, const struct policy *p, const struct plan *pl,
-			      const char *bwrap)
+char *explain_policy_for_jail(const struct policy *p, const struct plan *pl, const char *bwrap)
 {
-	json_policy(out, p, pl, bwrap, false);
+	struct jsonw w;
+	jw_init(&w, NULL);
+	json_policy_build(&w, p, pl, bwrap, false);
+	return jw_take(&w, "\n");
 }
 
 void explain_paths(FILE *out, const struct plan *pl, const char *cwd, char *const *paths,

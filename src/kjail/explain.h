@@ -21,9 +21,9 @@ void explain_verdict(const struct plan *pl, const char *path, const char *cwd, s
 void explain_policy(FILE *out, const struct policy *p, const struct plan *pl, const char *bwrap,
 		    bool json);
 /* The JSON of explain_policy without the seccomp rule list (constant, and
- * half the cost): what the jail finds at KJ_POLICY_FILE on every run. */
-void explain_policy_for_jail(FILE *out, const struct policy *p, const struct plan *pl,
-			     const char *bwrap);
+ * half the cost): what the jail finds at KJ_POLICY_FILE on every run, as
+ * one allocated string the caller frees. */
+char *explain_policy_for_jail(const struct policy *p, const struct plan *pl, const char *bwrap);
 void explain_paths(FILE *out, const struct plan *pl, const char *cwd, char *const *paths,
 		   bool json);
 

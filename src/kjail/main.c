@@ -420,14 +420,7 @@ int main(int argc, char **argv)
 	}
 	/* The jail finds its own policy at KJ_POLICY_FILE: what --explain --json
 	 * says, less the constant seccomp list. */
-	char *policy_json = NULL;
-	size_t policy_len = 0;
-	FILE *mem = open_memstream(&policy_json, &policy_len);
-	if (!mem)
-		die_errno("open_memstream");
-	explain_policy_for_jail(mem, &p, &pl, bwrap);
-	if (fclose(mem) != 0)
-		die_errno("writing the policy");
+	char *policy_json = explain_policy_for_jail(&p, &pl, bwrap);
 	int rc = run_bwrap(&pl, bwrap, entry, rest, policy_json,
 			   cli.print ? (cli.json ? RUN_PRINT_JSON : RUN_PRINT) : RUN_EXEC);
 	free(policy_json);

@@ -283,6 +283,42 @@ static void test_string_at_buffer_boundary(void **state)
 	}
 }
 
+/* jw_take hands over what was built, with the ending asked for, whatever
+ * the size (past the first buffer too), and leaves the writer empty. */
+static void test_take(void **state)
+{
+	(void)state;
+	for (size_t n = 0; n < 40000; n = n * 3 + 1) {
+		char *big = malloc(n + 1);
+		assert_non_null(big);
+		memset(big, 'x', n);
+		big[n] = '\0';
+		struct jsonw w;
+		jw_init(&w, NULL);
+		jw_begin_object(&w);
+		jw_kstring(&w, "k", big);
+		jw_end_object(&w);
+		char *got = jw_take(&w, "\n");
+		assert_null(w.buf);
+		assert_int_equal(w.len, 0);
+		assert_int_equal(strlen(got), n + 9); /* {"k":"..."} and the newline */
+		assert_int_equal(strncmp(got, "{\"k\":\"", 6), 0);
+		assert_string_equal(got + 6 + n, "\"}\n");
+		json_error_t err;
+		json_t *v = json_loads(got, 0, &err);
+		assert_non_null(v);
+		assert_string_equal(json_string_value(json_object_get(v, "k")), big);
+		json_decref(v);
+		free(got);
+		free(big);
+	}
+	struct jsonw w;
+	jw_init(&w, NULL);
+	char *empty = jw_take(&w, NULL); /* nothing built: an empty string */
+	assert_string_equal(empty, "");
+	free(empty);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_escape_at_every_position),
 		cmocka_unit_test(test_long_strings_grow_the_buffer),
 		cmocka_unit_test(test_string_at_buffer_boundary),
+		cmocka_unit_test(test_take),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
