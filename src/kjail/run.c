@@ -505,20 +505,28 @@ static enum found find_nofollow(int root, const char *rel, int *dir, size_t *len
 		at += n;
 		bool last = rel[at + strspn(rel + at, "/")] == '\0';
 		struct stat st;
-		if (fstatat(d, comp, &st, AT_SYMLINK_NOFOLLOW) != 0)
-			break;
-		if (last || S_ISLNK(st.st_mode)) {
+		if (last) {
+			if (fstatat(d, comp, &st, AT_SYMLINK_NOFOLLOW) != 0)
+				break;
 			*dir = d;
 			*len = at;
-			return last ? FOUND_NAME : FOUND_LINK;
+			return FOUND_NAME;
 		}
-		if (!S_ISDIR(st.st_mode))
-			break;
+		/* a directory above it: opened straight away (no symlink opens
+		 * with O_DIRECTORY | O_NOFOLLOW); only when that says "not a
+		 * directory" is it looked at, to tell a symlink from a file */
 		int next = openat(d, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0) {
+			if (errno == ENOTDIR && fstatat(d, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISLNK(st.st_mode)) {
+				*dir = d;
+				*len = at;
+				return FOUND_LINK;
+			}
+			break;
+		}
 		if (d != root)
 			close(d);
-		if (next < 0)
-			return FOUND_NONE;
 		d = next;
 	}
 	if (d != root)
