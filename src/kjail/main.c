@@ -423,7 +423,6 @@ int main(int argc, char **argv)
 	char *policy_json = explain_policy_for_jail(&p, &pl, bwrap);
 	int rc = run_bwrap(&pl, bwrap, entry, rest, policy_json,
 			   cli.print ? (cli.json ? RUN_PRINT_JSON : RUN_PRINT) : RUN_EXEC);
-	free(policy_json);
 	plan_free(&pl);
 	policy_free(&p);
 	return rc;

@@ -630,7 +630,7 @@ static void warn_unguarded(const struct plan *pl)
 }
 
 int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
-	      const char *policy_json, enum run_mode mode)
+	      char *policy_json, enum run_mode mode)
 {
 	int status_p[2], err_p[2], info_p[2];
 	if (pipe2(status_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0 ||
@@ -641,6 +641,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 		die_errno("cannot duplicate stderr");
 	open_mask_fds(pl);
 	open_policy_fd(pl, policy_json);
+	free(policy_json); /* in its descriptor now: its memory is the argv's */
 	struct sc_opts so = { .allow_userns = pl->allow_userns };
 	char scerr[512];
 	int seccomp_fd = seccomp_export(&so, scerr, sizeof scerr);
@@ -749,9 +750,10 @@ void refuse_reopenable_stdio(const struct plan *pl)
 }
 
 int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
-	      const char *policy_json, enum run_mode mode)
+	      char *policy_json, enum run_mode mode)
 {
 	(void)pl, (void)bwrap, (void)self, (void)cmd, (void)mode;
+	free(policy_json);
 	die("--backend bwrap needs Linux (bubblewrap); on macOS use --backend seatbelt");
 }
 #endif

@@ -20,9 +20,9 @@ enum run_mode { RUN_EXEC, RUN_PRINT, RUN_PRINT_JSON };
  * own, 128+N for a signal, or 125 (after one line on stderr) when the jail
  * could not be set up. The command never runs outside the jail. In a print
  * mode, shows the exact bwrap invocation instead and returns 0.
- * policy_json is what the jail finds at KJ_POLICY_FILE. */
+ * policy_json is what the jail finds at KJ_POLICY_FILE; run_bwrap frees it. */
 int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
-	      const char *policy_json, enum run_mode mode);
+	      char *policy_json, enum run_mode mode);
 
 /* --backend container: the environment scrub only; never returns. */
 KJ_NORETURN void run_container(const struct plan *pl, char *const *cmd);
