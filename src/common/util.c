@@ -115,6 +115,13 @@ char *xstrndup(const char *s, size_t n)
 	return p ? p : oom();
 }
 
+void *xmemdup(const void *p, size_t n)
+{
+	void *q = xmalloc(n ? n : 1);
+	memcpy(q, p, n);
+	return q;
+}
+
 char *xvasprintf(const char *fmt, va_list ap)
 {
 	char *p;
@@ -317,6 +324,45 @@ bool dir_names_present(int fd, const char *const *name, const size_t *len, size_
 	return dir_names_linked(fd, name, len, n, present, NULL);
 }
 
+#if defined(__linux__) && defined(SYS_getdents64)
+void dirents_match(const char *buf, size_t size, const char *const *name, const size_t *len,
+		   size_t n, bool *present, bool *link)
+{
+	for (size_t off = 0; off + 19 < size;) {
+		/* struct linux_dirent64: ino, off, reclen, type, name */
+		unsigned short reclen;
+		memcpy(&reclen, buf + off + 16, sizeof reclen);
+		if (reclen == 0 || off + reclen > size)
+			break;
+		const char *d = buf + off + 19;
+		size_t dlen = strnlen(d, reclen - 19);
+		/* d_type: a file system that does not say may hold a link */
+		unsigned char type = (unsigned char)buf[off + 18];
+		for (size_t i = 0; i < n; i++)
+			if (!present[i] && len[i] == dlen && memcmp(d, name[i], dlen) == 0) {
+				present[i] = true;
+				if (link)
+					link[i] = type == DT_LNK || type == DT_UNKNOWN;
+			}
+		off += reclen;
+	}
+}
+
+ssize_t dir_read_one(int fd, char *buf, size_t cap)
+{
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	long r = syscall(SYS_getdents64, fd, buf, cap);
+	if (r <= 0)
+		return r < 0 ? -1 : 0;
+	char probe[512];
+	long more = syscall(SYS_getdents64, fd, probe, sizeof probe);
+	if (more != 0)
+		return -1; /* more than one buffer, or an error */
+	return r;
+}
+#endif
+
 bool dir_names_linked(int fd, const char *const *name, const size_t *len, size_t n,
 		      bool *present, bool *link)
 {
@@ -332,22 +378,7 @@ bool dir_names_linked(int fd, const char *const *name, const size_t *len, size_t
 	} buf;
 	long r;
 	while ((r = syscall(SYS_getdents64, fd, buf.c, sizeof buf.c)) > 0)
-		for (long off = 0; off < r;) {
-			/* struct linux_dirent64: ino, off, reclen, type, name */
-			unsigned short reclen;
-			memcpy(&reclen, buf.c + off + 16, sizeof reclen);
-			const char *d = buf.c + off + 19;
-			size_t dlen = strlen(d);
-			/* d_type: a file system that does not say may hold a link */
-			unsigned char type = (unsigned char)buf.c[off + 18];
-			for (size_t i = 0; i < n; i++)
-				if (!present[i] && len[i] == dlen && memcmp(d, name[i], dlen) == 0) {
-					present[i] = true;
-					if (link)
-						link[i] = type == DT_LNK || type == DT_UNKNOWN;
-				}
-			off += reclen;
-		}
+		dirents_match(buf.c, (size_t)r, name, len, n, present, link);
 	return r == 0;
 #else
 	(void)fd, (void)name, (void)len, (void)n, (void)present, (void)link;

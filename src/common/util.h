@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <sys/types.h>
 
 #define KJ_NORETURN __attribute__((noreturn))
 #define KJ_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -29,6 +30,7 @@ void *xcalloc(size_t n, size_t size);
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+void *xmemdup(const void *p, size_t n);
 KJ_PRINTF(1, 2) char *xasprintf(const char *fmt, ...);
 /* Marks every descriptor above 2 close-on-exec: close_range where the
  * kernel has CLOSE_RANGE_CLOEXEC (Linux 5.11), else one by one from the
@@ -72,6 +74,16 @@ bool dir_names_present(int fd, const char *const *name, const size_t *len, size_
  * type the file system does not tell: to be looked up). */
 bool dir_names_linked(int fd, const char *const *name, const size_t *len, size_t n,
 		      bool *present, bool *link);
+#ifdef __linux__
+/* The whole listing of the directory open on fd, in one getdents64 call
+ * into buf (cap bytes): its size, or -1 when it does not fit in one call
+ * or cannot be read. */
+ssize_t dir_read_one(int fd, char *buf, size_t cap);
+/* dir_names_linked's answer from such a listing (present and link must be
+ * cleared by the caller; link may be NULL). */
+void dirents_match(const char *buf, size_t size, const char *const *name, const size_t *len,
+		   size_t n, bool *present, bool *link);
+#endif
 
 static inline void freep(void *p) { free(*(void **)p); }
 void closep(int *fd);

@@ -174,6 +174,15 @@ static const struct cand *covering(const struct cands *c, const char *path)
 	return NULL;
 }
 
+/* Directory listings already read, for a directory read twice (the home
+ * directory: its symlinks, then its masks). Small ones only. */
+struct listing {
+	char *dir;
+	char *buf;
+	size_t size;
+};
+#define LISTINGS 4
+
 struct builder {
 	const struct policy *p;
 	const struct host *h;
@@ -187,6 +196,7 @@ struct builder {
 	size_t git_roots;       /* writable roots that are repositories */
 	char *git_err;          /* a git config kjail cannot fully read: the
 				 * plan fails with this */
+	struct listing listings[LISTINGS];
 	char *err;
 	size_t errlen;
 };
@@ -292,13 +302,53 @@ static void add_mask(struct builder *b, const char *path, const char *origin)
  * looked up), so the answer is that of a lookup per name. */
 #define SCAN_MAX KJ_SCAN_MAX
 #define GIT_INCLUDES_MAX 256
-static bool scan_dir(const char *dir, const char *const *name, const size_t *len, size_t n,
-		     bool *present, bool *link)
+static bool scan_dir(struct builder *b, const char *dir, const char *const *name,
+		     const size_t *len, size_t n, bool *present, bool *link)
 {
+#if defined(__linux__) && defined(SYS_getdents64)
+	struct listing *free_slot = NULL;
+	for (size_t i = 0; i < LISTINGS; i++) {
+		struct listing *l = &b->listings[i];
+		if (!l->dir) {
+			free_slot = free_slot ? free_slot : l;
+			continue;
+		}
+		if (strcmp(l->dir, dir) != 0)
+			continue;
+		memset(present, 0, n * sizeof *present);
+		if (link)
+			memset(link, 0, n * sizeof *link);
+		dirents_match(l->buf, l->size, name, len, n, present, link);
+		return true;
+	}
+#endif
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	bool ok = dir_names_linked(fd, name, len, n, present, link);
+	bool ok;
+#if defined(__linux__) && defined(SYS_getdents64)
+	union {
+		char c[4096];
+		uint64_t align;
+	} buf;
+	ssize_t size = dir_read_one(fd, buf.c, sizeof buf.c);
+	if (size >= 0) {
+		memset(present, 0, n * sizeof *present);
+		if (link)
+			memset(link, 0, n * sizeof *link);
+		dirents_match(buf.c, (size_t)size, name, len, n, present, link);
+		if (free_slot) {
+			free_slot->dir = xstrdup(dir);
+			free_slot->buf = xmemdup(buf.c, (size_t)size);
+			free_slot->size = (size_t)size;
+		}
+		ok = true;
+	} else {
+		ok = dir_names_linked(fd, name, len, n, present, link);
+	}
+#else
+	ok = dir_names_linked(fd, name, len, n, present, link);
+#endif
 	close(fd);
 	return ok;
 }
@@ -322,7 +372,7 @@ static void add_masks_under(struct builder *b, const char *dir, const char *cons
 		len[m] = strcspn(name[m], "/");
 		at[i] = m++;
 	}
-	known = known && scan_dir(dir, name, len, m, present, NULL);
+	known = known && scan_dir(b, dir, name, len, m, present, NULL);
 	for (size_t i = 0; i < n; i++)
 		if (!known || at[i] == SIZE_MAX || present[at[i]])
 			add_mask(b, paths[i], whys[i]);
@@ -796,7 +846,7 @@ static void protect_root(struct builder *b, const char *root)
 		first[n] = pn->rel;
 		len[n] = strcspn(pn->rel, "/");
 	}
-	bool scanned = !protected_in_root[n].rel && scan_dir(root, first, len, n, present, NULL);
+	bool scanned = !protected_in_root[n].rel && scan_dir(b, root, first, len, n, present, NULL);
 	for (size_t i = 0; protected_in_root[i].rel; i++) {
 		const struct protected_name *pn = &protected_in_root[i];
 		bool create = git_dir && strcmp(pn->rel, ".git/hooks") == 0;
@@ -888,7 +938,7 @@ static void protect_links_in(struct builder *b, const char *home, const char *pr
 		pi[n++] = i;
 	}
 	_cleanup_free_ char *dir = prefix ? xconcat(home, "/", prefix, (char *)NULL) : xstrdup(home);
-	if (!scan_dir(dir, name, len, n, present, link)) {
+	if (!scan_dir(b, dir, name, len, n, present, link)) {
 		/* no directory read here (macOS, or none at all): each name
 		 * looked up */
 		for (size_t k = 0; k < n; k++)
@@ -1145,6 +1195,10 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	cands_free(&b.masks);
 	path_memo_free(&b.memo);
 	free(b.git_err);
+	for (size_t i = 0; i < LISTINGS; i++) {
+		free(b.listings[i].dir);
+		free(b.listings[i].buf);
+	}
 	if (ok)
 		env_filter(envp, p, &out->env, &out->env_removed);
 	return ok;

@@ -156,6 +156,55 @@ static void test_dir_names_present(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* dir_read_one: a whole small listing in one call, whose matches are
+ * dir_names_linked's; -1 for one that does not fit, so the caller reads it
+ * in full instead. */
+static void test_dir_read_one(void **state)
+{
+	(void)state;
+	char dir[] = "test_util.r.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char p[128];
+	snprintf(p, sizeof p, "%s/.envrc", dir);
+	close(open(p, O_CREAT | O_WRONLY, 0600));
+	snprintf(p, sizeof p, "%s/.vscode", dir);
+	assert_int_equal(symlink(".envrc", p), 0);
+	const char *names[] = { ".envrc", ".vscode", ".git", "x" };
+	size_t len[] = { 6, 7, 4, 1 };
+	char buf[4096];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	ssize_t n = dir_read_one(fd, buf, sizeof buf);
+	assert_true(n > 0);
+	bool present[4] = { false }, link[4] = { false }, p2[4], l2[4];
+	dirents_match(buf, (size_t)n, names, len, 4, present, link);
+	assert_true(dir_names_linked(fd, names, len, 4, p2, l2)); /* the same descriptor again */
+	assert_memory_equal(present, p2, sizeof present);
+	assert_memory_equal(link, l2, sizeof link);
+	assert_true(present[0] && !link[0]);
+	assert_true(present[1] && link[1]);
+	assert_false(present[2] || present[3]);
+	/* a buffer too small for the listing: not one call's worth */
+	assert_int_equal(dir_read_one(fd, buf, 48), -1);
+	close(fd);
+	/* a directory of more than a page of entries */
+	for (int i = 0; i < 200; i++) {
+		snprintf(p, sizeof p, "%s/a-rather-long-name-to-fill-the-page-%03d", dir, i);
+		close(open(p, O_CREAT | O_WRONLY, 0600));
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_int_equal(dir_read_one(fd, buf, sizeof buf), -1);
+	const char *last[] = { "a-rather-long-name-to-fill-the-page-199" };
+	size_t llen[] = { strlen(last[0]) };
+	bool lp[1];
+	assert_true(dir_names_linked(fd, last, llen, 1, lp, NULL));
+	assert_true(lp[0]);
+	close(fd);
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_real_file),
 		cmocka_unit_test(test_children_fd_rereads),
 		cmocka_unit_test(test_dir_names_present),
+		cmocka_unit_test(test_dir_read_one),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
