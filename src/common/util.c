@@ -332,7 +332,7 @@ void dirents_match(const char *buf, size_t size, const char *const *name, const 
 		/* struct linux_dirent64: ino, off, reclen, type, name */
 		unsigned short reclen;
 		memcpy(&reclen, buf + off + 16, sizeof reclen);
-		if (reclen == 0 || off + reclen > size)
+		if (reclen < 20 || off + reclen > size)
 			break;
 		const char *d = buf + off + 19;
 		size_t dlen = strnlen(d, reclen - 19);

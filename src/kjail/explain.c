@@ -181,51 +181,49 @@ static void filter_json(struct jsonw *w, const struct plan *pl)
 
 /* Streamed, not built as a tree: with thousands of masks this runs on every
  * jail start (the jail's own copy) and must stay cheap. */
-static void json_policy_build(struct jsonw *wp, const struct policy *p, const struct plan *pl,
+static void json_policy_build(struct jsonw *w, const struct policy *p, const struct plan *pl,
 			      const char *bwrap, bool with_filter)
 {
-#define w (*wp)
-	jw_begin_object(&w);
-	jw_kstring(&w, "type", "policy");
-	jw_kstring(&w, "backend", backend_name(pl->backend));
-	jw_kstring(&w, "bwrap", bwrap);
-	jw_key(&w, "sources");
-	jw_begin_array(&w);
+	jw_begin_object(w);
+	jw_kstring(w, "type", "policy");
+	jw_kstring(w, "backend", backend_name(pl->backend));
+	jw_kstring(w, "bwrap", bwrap);
+	jw_key(w, "sources");
+	jw_begin_array(w);
 	for (size_t i = 0; i < p->sources.n; i++)
-		jw_string(&w, p->sources.v[i].value);
-	jw_end_array(&w);
-	jw_kstring(&w, "workspace", pl->workspace);
-	jw_key(&w, "network");
-	jw_begin_object(&w);
-	jw_kbool(&w, "enabled", pl->network);
-	jw_kstring(&w, "origin", p->network.origin);
-	jw_end_object(&w);
-	jw_kbool(&w, "nested_userns", pl->nested_userns);
-	jw_key(&w, "mounts");
-	jw_begin_array(&w);
+		jw_string(w, p->sources.v[i].value);
+	jw_end_array(w);
+	jw_kstring(w, "workspace", pl->workspace);
+	jw_key(w, "network");
+	jw_begin_object(w);
+	jw_kbool(w, "enabled", pl->network);
+	jw_kstring(w, "origin", p->network.origin);
+	jw_end_object(w);
+	jw_kbool(w, "nested_userns", pl->nested_userns);
+	jw_key(w, "mounts");
+	jw_begin_array(w);
 	for (size_t i = 0; i < pl->nops; i++) {
 		const struct op *o = &pl->ops[i];
-		jw_begin_object(&w);
-		jw_kstring(&w, "path", o->path);
-		jw_kstring(&w, "verdict", op_verdict(o->kind));
-		jw_kstring(&w, "rule", o->rule);
-		jw_kstring(&w, "origin", o->origin);
-		jw_kstring(&w, "kind", o->kind == OP_MASK_FILE ? "file" : "directory");
-		jw_end_object(&w);
+		jw_begin_object(w);
+		jw_kstring(w, "path", o->path);
+		jw_kstring(w, "verdict", op_verdict(o->kind));
+		jw_kstring(w, "rule", o->rule);
+		jw_kstring(w, "origin", o->origin);
+		jw_kstring(w, "kind", o->kind == OP_MASK_FILE ? "file" : "directory");
+		jw_end_object(w);
 	}
-	jw_end_array(&w);
-	entries_json(&w, "created", &pl->created, "path", "why");
-	entries_json(&w, "unprotected", &pl->unguarded, "path", "why");
-	entries_json(&w, "moved_aside_if_made", &pl->move_aside, "path", "why");
+	jw_end_array(w);
+	entries_json(w, "created", &pl->created, "path", "why");
+	entries_json(w, "unprotected", &pl->unguarded, "path", "why");
+	entries_json(w, "moved_aside_if_made", &pl->move_aside, "path", "why");
 	if (with_filter) /* --explain --json; the jail's copy need not list absences */
-		entries_json(&w, "skipped", &pl->skipped, "path", "why");
-	entries_json(&w, "env_unset", &pl->env_removed, "name", "rule");
-	jw_kbool(&w, "allow_userns", pl->allow_userns);
+		entries_json(w, "skipped", &pl->skipped, "path", "why");
+	entries_json(w, "env_unset", &pl->env_removed, "name", "rule");
+	jw_kbool(w, "allow_userns", pl->allow_userns);
 	if (with_filter)
-		filter_json(&w, pl);
-	jw_kstring(&w, "landlock", landlock_status());
-	jw_end_object(&w);
-#undef w
+		filter_json(w, pl);
+	jw_kstring(w, "landlock", landlock_status());
+	jw_end_object(w);
 }
 
 static void json_policy(FILE *out, const struct policy *p, const struct plan *pl,

@@ -302,6 +302,17 @@ static void add_mask(struct builder *b, const char *path, const char *origin)
  * looked up), so the answer is that of a lookup per name. */
 #define SCAN_MAX KJ_SCAN_MAX
 #define GIT_INCLUDES_MAX 256
+/* What kjail makes itself changes a directory: no listing is trusted
+ * after that. */
+static void listings_forget(struct builder *b)
+{
+	for (size_t i = 0; i < LISTINGS; i++) {
+		free(b->listings[i].dir);
+		free(b->listings[i].buf);
+		b->listings[i] = (struct listing){ 0 };
+	}
+}
+
 static bool scan_dir(struct builder *b, const char *dir, const char *const *name,
 		     const size_t *len, size_t n, bool *present, bool *link)
 {
@@ -532,6 +543,7 @@ static void protect_kind(struct builder *b, const char *root, const char *rel, c
 			entry_add(&b->pl->unguarded, p, why);
 			return;
 		}
+		listings_forget(b);
 		entry_add(&b->pl->created, p, why);
 	} else if (k == K_MISSING) {
 		if (flags == PROTECT_MOVE_ASIDE)
@@ -546,6 +558,7 @@ static void protect_kind(struct builder *b, const char *root, const char *rel, c
 			entry_add(&b->pl->unguarded, p, why);
 			return;
 		}
+		listings_forget(b);
 		entry_add(&b->pl->created, p, why);
 	}
 	/* most names are absent: their strings are made only for those there */
@@ -1195,10 +1208,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	cands_free(&b.masks);
 	path_memo_free(&b.memo);
 	free(b.git_err);
-	for (size_t i = 0; i < LISTINGS; i++) {
-		free(b.listings[i].dir);
-		free(b.listings[i].buf);
-	}
+	listings_forget(&b);
 	if (ok)
 		env_filter(envp, p, &out->env, &out->env_removed);
 	return ok;
