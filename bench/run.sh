@@ -19,7 +19,11 @@
 #
 # Options:
 #   --kjail PATH, --kli PATH   the binaries (default: $KJAIL, $KLI, else the
-#                              build directory this script is run from)
+#                              build directory this script is run from);
+#                              kjail and the kjail-entry beside it are timed
+#                              as installed (install(1) into the scratch
+#                              directory), the build tree's kjail on a row
+#                              of its own
 #   --helpers DIR              where fdexec, seccomp-dump and covers-bench are
 #                              (default: bench/ beside kjail; built with make
 #                              when missing)
