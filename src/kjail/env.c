@@ -72,23 +72,38 @@ static const struct entry *match_list(const struct entry_list *l, const char *na
 	return NULL;
 }
 
-static const char *match_builtin(const char *name)
+/* The built-in patterns are matched against every variable of every run:
+ * their lengths once, and a name ruled out on its first or last byte
+ * without a call (env_glob_match makes the same two checks first). */
+static const char *match_builtin(const char *name, size_t namelen)
 {
-	for (const char *const *pat = default_env_scrub; *pat; pat++)
-		if (env_glob_match(*pat, name))
-			return *pat;
+	static size_t patlen[64];
+	static size_t npat;
+	if (!npat)
+		for (; default_env_scrub[npat] && npat < ARRAY_SIZE(patlen); npat++)
+			patlen[npat] = strlen(default_env_scrub[npat]);
+	for (size_t i = 0; default_env_scrub[i]; i++) {
+		const char *pat = default_env_scrub[i];
+		if (plain_first(pat[0]) && pat[0] != name[0])
+			continue;
+		if (i < npat && patlen[i] && plain_last(pat[patlen[i] - 1]) &&
+		    (!namelen || name[namelen - 1] != pat[patlen[i] - 1]))
+			continue;
+		if (env_glob_match(pat, name))
+			return pat;
+	}
 	return NULL;
 }
 
 /* Why name must go, as a fresh string, or NULL to keep it. */
-static char *removal_reason(const struct policy *p, const char *name)
+static char *removal_reason(const struct policy *p, const char *name, size_t namelen)
 {
 	const struct entry *e = match_list(&p->deny_env, name);
 	if (e)
 		return xasprintf("%s, pattern %s", e->origin, e->value);
 	if (!p->defaults.value)
 		return NULL;
-	const char *pat = match_builtin(name);
+	const char *pat = match_builtin(name, namelen);
 	if (!pat || match_list(&p->keep_env, name))
 		return NULL;
 	return xasprintf("built-in secret scrub, pattern %s", pat);
@@ -111,7 +126,7 @@ void env_filter(char *const *envp, const struct policy *p, struct strv *kept,
 			buf[len] = '\0';
 			name = buf;
 		}
-		_cleanup_free_ char *why = removal_reason(p, name);
+		_cleanup_free_ char *why = removal_reason(p, name, len);
 		if (why)
 			entry_add(removed, name, why);
 		else

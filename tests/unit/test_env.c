@@ -8,7 +8,9 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "kjail/defaults.h"
 #include "kjail/env.h"
+#include <stdio.h>
 
 static char *envp[] = {
 	"PATH=/usr/bin", "HOME=/home/u", "AWS_SECRET_ACCESS_KEY=a", "AWS_REGION=eu",
@@ -208,6 +210,77 @@ static void test_glob_agrees_with_fnmatch(void **state)
 	}
 }
 
+/* Each built-in pattern, its stars filled in several ways and its first
+ * or last byte changed: env_filter removes exactly the names that
+ * env_glob_match gives a built-in pattern, naming the first one (the
+ * scrub skips most patterns on a name's first or last byte unasked). */
+static void test_builtin_fast_path_agrees(void **state)
+{
+	(void)state;
+	static const char *const fills[] = { "", "X", "AB_SECRET_CD", "N" };
+	char names[2048][64];
+	size_t nn = 0;
+	for (const char *const *pat = default_env_scrub; *pat; pat++)
+		for (size_t f = 0; f < sizeof fills / sizeof *fills; f++)
+			for (int edit = 0; edit < 3 && nn < 2048; edit++) {
+				char *o = names[nn];
+				size_t at = 0;
+				for (const char *c = *pat; *c && at < 40; c++) {
+					if (*c == '*') {
+						size_t l = strlen(fills[f]);
+						memcpy(o + at, fills[f], l);
+						at += l;
+					} else {
+						o[at++] = *c;
+					}
+				}
+				o[at] = '\0';
+				if (!at)
+					continue;
+				if (edit == 1)
+					o[0] = o[0] == 'Q' ? 'R' : 'Q';
+				if (edit == 2)
+					o[at - 1] = o[at - 1] == 'Q' ? 'R' : 'Q';
+				nn++;
+			}
+	static char env[2048][80];
+	char *envv[2049];
+	for (size_t i = 0; i < nn; i++) {
+		size_t l = strlen(names[i]);
+		memcpy(env[i], names[i], l);
+		memcpy(env[i] + l, "=v", 3);
+		envv[i] = env[i];
+	}
+	envv[nn] = NULL;
+	struct policy p;
+	policy_init(&p);
+	struct strv k = STRV_INIT;
+	struct entry_list r = { 0 };
+	env_filter(envv, &p, &k, &r);
+	size_t removed = 0;
+	for (size_t i = 0; i < nn; i++) {
+		const char *want = NULL;
+		for (const char *const *pat = default_env_scrub; *pat && !want; pat++)
+			if (env_glob_match(*pat, names[i]))
+				want = *pat;
+		const char *got = removed_origin(&r, names[i]);
+		if (!want) {
+			assert_true(kept(&k, names[i]));
+			continue;
+		}
+		removed++;
+		assert_non_null(got);
+		char expect[128];
+		snprintf(expect, sizeof expect, "built-in secret scrub, pattern %s", want);
+		assert_string_equal(got, expect);
+	}
+	assert_true(removed > 20);
+	assert_true(nn - removed > 20);
+	strv_free(&k);
+	entry_list_free(&r);
+	policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_no_defaults),
 		cmocka_unit_test(test_glob_agrees_with_fnmatch),
 		cmocka_unit_test(test_long_names),
+		cmocka_unit_test(test_builtin_fast_path_agrees),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
