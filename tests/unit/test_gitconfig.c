@@ -196,35 +196,37 @@ static void test_programs(void **state)
 			"");
 }
 
+/* A one-value key (a char * field of struct gitconfig at off): the last
+ * one set in text is want; a config without it leaves the field NULL, and
+ * gitconfig_free clears it. */
+static void expect_last_value(const char *text, size_t off, const char *want)
+{
+	struct gitconfig g = GITCONFIG_INIT;
+	gitconfig_parse(text, strlen(text), &g);
+	char **field = (char **)((char *)&g + off);
+	assert_non_null(*field);
+	assert_string_equal(*field, want);
+	gitconfig_free(&g);
+	assert_null(*field);
+	gitconfig_parse("[core]\n\tbare = false\n", 22, &g);
+	assert_null(*field);
+	gitconfig_free(&g);
+}
+
 static void test_template_dir(void **state)
 {
 	(void)state;
-	const char *text = "[init]\n\ttemplateDir = ~/.git-templates\n"
-			   "[init \"x\"]\n\ttemplateDir = no\n[INIT] TemplateDir = ./t\n";
-	struct gitconfig g = GITCONFIG_INIT;
-	gitconfig_parse(text, strlen(text), &g);
-	assert_non_null(g.template_dir);
-	assert_string_equal(g.template_dir, "./t"); /* the last one */
-	gitconfig_free(&g);
-	assert_null(g.template_dir);
-	gitconfig_parse("[core]\n\tbare = false\n", 22, &g);
-	assert_null(g.template_dir);
-	gitconfig_free(&g);
+	expect_last_value("[init]\n\ttemplateDir = ~/.git-templates\n"
+			  "[init \"x\"]\n\ttemplateDir = no\n[INIT] TemplateDir = ./t\n",
+			  offsetof(struct gitconfig, template_dir), "./t");
 }
 
 static void test_worktree(void **state)
 {
 	(void)state;
-	const char *text = "[core]\n\tworktree = ../../../sub\n\tfsmonitor = t/f.sh\n"
-			   "[core \"x\"]\n\tworktree = no\n";
-	struct gitconfig g = GITCONFIG_INIT;
-	gitconfig_parse(text, strlen(text), &g);
-	assert_non_null(g.worktree);
-	assert_string_equal(g.worktree, "../../../sub");
-	gitconfig_free(&g);
-	gitconfig_parse("[core]\n\tbare = false\n", 22, &g);
-	assert_null(g.worktree);
-	gitconfig_free(&g);
+	expect_last_value("[core]\n\tworktree = ../../../sub\n\tfsmonitor = t/f.sh\n"
+			  "[core \"x\"]\n\tworktree = no\n",
+			  offsetof(struct gitconfig, worktree), "../../../sub");
 }
 
 /* extensions.worktreeConfig as git config --type=bool reads it (a value git

@@ -112,14 +112,30 @@ static void test_children_fd_rereads(void **state)
 	assert_true(found);
 }
 
+/* A fresh directory (dir: a mkdtemp template) holding an empty .envrc. */
+static void dir_with_envrc(char *dir)
+{
+	assert_non_null(mkdtemp(dir));
+	char p[128];
+	snprintf(p, sizeof p, "%s/.envrc", dir);
+	int fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+static void remove_tree(const char *dir)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_dir_names_present(void **state)
 {
 	(void)state;
 	char dir[] = "test_util.d.XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	dir_with_envrc(dir);
 	char p[64];
-	snprintf(p, sizeof p, "%s/.envrc", dir);
-	close(open(p, O_CREAT | O_WRONLY, 0600));
 	snprintf(p, sizeof p, "%s/.git", dir);
 	assert_int_equal(mkdir(p, 0700), 0);
 	const char *names[] = { ".envrc", ".git/hooks", ".vscode", ".env", ".envrc.bak" };
@@ -149,11 +165,7 @@ static void test_dir_names_present(void **state)
 	assert_true(present[0] && !link[0]); /* .envrc, a file */
 	assert_true(present[1] && !link[1]); /* .git, a directory */
 	assert_false(link[3]);
-	unlink(l);
-	rmdir(p);
-	snprintf(p, sizeof p, "%s/.envrc", dir);
-	unlink(p);
-	assert_int_equal(rmdir(dir), 0);
+	remove_tree(dir);
 }
 
 /* dir_read_one: a whole small listing in one call, whose matches are
@@ -163,10 +175,8 @@ static void test_dir_read_one(void **state)
 {
 	(void)state;
 	char dir[] = "test_util.r.XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	dir_with_envrc(dir);
 	char p[128];
-	snprintf(p, sizeof p, "%s/.envrc", dir);
-	close(open(p, O_CREAT | O_WRONLY, 0600));
 	snprintf(p, sizeof p, "%s/.vscode", dir);
 	assert_int_equal(symlink(".envrc", p), 0);
 	const char *names[] = { ".envrc", ".vscode", ".git", "x" };
@@ -200,9 +210,7 @@ static void test_dir_read_one(void **state)
 	assert_true(dir_names_linked(fd, last, llen, 1, lp, NULL));
 	assert_true(lp[0]);
 	close(fd);
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	remove_tree(dir);
 }
 
 int main(void)
