@@ -292,18 +292,25 @@ derive() {
 			opts+=("${w[@]:$i:$((1 + bw_arity[$o]))}"); i=$((i + 1 + bw_arity[$o])) ;;
 		esac
 	done
-	# The tail: -- SELF --jail-entry=STATUS,STDERR,SIGNALS [--rw=PATH]... -- /bin/true
+	# The tail: -- SELF --jail-entry=STATUS,STDERR,SIGNALS,GO -- /bin/true
 	local self=${w[$((i + 1))]:-} entry=${w[$((i + 2))]:-}
-	if ! [[ $entry =~ ^--jail-entry=([0-9]+),([0-9]+),([0-9]+)$ ]]; then
-		die "cannot rebuild the raw bwrap line: no '-- SELF --jail-entry=S,E,M' tail in: $line"
+	if ! [[ $entry =~ ^--jail-entry=([0-9]+),([0-9]+),([0-9]+),([0-9]+)$ ]]; then
+		die "cannot rebuild the raw bwrap line: no '-- SELF --jail-entry=S,E,M,G' tail in: $line"
 	fi
-	local status_fd=${BASH_REMATCH[1]} err_fd=${BASH_REMATCH[2]}
+	local status_fd=${BASH_REMATCH[1]} err_fd=${BASH_REMATCH[2]} go_fd=${BASH_REMATCH[4]}
 	local j=$((i + 3))
-	local -a rw=()
-	while [ "$j" -lt "$n" ] && [[ ${w[$j]} == --rw=* ]]; do rw+=("${w[$j]}"); j=$((j + 1)); done
 	[ "${w[$j]:-}" = -- ] ||
 		die "cannot rebuild the raw bwrap line: no '--' after the entry helper's options in: $line"
 	local -a cmd=("${w[@]:$((j + 1))}")
+	# What kjail hands the helper on G once the jail is worked out (the
+	# writable paths, then "--go"): as --print --json lists it.
+	"$kjail" "$@" --print --json -- /bin/true >"$S/raw/$name.json" ||
+		die "kjail --print --json failed for $name"
+	python3 - "$S/raw/$name.json" "$S/data/$name.go" <<-'EOF' || die "cannot write the entry helper's data for $name"
+	import json, sys
+	words = json.load(open(sys.argv[1]))["go_words"]
+	open(sys.argv[2], "wb").write(b"".join(w.encode() + b"\0" for w in words))
+	EOF
 	# What each data descriptor holds, as the jail sees it: empty (a mask)
 	# from /dev/null, anything else (kjail's policy file) copied once.
 	if [ "${#data_dst[@]}" -gt 0 ]; then
@@ -324,8 +331,8 @@ derive() {
 		done
 	fi
 	printf '%s\0' "${specs[@]}" -- "${w[0]}" "${opts[@]}" -- "${cmd[@]}" >"$S/raw/$name"
-	printf '%s\0' "${specs[@]}" "$status_fd:w:/dev/null" "$err_fd:dup:2" -- \
-		"${w[0]}" "${opts[@]}" -- "$self" "$entry" "${rw[@]}" -- "${cmd[@]}" >"$S/raw/$name+h"
+	printf '%s\0' "${specs[@]}" "$status_fd:w:/dev/null" "$err_fd:dup:2" "$go_fd:r:$S/data/$name.go" -- \
+		"${w[0]}" "${opts[@]}" -- "$self" "$entry" -- "${cmd[@]}" >"$S/raw/$name+h"
 	"$fdexec" "@$S/raw/$name" || die "the raw bwrap line for $name fails: $(tr '\0' ' ' <"$S/raw/$name")"
 	"$fdexec" "@$S/raw/$name+h" || die "the raw bwrap line with the helper for $name fails"
 }

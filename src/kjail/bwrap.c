@@ -1,5 +1,8 @@
 #include "config.h"
 #include "bwrap.h"
+#include "entry-go.h"
+
+#include <string.h>
 
 /* A descriptor number as a word: one per masked file, so no printf. */
 static void push_fd(struct strv *a, int fd)
@@ -111,17 +114,45 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
 		strv_push(a, "--info-fd");
 		strv_pushf(a, "%d", fds->info);
 	}
+	bwrap_tail(self, fds, cmd, a);
+}
+
+void bwrap_tail(const char *self, const struct jail_fds *fds, char *const *cmd, struct strv *a)
+{
 	strv_push(a, "--");
 	strv_push(a, self);
-	strv_pushf(a, "--jail-entry=%d,%d,%d", fds->status, fds->user_err, fds->sig_default);
-	/* where the command may write: Landlock holds it there, whatever
-	 * descriptor it reopens */
-	for (size_t i = 0; i < pl->nops; i++) {
-		enum op_kind k = pl->ops[i].kind;
-		if (k == OP_BIND || k == OP_TMP || k == OP_DEV || k == OP_PROC)
-			strv_pushf(a, JAIL_RW_PREFIX "%s", pl->ops[i].path);
-	}
+	strv_pushf(a, "--jail-entry=%d,%d,%d,%d", fds->status, fds->user_err, fds->sig_default,
+		   fds->go);
 	strv_push(a, "--");
 	for (; cmd && *cmd; cmd++)
 		strv_push(a, *cmd);
+}
+
+/* where the command may write: Landlock holds it there, whatever
+ * descriptor it reopens */
+static bool writable(enum op_kind k)
+{
+	return k == OP_BIND || k == OP_TMP || k == OP_DEV || k == OP_PROC;
+}
+
+char *bwrap_go_data(const struct plan *pl, size_t *len)
+{
+	static const char go[] = JAIL_GO_WORD;
+	const size_t pre = strlen(JAIL_RW_PREFIX);
+	size_t n = sizeof go;
+	for (size_t i = 0; i < pl->nops; i++)
+		if (writable(pl->ops[i].kind))
+			n += pre + strlen(pl->ops[i].path) + 1;
+	char *buf = xmalloc(n), *p = buf;
+	for (size_t i = 0; i < pl->nops; i++)
+		if (writable(pl->ops[i].kind)) {
+			memcpy(p, JAIL_RW_PREFIX, pre);
+			p += pre;
+			size_t l = strlen(pl->ops[i].path) + 1;
+			memcpy(p, pl->ops[i].path, l);
+			p += l;
+		}
+	memcpy(p, go, sizeof go);
+	*len = n;
+	return buf;
 }

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "entry-abi.h"
+#include "entry-go.h"
 
 #define NR_landlock_create_ruleset 444
 #define NR_landlock_restrict_self 446
@@ -257,7 +258,7 @@ static int add_writable(long ruleset, const char *path)
 /* As landlock.c's landlock_apply: writes only under the writable paths
  * (and to stdin, stdout and stderr as far as they were opened for
  * writing), and the scopes, as far as the kernel's ABI goes. */
-static void landlock_jail(char **rw, int nrw, int user_err)
+static void landlock_jail(const char *rw, const char *rw_end, int user_err)
 {
 	long abi = sys3(NR_landlock_create_ruleset, 0, 0, LL_CREATE_RULESET_VERSION);
 	bool writes = abi >= LANDLOCK_WRITES_ABI, scopes = abi >= LANDLOCK_SCOPES_ABI;
@@ -270,8 +271,8 @@ static void landlock_jail(char **rw, int nrw, int user_err)
 	long fd = sys3(NR_landlock_create_ruleset, (long)&attr, sizeof attr, 0);
 	if (err_of(fd))
 		fail("cannot apply the jail's Landlock rules: landlock_create_ruleset", err_of(fd));
-	for (int i = 0; writes && i < nrw; i++) {
-		const char *path = rw[i] + sizeof JAIL_RW_PREFIX - 1;
+	for (const char *w = rw; writes && w < rw_end; w = jail_go_next(w)) {
+		const char *path = w + sizeof JAIL_RW_PREFIX - 1;
 		int e = add_writable(fd, path);
 		if (e) {
 			say_as("kjail", "cannot apply the jail's Landlock rules: writable path ", path, e);
@@ -450,21 +451,43 @@ static __attribute__((noreturn)) void exec_command(char **argv, char **envp)
 	sys_exit(e == ENOENT || e == ENOTDIR ? KJ_EXIT_NOTFOUND : KJ_EXIT_NOEXEC);
 }
 
+/* G of --jail-entry: read from its start (kjail wrote it with pwrite). */
+static char go_data[JAIL_GO_MAX + 1];
+
+/* The writable-path words of G, once kjail has said go; else refuses. */
+static const char *read_go(int fd, const char **end)
+{
+	unsigned long n = 0;
+	long r = 0;
+	while (n < sizeof go_data &&
+	       ((r = sys6(__NR_pread64, fd, (long)(go_data + n), (long)(sizeof go_data - n),
+			  (long)n, 0, 0)) > 0 ||
+		r == -EINTR))
+		if (r > 0)
+			n += (unsigned long)r;
+	if (err_of(r))
+		fail("--jail-entry: cannot read what kjail handed over", err_of(r));
+	sys3(__NR_close, fd, 0, 0);
+	long body = jail_go_check(go_data, n);
+	if (body < 0)
+		fail("--jail-entry: kjail did not finish setting up the jail; not running the "
+		     "command", 0);
+	*end = go_data + body;
+	return go_data;
+}
+
 __attribute__((noreturn, used)) void entry_main(long *sp)
 {
 	int argc = (int)sp[0];
 	char **argv = (char **)(sp + 1);
 	char **envp = argv + argc + 1;
-	int dd = 2; /* the "--" after the writable paths */
-	while (dd < argc && prefix(argv[dd], JAIL_RW_PREFIX))
-		dd++;
-	if (argc < 3 || !prefix(argv[1], "--jail-entry=") || dd >= argc || argv[dd][0] != '-' ||
-	    argv[dd][1] != '-' || argv[dd][2]) {
+	if (argc < 3 || !prefix(argv[1], "--jail-entry=") || argv[2][0] != '-' ||
+	    argv[2][1] != '-' || argv[2][2]) {
 		say_as("kjail-entry", "this is kjail's entry helper, started by kjail inside a jail: "
 			"run kjail instead", NULL, 0);
 		sys_exit(KJ_EXIT_FAIL);
 	}
-	int status, user_err, sig;
+	int status, user_err, sig, go;
 	const char *p = parse_fd(argv[1] + slen("--jail-entry="), &status);
 	if (*p != ',')
 		fail("--jail-entry: bad descriptor list", 0);
@@ -472,16 +495,20 @@ __attribute__((noreturn, used)) void entry_main(long *sp)
 	if (*p != ',')
 		fail("--jail-entry: bad descriptor list", 0);
 	p = parse_fd(p + 1, &sig);
+	if (*p != ',')
+		fail("--jail-entry: bad descriptor list", 0);
+	p = parse_fd(p + 1, &go);
 	if (*p)
 		fail("--jail-entry: bad descriptor list", 0);
+	char **cmd = argv + 3;
+	if (!cmd[0])
+		fail("--jail-entry: no command", 0);
+	const char *rw_end, *rw = read_go(go, &rw_end);
 	if (sig & JAIL_SIGINT_DEFAULT)
 		default_disposition(SIGINT);
 	if (sig & JAIL_SIGQUIT_DEFAULT)
 		default_disposition(SIGQUIT);
-	char **cmd = argv + dd + 1;
-	if (!cmd[0])
-		fail("--jail-entry: no command", 0);
-	landlock_jail(argv + 2, dd - 2, user_err);
+	landlock_jail(rw, rw_end, user_err);
 	long w = sys3(__NR_write, status, (long)"R", 1);
 	if (w != 1)
 		fail("--jail-entry: cannot report readiness", err_of(w) ? err_of(w) : EIO);

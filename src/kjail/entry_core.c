@@ -5,6 +5,7 @@
  * the command the user's stderr and signal dispositions. */
 #include "config.h"
 #include "entry.h"
+#include "entry-go.h"
 #include "bwrap.h"
 #include "landlock.h"
 #include "util.h"
@@ -47,21 +48,40 @@ static int parse_fd(const char *s, const char **end)
 
 void jail_entry_if_asked(int argc, char **argv)
 {
-	if (argc < 3 || !str_has_prefix(argv[1], "--jail-entry="))
+	if (argc < 3 || !str_has_prefix(argv[1], "--jail-entry=") || strcmp(argv[2], "--") != 0)
 		return;
-	int i = 2;
-	while (i < argc && str_has_prefix(argv[i], JAIL_RW_PREFIX))
-		i++;
-	if (i >= argc || strcmp(argv[i], "--") != 0)
-		return;
-	/* the writable paths, their prefix dropped in place */
-	const char **rw = (const char **)argv + 2;
-	for (int k = 2; k < i; k++)
-		rw[k - 2] = argv[k] + strlen(JAIL_RW_PREFIX);
-	jail_entry(argv[1] + strlen("--jail-entry="), rw, (size_t)(i - 2), argv + i + 1);
+	jail_entry(argv[1] + strlen("--jail-entry="), argv + 3);
 }
 
-void jail_entry(const char *spec, const char *const *rw, size_t nrw, char *const *cmd)
+/* G of --jail-entry (entry-go.h): the writable paths once kjail has said
+ * go, as an array of paths; dies otherwise. */
+static const char **read_go(int fd, size_t *nrw)
+{
+	char *buf = xmalloc(JAIL_GO_MAX + 1);
+	size_t n = 0;
+	ssize_t r = 0;
+	while (n < JAIL_GO_MAX + 1 &&
+	       ((r = pread(fd, buf + n, JAIL_GO_MAX + 1 - n, (off_t)n)) > 0 || (r < 0 && errno == EINTR)))
+		if (r > 0)
+			n += (size_t)r;
+	if (r < 0)
+		die_errno("--jail-entry: cannot read what kjail handed over");
+	close(fd);
+	long body = jail_go_check(buf, n);
+	if (body < 0)
+		die("--jail-entry: kjail did not finish setting up the jail; not running the command");
+	size_t k = 0;
+	for (const char *w = buf; w < buf + body; w = jail_go_next(w))
+		k++;
+	const char **rw = xreallocarray(NULL, k + 1, sizeof *rw);
+	k = 0;
+	for (const char *w = buf; w < buf + body; w = jail_go_next(w))
+		rw[k++] = w + strlen(JAIL_RW_PREFIX);
+	*nrw = k;
+	return rw; /* with buf: both live until the exec */
+}
+
+void jail_entry(const char *spec, char *const *cmd)
 {
 	const char *p;
 	int status = parse_fd(spec, &p);
@@ -71,14 +91,19 @@ void jail_entry(const char *spec, const char *const *rw, size_t nrw, char *const
 	if (*p != ',')
 		die("--jail-entry: bad descriptor list");
 	int sig = parse_fd(p + 1, &p);
+	if (*p != ',')
+		die("--jail-entry: bad descriptor list");
+	int go = parse_fd(p + 1, &p);
 	if (*p)
 		die("--jail-entry: bad descriptor list");
+	if (!cmd || !cmd[0])
+		die("--jail-entry: no command");
+	size_t nrw;
+	const char **rw = read_go(go, &nrw);
 	if (sig & JAIL_SIGINT_DEFAULT)
 		signal(SIGINT, SIG_DFL);
 	if (sig & JAIL_SIGQUIT_DEFAULT)
 		signal(SIGQUIT, SIG_DFL);
-	if (!cmd || !cmd[0])
-		die("--jail-entry: no command");
 	char err[PATH_MAX + 64];
 	/* the command's stderr is the user's, still on its own descriptor */
 	const int std[3] = { STDIN_FILENO, STDOUT_FILENO, user_err };

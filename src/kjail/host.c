@@ -1180,18 +1180,20 @@ static bool build(struct builder *b)
 	return true;
 }
 
+enum backend backend_effective(enum backend b)
+{
+#ifdef KJ_OS_DARWIN
+	return b == BACKEND_AUTO ? BACKEND_SEATBELT : b;
+#else
+	return b == BACKEND_AUTO ? BACKEND_BWRAP : b;
+#endif
+}
+
 bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 		struct plan *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
-	out->backend = p->backend;
-#ifdef KJ_OS_DARWIN
-	if (out->backend == BACKEND_AUTO)
-		out->backend = BACKEND_SEATBELT;
-#else
-	if (out->backend == BACKEND_AUTO)
-		out->backend = BACKEND_BWRAP;
-#endif
+	out->backend = backend_effective(p->backend);
 	out->network = p->network.value;
 	out->nested_userns = p->nested_userns.value;
 	out->allow_userns = p->allow_userns.value;
@@ -1209,7 +1211,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	path_memo_free(&b.memo);
 	free(b.git_err);
 	listings_forget(&b);
-	if (ok)
+	if (ok && envp)
 		env_filter(envp, p, &out->env, &out->env_removed);
 	return ok;
 }

@@ -9,7 +9,7 @@ libkjail_a_SOURCES = \
 	src/kjail/bwrap.c src/kjail/bwrap.h \
 	src/kjail/explain.c src/kjail/explain.h \
 	src/kjail/run.c src/kjail/run.h \
-	src/kjail/entry_core.c src/kjail/entry.h src/kjail/entry-abi.h \
+	src/kjail/entry_core.c src/kjail/entry.h src/kjail/entry-abi.h src/kjail/entry-go.h \
 	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \
 	src/kjail/landlock.c src/kjail/landlock.h \
 	src/kjail/probe.c src/kjail/probe.h \
@@ -22,15 +22,15 @@ libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 if OS_LINUX
 pkglibexec_PROGRAMS = kjail-entry
 if ENTRY_NOLIBC
-kjail_entry_SOURCES = src/kjail/entry-nolibc.c src/kjail/entry-abi.h
-# only entry-abi.h of kjail's headers: it includes nothing
+kjail_entry_SOURCES = src/kjail/entry-nolibc.c src/kjail/entry-abi.h src/kjail/entry-go.h
+# only entry-abi.h and entry-go.h of kjail's headers: they include no others
 kjail_entry_CPPFLAGS = -I$(top_srcdir)/src/kjail
 kjail_entry_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS) $(ENTRY_NOLIBC_CFLAGS)
 kjail_entry_LDFLAGS = $(ENTRY_NOLIBC_LDFLAGS)
 kjail_entry_LDADD = -lgcc
 else
 kjail_entry_SOURCES = src/kjail/entry.c src/kjail/entry_core.c src/kjail/entry.h \
-	src/kjail/landlock.c src/kjail/landlock.h src/common/util.c src/common/util.h
+	src/kjail/entry-go.h src/kjail/landlock.c src/kjail/landlock.h src/common/util.c src/common/util.h
 kjail_entry_CPPFLAGS = $(AM_CPPFLAGS)
 kjail_entry_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS)
 kjail_entry_LDFLAGS = $(ENTRY_STATIC_LDFLAGS)

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "bwrap.h"
 #include "conf.h"
+#include "env.h"
 #include "explain.h"
 #include "host.h"
 #include "path.h"
@@ -330,6 +331,30 @@ int main(int argc, char **argv)
 	load_config(&p, &cli, home);
 	apply_flags(argc, argv, &cli, &p);
 	char **rest = argv + optind;
+	char *default_cmd[] = { NULL, NULL };
+	char **cmd = rest;
+	if (!cmd[0]) {
+		const char *sh = getenv("SHELL");
+		default_cmd[0] = (char *)(sh && sh[0] ? sh : "/bin/sh");
+		cmd = default_cmd;
+	}
+	bool run = !cli.print && !cli.explain;
+	if (run)
+		refuse_directory_stdio();
+
+	/* The environment first: bwrap is started with it. */
+	struct strv env = STRV_INIT;
+	struct entry_list env_removed = { 0 };
+	env_filter(environ, &p, &env, &env_removed);
+	const char *bwrap = NULL;
+#ifdef KJ_OS_LINUX
+	/* bwrap starts up (its loader, its libraries) while kjail looks at the
+	 * host below; it waits for the jail before doing anything. */
+	struct jail *jail = NULL;
+	if (run && backend_effective(p.backend) == BACKEND_BWRAP && (bwrap = bwrap_find()))
+		jail = jail_start(bwrap, entry, cmd, strv_argv(&env), p.allow_userns.value,
+				  p.deny_read.n);
+#endif
 
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
 	if (!cwd)
@@ -354,12 +379,15 @@ int main(int argc, char **argv)
 	};
 	struct plan pl;
 	char err[1024];
-	if (!plan_build(&p, &h, environ, &pl, err, sizeof err))
+	if (!plan_build(&p, &h, NULL, &pl, err, sizeof err))
 		die("%s", err);
+	pl.env = env; /* the plan's now */
+	pl.env_removed = env_removed;
 	refuse_writable_configs(&p, &pl, cwd);
 
 	enum backend be = pl.backend;
-	const char *bwrap = be == BACKEND_BWRAP ? bwrap_find() : NULL;
+	if (be == BACKEND_BWRAP && !bwrap)
+		bwrap = bwrap_find();
 	if (cli.explain) {
 		if (rest[0])
 			explain_paths(stdout, &pl, cwd, rest, cli.json);
@@ -370,37 +398,28 @@ int main(int argc, char **argv)
 		return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
 	}
 
-	char *default_cmd[] = { NULL, NULL };
-	if (!rest[0]) {
-		const char *sh = getenv("SHELL");
-		default_cmd[0] = (char *)(sh && sh[0] ? sh : "/bin/sh");
-		rest = default_cmd;
-	}
-
-	if (!cli.print)
-		refuse_directory_stdio();
 	/* with Landlock's write rules the jail's helper holds such a file to
 	 * what it was opened for; without them, kjail refuses it */
-	if (!cli.print && be == BACKEND_BWRAP && landlock_abi() < LANDLOCK_WRITES_ABI)
+	if (run && be == BACKEND_BWRAP && landlock_abi() < LANDLOCK_WRITES_ABI)
 		refuse_reopenable_stdio(&pl);
 	switch (be) {
 	case BACKEND_CONTAINER:
 		if (cli.print) {
 			_cleanup_free_ char *line = NULL;
 			struct strv v = STRV_INIT;
-			strv_pushv(&v, (const char *const *)rest);
+			strv_pushv(&v, (const char *const *)cmd);
 			line = strv_shell_join(&v);
 			strv_free(&v);
 			printf("%s\n", line);
 			return 0;
 		}
-		run_container(&pl, rest);
+		run_container(&pl, cmd);
 	case BACKEND_SEATBELT: {
 		struct seatbelt_host sh;
 		seatbelt_host_probe(&sh, h.home, h.home_env, p.defaults.value);
 		if (!cli.print)
-			seatbelt_run(&pl, &sh, rest); /* never returns */
-		int rc = seatbelt_print(&pl, &sh, rest, cli.json, stdout);
+			seatbelt_run(&pl, &sh, cmd); /* never returns */
+		int rc = seatbelt_print(&pl, &sh, cmd, cli.json, stdout);
 		seatbelt_host_free(&sh);
 		plan_free(&pl);
 		policy_free(&p);
@@ -421,8 +440,15 @@ int main(int argc, char **argv)
 	/* The jail finds its own policy at KJ_POLICY_FILE: what --explain --json
 	 * says, less the constant seccomp list. */
 	char *policy_json = explain_policy_for_jail(&p, &pl, bwrap);
-	int rc = run_bwrap(&pl, bwrap, entry, rest, policy_json,
-			   cli.print ? (cli.json ? RUN_PRINT_JSON : RUN_PRINT) : RUN_EXEC);
+	int rc;
+	if (cli.print)
+		rc = run_bwrap(&pl, bwrap, entry, cmd, policy_json, cli.json, p.deny_read.n);
+	else
+#ifdef KJ_OS_LINUX
+		rc = jail_run(jail, &pl, policy_json);
+#else
+		rc = run_bwrap(&pl, bwrap, entry, cmd, policy_json, cli.json, 0); /* refuses */
+#endif
 	plan_free(&pl);
 	policy_free(&p);
 	return rc;

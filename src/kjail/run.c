@@ -1,6 +1,7 @@
 #include "config.h"
 #include "run.h"
 #include "bwrap.h"
+#include "entry-go.h"
 #include "landlock.h"
 #include "probe.h"
 #include "seccomp.h"
@@ -141,6 +142,57 @@ char *entry_helper(const char *self)
 	return xstrdup(self);
 }
 
+/* kjail's side of one jail. bwrap is started as soon as kjail knows the
+ * command, its environment and the bwrap binary, so that bwrap's own
+ * start-up (the dynamic loader, its libraries: about as long as kjail's
+ * look at the host) runs while kjail works out the jail; bwrap then waits
+ * for its options on a pipe (--args). Everything bwrap is started with is
+ * made before it exists: the descriptors it reads later are numbered now
+ * and filled once the plan is known. */
+struct jail {
+	const char *bwrap, *entry;
+	char *const *cmd;
+	char *const *envp;
+	bool allow_userns;
+	int status_p[2], err_p[2], info_p[2], args_p[2];
+	int user_err, seccomp;
+	int policy; /* memfd: the policy file, written with pwrite */
+	int go;     /* memfd: descriptor G of the entry helper (entry-go.h) */
+	int *pool;  /* numbers of bwrap's /dev/null descriptors for masked files */
+	size_t npool;
+	struct jail_fds fds; /* the numbers bwrap has them at, from the start */
+	pid_t pid;  /* bwrap; -1 before it runs and once it is reaped */
+};
+
+/* Built-in masks seldom reach this many files on one host: beyond it (and
+ * the --deny-read entries) bwrap is started again with enough. */
+#define POOL_SPARE 16
+
+/* Signals: set once per kjail, before the first bwrap. */
+static struct {
+	bool set;
+	int sig_default; /* what the user's SIGINT and SIGQUIT were */
+	int sfd;         /* SIGCHLD, SIGTERM, SIGHUP */
+	sigset_t old;    /* the mask bwrap gets back */
+} sigs;
+
+/* The bwrap a fatal error must not leave behind: killed as kjail exits
+ * (die() calls exit()),
+ * so it never reads a half-written option list. (Were kjail itself killed,
+ * PR_SET_PDEATHSIG takes bwrap, and the entry helper refuses to run the
+ * command without kjail's go: entry-go.h.) */
+static pid_t live_bwrap = -1;
+
+static void kill_live_bwrap(void)
+{
+	if (live_bwrap > 0) {
+		kill(live_bwrap, SIGKILL);
+		while (waitpid(live_bwrap, NULL, 0) < 0 && errno == EINTR)
+			;
+		live_bwrap = -1;
+	}
+}
+
 static int open_cloexec_devnull(void)
 {
 	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -153,11 +205,8 @@ static int open_cloexec_devnull(void)
  * closes it. They share one open /dev/null, which reads as EOF at any
  * offset (a dup costs a fifth of an open). Many masks need many
  * descriptors, so lift the soft limit. */
-static void open_mask_fds(struct plan *pl)
+static void open_pool(struct jail *j, size_t need)
 {
-	size_t need = 0;
-	for (size_t i = 0; i < pl->nops; i++)
-		need += pl->ops[i].kind == OP_MASK_FILE;
 	struct rlimit rl;
 	if (need && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < need + 64) {
 		if (rl.rlim_max < need + 64)
@@ -167,47 +216,134 @@ static void open_mask_fds(struct plan *pl)
 		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
 			die_errno("cannot raise the descriptor limit for %zu masked files", need);
 	}
-	int first = -1;
-	for (size_t i = 0; i < pl->nops; i++) {
-		if (pl->ops[i].kind != OP_MASK_FILE)
-			continue;
-		if (first < 0)
-			pl->ops[i].fd = first = open_cloexec_devnull();
-		else if ((pl->ops[i].fd = fcntl(first, F_DUPFD_CLOEXEC, 3)) < 0)
+	j->pool = xreallocarray(NULL, need ? need : 1, sizeof *j->pool);
+	j->npool = need;
+	for (size_t i = 0; i < need; i++)
+		if (i == 0)
+			j->pool[i] = open_cloexec_devnull();
+		else if ((j->pool[i] = fcntl(j->pool[0], F_DUPFD_CLOEXEC, 3)) < 0)
 			die_errno("cannot duplicate the descriptor of /dev/null");
-	}
 }
 
-/* A memfd holding len bytes of data, rewound for reading. */
-static int bytes_memfd(const char *name, const char *data, size_t len)
+static int new_memfd(const char *name)
 {
 	int fd = memfd_create(name, MFD_CLOEXEC);
 	if (fd < 0)
 		die_errno("memfd_create");
+	return fd;
+}
+
+/* Writes all of data at offset 0 of a memfd, leaving its file offset at 0
+ * (shared with bwrap, which reads it from there). */
+static void fill_memfd(int fd, const char *name, const char *data, size_t len)
+{
 	size_t off = 0;
 	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
+		ssize_t w = pwrite(fd, data + off, len - off, (off_t)off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0)
 			die_errno("writing %s", name);
 		off += (size_t)w;
 	}
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		die_errno("lseek");
-	return fd;
 }
 
-static int data_memfd(const char *name, const char *data)
+static int default_signals(void)
 {
-	return bytes_memfd(name, data, strlen(data));
+	struct sigaction sa;
+	int m = 0;
+	if (sigaction(SIGINT, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+		m |= JAIL_SIGINT_DEFAULT;
+	if (sigaction(SIGQUIT, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+		m |= JAIL_SIGQUIT_DEFAULT;
+	return m;
 }
 
-static void open_policy_fd(struct plan *pl, const char *json)
+static void set_signals(void)
 {
+	if (sigs.set)
+		return;
+	sigs.sig_default = default_signals();
+	sigset_t block;
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &block, &sigs.old);
+	/* SIGPIPE stays blocked, out of the signalfd: a bwrap gone before it
+	 * read its options is an EPIPE, diagnosed from its exit */
+	sigdelset(&block, SIGPIPE);
+	sigs.sfd = signalfd(-1, &block, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (sigs.sfd < 0)
+		die_errno("signalfd");
+	/* Ctrl-C reaches the whole foreground group; the command decides. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	/* orphans of the jail come to kjail: see wait_jail_gone */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		die_errno("cannot become the jail's subreaper");
+	sigs.set = true;
+}
+
+static void jail_open(struct jail *j, size_t npool)
+{
+	if (pipe2(j->status_p, O_CLOEXEC) < 0 || pipe2(j->err_p, O_CLOEXEC) < 0 ||
+	    pipe2(j->info_p, O_CLOEXEC) < 0 || pipe2(j->args_p, O_CLOEXEC) < 0)
+		die_errno("pipe");
+	j->user_err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (j->user_err < 0)
+		die_errno("cannot duplicate stderr");
+	open_pool(j, npool);
+	j->policy = new_memfd("kjail-policy");
+	j->go = new_memfd("kjail-go");
+	struct sc_opts so = { .allow_userns = j->allow_userns };
+	char scerr[512];
+	j->seccomp = seccomp_export(&so, scerr, sizeof scerr);
+	if (j->seccomp < 0)
+		die("%s", scerr);
+	j->pid = -1;
+	/* numbers only from here on: kjail closes its copies once bwrap has them */
+	j->fds = (struct jail_fds){ .status = j->status_p[1], .user_err = j->user_err,
+				    .seccomp = j->seccomp, .info = j->info_p[1],
+				    .sig_default = sigs.set ? sigs.sig_default : default_signals(),
+				    .go = j->go };
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* The masked files' and the policy's descriptors, in the order bwrap
+ * reads them; false when the pool is too small for the plan. */
+static bool assign_fds(const struct jail *j, struct plan *pl)
+{
+	size_t k = 0, policies = 0;
 	for (size_t i = 0; i < pl->nops; i++)
-		if (pl->ops[i].kind == OP_POLICY)
-			pl->ops[i].fd = data_memfd("kjail-policy", json ? json : "{}\n");
+		if (pl->ops[i].kind == OP_MASK_FILE)
+			k++;
+		else if (pl->ops[i].kind == OP_POLICY)
+			policies++;
+	if (k > j->npool || policies > 1)
+		return false;
+	k = 0;
+	for (size_t i = 0; i < pl->nops; i++)
+		if (pl->ops[i].kind == OP_MASK_FILE)
+			pl->ops[i].fd = j->pool[k++];
+		else if (pl->ops[i].kind == OP_POLICY)
+			pl->ops[i].fd = j->policy;
+	return true;
+}
+
+static size_t masks_of(const struct plan *pl)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < pl->nops; i++)
+		n += pl->ops[i].kind == OP_MASK_FILE;
+	return n;
 }
 
 static void print_invocation(const struct strv *argv, const struct plan *pl, bool json)
@@ -223,31 +359,17 @@ static void print_invocation(const struct strv *argv, const struct plan *pl, boo
 	json_t *env = json_array();
 	for (size_t i = 0; i < pl->env_removed.n; i++)
 		json_array_append_new(env, json_string(pl->env_removed.v[i].value));
-	json_t *o = json_pack("{s:s, s:s, s:o, s:o}", "type", "invocation", "backend", "bwrap",
-			      "argv", arr, "env_unset", env);
+	json_t *go = json_array();
+	size_t len;
+	_cleanup_free_ char *data = bwrap_go_data(pl, &len);
+	for (const char *w = data; w < data + len; w = jail_go_next(w))
+		json_array_append_new(go, json_string(w));
+	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o}", "type", "invocation", "backend", "bwrap",
+			      "argv", arr, "env_unset", env, "go_words", go);
 	char *s = json_dumps(o, JSON_COMPACT);
 	printf("%s\n", s);
 	free(s);
 	json_decref(o);
-}
-
-/* bwrap reads its options (not the command) from --args FD, so a policy
- * of any size fits; *cmd_at is where "--" and the command start. */
-static int make_args_fd(const struct strv *argv, size_t *cmd_at)
-{
-	size_t end = 1, total = 0;
-	while (end < argv->n && strcmp(argv->v[end], "--") != 0)
-		total += strlen(argv->v[end++]) + 1;
-	*cmd_at = end;
-	/* one buffer, one write: NUL-terminated words, as bwrap reads them */
-	_cleanup_free_ char *buf = xmalloc(total ? total : 1);
-	char *p = buf;
-	for (size_t i = 1; i < end; i++) {
-		size_t len = strlen(argv->v[i]) + 1;
-		memcpy(p, argv->v[i], len);
-		p += len;
-	}
-	return bytes_memfd("kjail-args", buf, total);
 }
 
 /* Why the jail did not start, with the fix, as one line. */
@@ -260,17 +382,6 @@ static KJ_NORETURN void diagnose(const char *bwrap, char *msg)
 	    (strstr(msg, "Unknown option") || strstr(msg, "unrecognized option")))
 		probe_bwrap_too_old(bwrap, fix, sizeof fix);
 	die("cannot start the jail: %s%s%s", what, fix[0] ? "; " : "", fix);
-}
-
-static int default_signals(void)
-{
-	struct sigaction sa;
-	int m = 0;
-	if (sigaction(SIGINT, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
-		m |= JAIL_SIGINT_DEFAULT;
-	if (sigaction(SIGQUIT, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
-		m |= JAIL_SIGQUIT_DEFAULT;
-	return m;
 }
 
 /* In a vfork child: system calls only (no allocation, no stdio), since it
@@ -629,107 +740,167 @@ static void warn_unguarded(const struct plan *pl)
 		close(rootfd);
 }
 
-int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
-	      char *policy_json, enum run_mode mode)
+/* Starts bwrap: its options come on the --args pipe once the plan is
+ * known (jail_run). */
+static void jail_spawn(struct jail *j, size_t npool)
 {
-	int status_p[2], err_p[2], info_p[2];
-	if (pipe2(status_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0 ||
-	    pipe2(info_p, O_CLOEXEC) < 0)
-		die_errno("pipe");
-	int user_err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (user_err < 0)
-		die_errno("cannot duplicate stderr");
-	open_mask_fds(pl);
-	open_policy_fd(pl, policy_json);
-	free(policy_json); /* in its descriptor now: its memory is the argv's */
-	struct sc_opts so = { .allow_userns = pl->allow_userns };
-	char scerr[512];
-	int seccomp_fd = seccomp_export(&so, scerr, sizeof scerr);
-	if (seccomp_fd < 0)
-		die("%s", scerr);
-	struct jail_fds fds = { .status = status_p[1], .user_err = user_err, .seccomp = seccomp_fd,
-				.info = info_p[1], .sig_default = default_signals() };
-	struct strv argv = STRV_INIT;
-	bwrap_build(pl, bwrap, self, &fds, cmd, &argv);
-	if (mode != RUN_EXEC) {
-		print_invocation(&argv, pl, mode == RUN_PRINT_JSON);
-		strv_free(&argv);
-		return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
-	}
-	size_t cmd_at;
-	int args_fd = make_args_fd(&argv, &cmd_at);
-
-	sigset_t block, old;
-	sigemptyset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	int sfd = signalfd(-1, &block, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (sfd < 0)
-		die_errno("signalfd");
-	/* Ctrl-C reaches the whole foreground group; the command decides. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-
-	/* Everything the child needs is made before it exists. */
+	/* descriptors first, numbered as --print shows them */
+	jail_open(j, npool);
+	set_signals();
+	const struct jail_fds fds = j->fds;
 	char fdbuf[16];
-	snprintf(fdbuf, sizeof fdbuf, "%d", args_fd);
+	snprintf(fdbuf, sizeof fdbuf, "%d", j->args_p[0]);
 	struct strv exec_argv = STRV_INIT;
-	strv_pushv(&exec_argv, (const char *const[]){ bwrap, "--args", fdbuf, NULL });
-	strv_pushv(&exec_argv, (const char *const *)argv.v + cmd_at);
+	strv_pushv(&exec_argv, (const char *const[]){ j->bwrap, "--args", fdbuf, NULL });
+	bwrap_tail(j->entry, &fds, j->cmd, &exec_argv);
 	size_t nkeep = 0;
-	int *keep = xreallocarray(NULL, pl->nops + 5, sizeof *keep);
-	for (size_t i = 0; i < pl->nops; i++)
-		if (pl->ops[i].fd >= 0)
-			keep[nkeep++] = pl->ops[i].fd;
-	keep[nkeep++] = args_fd;
+	int *keep = xreallocarray(NULL, j->npool + 8, sizeof *keep);
+	for (size_t i = 0; i < j->npool; i++)
+		keep[nkeep++] = j->pool[i];
+	keep[nkeep++] = j->args_p[0];
 	keep[nkeep++] = fds.status;
 	keep[nkeep++] = fds.user_err;
 	keep[nkeep++] = fds.seccomp;
 	keep[nkeep++] = fds.info;
-	char *const *envp = strv_argv(&pl->env);
+	keep[nkeep++] = j->policy;
+	keep[nkeep++] = j->go;
 
-	/* orphans of the jail come to kjail: see wait_jail_gone */
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-		die_errno("cannot become the jail's subreaper");
 	pid_t child = vfork();
 	if (child < 0)
 		die_errno("vfork");
 	if (child == 0)
-		exec_bwrap(bwrap, strv_argv(&exec_argv), envp, keep, nkeep, err_p[1], &old);
-	/* freed once bwrap is on its way: thousands of words with many masks */
-	strv_free(&argv);
+		exec_bwrap(j->bwrap, strv_argv(&exec_argv), j->envp, keep, nkeep, j->err_p[1],
+			   &sigs.old);
+	j->pid = live_bwrap = child;
 	strv_free(&exec_argv);
 	free(keep);
+	/* bwrap's now; kjail keeps the numbers, the policy and G to fill, and
+	 * the pipes' other ends */
+	close_fd(&j->status_p[1]);
+	close_fd(&j->err_p[1]);
+	close_fd(&j->info_p[1]);
+	close_fd(&j->args_p[0]);
+	close_fd(&j->user_err);
+	close_fd(&j->seccomp);
+	for (size_t i = 0; i < j->npool; i++)
+		close(j->pool[i]);
+}
 
-	close(status_p[1]);
-	close(err_p[1]);
-	close(info_p[1]);
-	close(args_fd);
-	close(user_err);
-	close(seccomp_fd);
+/* Undoes jail_spawn: bwrap killed before it read a word of the jail. */
+static void jail_cancel(struct jail *j)
+{
+	kill_live_bwrap();
+	j->pid = -1;
+	int *fds[] = { &j->status_p[0], &j->err_p[0], &j->info_p[0], &j->args_p[1], &j->policy,
+		       &j->go };
+	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+		close_fd(fds[i]);
+	free(j->pool);
+	j->pool = NULL;
+	j->npool = 0;
+}
+
+struct jail *jail_start(const char *bwrap, const char *entry, char *const *cmd, char *const *envp,
+			bool allow_userns, size_t deny_read)
+{
+	struct jail *j = xcalloc(1, sizeof *j);
+	*j = (struct jail){ .bwrap = bwrap, .entry = entry, .cmd = cmd, .envp = envp,
+			    .allow_userns = allow_userns, .pid = -1 };
+	static bool hooked;
+	if (!hooked && atexit(kill_live_bwrap) != 0)
+		die("cannot register kjail's exit handler");
+	hooked = true;
+	jail_spawn(j, deny_read + POOL_SPARE);
+	return j;
+}
+
+/* Writes all of len bytes to a pipe; false once its reader is gone. */
+static bool write_pipe(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, data, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EPIPE)
+			return false;
+		if (w < 0)
+			die_errno("writing bwrap's options");
+		data += w;
+		len -= (size_t)w;
+	}
+	return true;
+}
+
+/* bwrap's options (not the command): NUL-terminated words, as --args
+ * reads them, so a policy of any size fits. */
+static char *args_data(const struct strv *argv, size_t *len)
+{
+	size_t end = 1, total = 0;
+	while (end < argv->n && strcmp(argv->v[end], "--") != 0)
+		total += strlen(argv->v[end++]) + 1;
+	char *buf = xmalloc(total ? total : 1), *p = buf;
+	for (size_t i = 1; i < end; i++) {
+		size_t l = strlen(argv->v[i]) + 1;
+		memcpy(p, argv->v[i], l);
+		p += l;
+	}
+	*len = total;
+	return buf;
+}
+
+int jail_run(struct jail *j, struct plan *pl, char *policy_json)
+{
+	/* (a SIGTERM or SIGHUP since jail_start waits in the signalfd: it goes
+	 * to bwrap as soon as kjail waits for it) */
+	if (!assign_fds(j, pl)) {
+		/* more masked files than bwrap was started with */
+		jail_cancel(j);
+		jail_spawn(j, masks_of(pl));
+		if (!assign_fds(j, pl))
+			die("internal error: the jail's descriptors do not fit its plan");
+	}
+	fill_memfd(j->policy, "kjail-policy", policy_json ? policy_json : "{}\n",
+		   strlen(policy_json ? policy_json : "{}\n"));
+	free(policy_json);
+	close_fd(&j->policy);
+	size_t go_len, args_len;
+	_cleanup_free_ char *go = bwrap_go_data(pl, &go_len);
+	if (go_len > JAIL_GO_MAX)
+		die("the jail's writable paths take %zu bytes, more than the %d its entry helper "
+		    "reads; name fewer or shorter --writable paths",
+		    go_len, JAIL_GO_MAX);
+	struct strv argv = STRV_INIT;
+	bwrap_build(pl, j->bwrap, j->entry, &j->fds, j->cmd, &argv);
+	_cleanup_free_ char *args = args_data(&argv, &args_len);
+	strv_free(&argv);
 	for (size_t i = 0; i < pl->nops; i++)
-		if (pl->ops[i].fd >= 0) {
-			close(pl->ops[i].fd);
-			pl->ops[i].fd = -1;
-		}
+		pl->ops[i].fd = -1;
+	/* the options in full, then the go: a jail cut short runs nothing */
+	if (write_pipe(j->args_p[1], args, args_len))
+		fill_memfd(j->go, "kjail-go", go, go_len);
+	close_fd(&j->go);
+	close_fd(&j->args_p[1]);
 
 	/* bwrap is on its way: what the end needs is made meanwhile */
-	fcntl(status_p[0], F_SETFL, O_NONBLOCK);
-	fcntl(err_p[0], F_SETFL, O_NONBLOCK);
+	fcntl(j->status_p[0], F_SETFL, O_NONBLOCK);
+	fcntl(j->err_p[0], F_SETFL, O_NONBLOCK);
 	struct jail_watch w = { .children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC),
 				.init = -1, .init_stat = -1, .init_children = -1 };
-	int st = wait_forwarding(child, sfd, info_p[0], &w);
-	close(sfd);
+	int st = wait_forwarding(j->pid, sigs.sfd, j->info_p[0], &w);
+	j->info_p[0] = -1; /* closed there */
+	j->pid = live_bwrap = -1; /* reaped */
+	close_fd(&sigs.sfd);
 	wait_jail_gone(!pl->nested_userns, &w);
 	watch_close(&w);
 	char ready = 0;
-	bool started = read(status_p[0], &ready, 1) == 1 && ready == 'R';
+	bool started = read(j->status_p[0], &ready, 1) == 1 && ready == 'R';
 	char msg[4096];
-	size_t n = read_text(err_p[0], msg, sizeof msg);
-	close(status_p[0]);
-	close(err_p[0]);
+	size_t n = read_text(j->err_p[0], msg, sizeof msg);
+	close_fd(&j->status_p[0]);
+	close_fd(&j->err_p[0]);
+	const char *bwrap = j->bwrap;
+	free(j->pool);
+	free(j);
 	if (!started)
 		diagnose(bwrap, msg);
 	if (n) /* bwrap had something to say after the start: pass it on */
@@ -742,6 +913,24 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	return KJ_EXIT_FAIL;
 }
 
+int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
+	      char *policy_json, bool json, size_t deny_read)
+{
+	/* the descriptors a run would hand over, numbered as it would */
+	struct jail j = { .bwrap = bwrap, .entry = self, .cmd = cmd, .pid = -1,
+			  .allow_userns = pl->allow_userns };
+	size_t npool = deny_read + POOL_SPARE;
+	jail_open(&j, masks_of(pl) > npool ? masks_of(pl) : npool);
+	if (!assign_fds(&j, pl))
+		die("internal error: the jail's descriptors do not fit its plan");
+	free(policy_json);
+	struct strv argv = STRV_INIT;
+	bwrap_build(pl, bwrap, self, &j.fds, cmd, &argv);
+	print_invocation(&argv, pl, json);
+	strv_free(&argv);
+	return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
+}
+
 #else
 /* No /proc/self/fd to reopen, and no bwrap backend that would call it. */
 void refuse_reopenable_stdio(const struct plan *pl)
@@ -750,9 +939,9 @@ void refuse_reopenable_stdio(const struct plan *pl)
 }
 
 int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
-	      char *policy_json, enum run_mode mode)
+	      char *policy_json, bool json, size_t deny_read)
 {
-	(void)pl, (void)bwrap, (void)self, (void)cmd, (void)mode;
+	(void)pl, (void)bwrap, (void)self, (void)cmd, (void)json, (void)deny_read;
 	free(policy_json);
 	die("--backend bwrap needs Linux (bubblewrap); on macOS use --backend seatbelt");
 }

@@ -14,15 +14,28 @@ const char *bwrap_find(void);
 /* "installed ... looked in ..." for the missing-bwrap message. */
 const char *bwrap_search_list(void);
 
-enum run_mode { RUN_EXEC, RUN_PRINT, RUN_PRINT_JSON };
-
-/* Runs cmd in the jail of pl and returns kjail's exit status: the command's
- * own, 128+N for a signal, or 125 (after one line on stderr) when the jail
- * could not be set up. The command never runs outside the jail. In a print
- * mode, shows the exact bwrap invocation instead and returns 0.
- * policy_json is what the jail finds at KJ_POLICY_FILE; run_bwrap frees it. */
+/* Shows the exact bwrap invocation for cmd in the jail of pl (as one
+ * shell-quoted line, or JSON), descriptors numbered as a run would have
+ * them (deny_read: as for jail_start), and returns 0. Frees policy_json. */
 int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const *cmd,
-	      char *policy_json, enum run_mode mode);
+	      char *policy_json, bool json, size_t deny_read);
+
+#ifdef KJ_OS_LINUX
+/* Running cmd in a jail, in two steps, so that bwrap starts up while kjail
+ * looks at the host. jail_start starts bwrap (bwrap, by absolute path) for
+ * cmd, run by the entry helper entry with the environment envp, before the
+ * jail is known; allow_userns picks the seccomp program, deny_read is how
+ * many --deny-read entries the policy has. Until jail_run, a fatal error
+ * (die) kills that bwrap, and nothing runs. */
+struct jail;
+struct jail *jail_start(const char *bwrap, const char *entry, char *const *cmd, char *const *envp,
+			bool allow_userns, size_t deny_read);
+/* Hands bwrap the jail of pl and the policy file (policy_json, freed),
+ * waits for the command and returns kjail's exit status: the command's
+ * own, 128+N for a signal, or 125 (after one line on stderr) when the jail
+ * could not be set up. The command never runs outside the jail. */
+int jail_run(struct jail *j, struct plan *pl, char *policy_json);
+#endif
 
 /* --backend container: the environment scrub only; never returns. */
 KJ_NORETURN void run_container(const struct plan *pl, char *const *cmd);
