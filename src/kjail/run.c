@@ -176,11 +176,11 @@ static struct {
 	sigset_t old;    /* the mask bwrap gets back */
 } sigs;
 
-/* The bwrap a fatal error must not leave behind: killed as kjail exits
- * (die() calls exit()),
- * so it never reads a half-written option list. (Were kjail itself killed,
- * PR_SET_PDEATHSIG takes bwrap, and the entry helper refuses to run the
- * command without kjail's go: entry-go.h.) */
+/* The bwrap a fatal error must not leave behind: killed and reaped as
+ * kjail exits (die() calls exit()), before it reads the end of an option
+ * list kjail never finished. (Were kjail itself killed, PR_SET_PDEATHSIG
+ * takes bwrap, and the entry helper refuses to run the command without
+ * kjail's go: entry-go.h.) */
 static pid_t live_bwrap = -1;
 
 static void kill_live_bwrap(void)
