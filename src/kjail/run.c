@@ -384,15 +384,68 @@ static KJ_NORETURN void diagnose(const char *bwrap, char *msg)
 	die("cannot start the jail: %s%s%s", what, fix[0] ? "; " : "", fix);
 }
 
+/* kjail and the bwrap it starts, each on a CPU of its own while bwrap
+ * starts up and kjail looks at the host. Left to the scheduler, kjail,
+ * woken by bwrap's exec, often lands on bwrap's CPU and waits there until
+ * bwrap blocks on its options, the other CPU idle (a run in three or so
+ * here), which undoes the point of starting bwrap early. So bwrap, before
+ * its exec, stays on the CPU it was made on and sends kjail (asleep in
+ * vfork, so it costs no move) to another; both get back the CPUs they
+ * were allowed before kjail writes bwrap's options, so nothing of the
+ * jail runs pinned. Not done with one CPU to run on, or a set-ID bwrap
+ * (kjail may not change its CPUs back). */
+static struct {
+	bool split;
+	cpu_set_t all;           /* kjail's, as it was started */
+	cpu_set_t kjail, bwrap;
+} cpus;
+
+static void cpus_split(const char *bwrap)
+{
+	struct stat st;
+	int here = sched_getcpu();
+	cpus.split = false;
+	if (here < 0 || here >= CPU_SETSIZE || stat(bwrap, &st) != 0 ||
+	    (st.st_mode & (S_ISUID | S_ISGID)) ||
+	    sched_getaffinity(0, sizeof cpus.all, &cpus.all) != 0 || CPU_COUNT(&cpus.all) < 2 ||
+	    !CPU_ISSET(here, &cpus.all))
+		return;
+	int other = -1; /* the next allowed CPU after this one, round */
+	for (int k = 1; k < CPU_SETSIZE && other < 0; k++)
+		if (CPU_ISSET((here + k) % CPU_SETSIZE, &cpus.all))
+			other = (here + k) % CPU_SETSIZE;
+	CPU_ZERO(&cpus.bwrap);
+	CPU_SET(here, &cpus.bwrap);
+	CPU_ZERO(&cpus.kjail);
+	CPU_SET(other, &cpus.kjail);
+	cpus.split = true;
+}
+
+/* Both back on all their CPUs. */
+static void cpus_join(pid_t bwrap)
+{
+	if (!cpus.split)
+		return;
+	if (bwrap > 0)
+		(void)sched_setaffinity(bwrap, sizeof cpus.all, &cpus.all);
+	(void)sched_setaffinity(0, sizeof cpus.all, &cpus.all);
+	cpus.split = false;
+}
+
 /* In a vfork child: system calls only (no allocation, no stdio), since it
  * shares kjail's memory until the exec. Saves copying kjail's page tables on
  * every run. */
 static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, char *const *envp,
-				   const int *keep, size_t nkeep, int err_w, const sigset_t *old)
+				   const int *keep, size_t nkeep, int err_w, const sigset_t *old,
+				   bool split)
 {
 	/* kjail going away for any reason takes the jail with it. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		_exit(KJ_EXIT_FAIL);
+	if (split) { /* hints: bwrap starts up all the same without them */
+		(void)sched_setaffinity(0, sizeof cpus.bwrap, &cpus.bwrap);
+		(void)sched_setaffinity(getppid(), sizeof cpus.kjail, &cpus.kjail);
+	}
 	for (size_t i = 0; i < nkeep; i++)
 		if (keep[i] >= 0 && fcntl(keep[i], F_SETFD, 0) < 0)
 			_exit(KJ_EXIT_FAIL);
@@ -765,12 +818,13 @@ static void jail_spawn(struct jail *j, size_t npool)
 	keep[nkeep++] = j->policy;
 	keep[nkeep++] = j->go;
 
+	cpus_split(j->bwrap);
 	pid_t child = vfork();
 	if (child < 0)
 		die_errno("vfork");
 	if (child == 0)
 		exec_bwrap(j->bwrap, strv_argv(&exec_argv), j->envp, keep, nkeep, j->err_p[1],
-			   &sigs.old);
+			   &sigs.old, cpus.split);
 	j->pid = live_bwrap = child;
 	strv_free(&exec_argv);
 	free(keep);
@@ -789,6 +843,7 @@ static void jail_spawn(struct jail *j, size_t npool)
 /* Undoes jail_spawn: bwrap killed before it read a word of the jail. */
 static void jail_cancel(struct jail *j)
 {
+	cpus_join(0);
 	kill_live_bwrap();
 	j->pid = -1;
 	int *fds[] = { &j->status_p[0], &j->err_p[0], &j->info_p[0], &j->args_p[1], &j->policy,
@@ -875,6 +930,7 @@ int jail_run(struct jail *j, struct plan *pl, char *policy_json)
 	strv_free(&argv);
 	for (size_t i = 0; i < pl->nops; i++)
 		pl->ops[i].fd = -1;
+	cpus_join(j->pid);
 	/* the options in full, then the go: a jail cut short runs nothing */
 	if (write_pipe(j->args_p[1], args, args_len))
 		fill_memfd(j->go, "kjail-go", go, go_len);
