@@ -500,19 +500,21 @@ ir_of() { # KEY DIR [K=V]... -- CMD...: total Ir of the process (callgrind), as 
 	fact "ir:$key" "$total"
 }
 # pre_exec_ir KEY DIR -- CMD...: the instructions of a real kjail run up to
-# the moment it starts bwrap (callgrind dumps its counts just before vfork;
-# the child that execs bwrap is not followed), as a fact
+# the moment it hands bwrap its options (callgrind dumps its counts on
+# entering jail_hand_over: start-up, config, plan, policy file, argv; kjail
+# starts bwrap before its plan, and bwrap waits for them; the child that
+# execs bwrap is not followed), as a fact
 pre_exec_ir() {
 	local key=$1 dir=$2; shift 3
 	[ "$have_valgrind" = 1 ] || return 0
 	rm -f "$S/cg/$key".*
 	(cd "$dir" && { ulimit -n "$(ulimit -Hn)" 2>/dev/null || :; } &&
-		valgrind --tool=callgrind --trace-children=no --dump-before=vfork \
+		valgrind --tool=callgrind --trace-children=no --dump-before=jail_hand_over \
 		--callgrind-out-file="$S/cg/$key.out" "$@") >/dev/null 2>"$S/cg/$key.log" || {
 		say "callgrind failed for $key (see $S/cg/$key.log)"; return 0; }
 	local v
 	v=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p; s/^summary: *\([0-9]*\).*/\1/p' "$S/cg/$key.out.1" 2>/dev/null | head -n 1)
-	[ -n "$v" ] || { say "$key: callgrind saw no vfork (see $S/cg/$key.log)"; return 0; }
+	[ -n "$v" ] || { say "$key: callgrind saw no hand-over to bwrap (see $S/cg/$key.log)"; return 0; }
 	fact "ir:$key" "$v"
 }
 if want instructions; then
@@ -699,8 +701,9 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	w("`--deny-read` entries are existing files in a scratch directory outside the workspace")
 	w("(and outside /tmp), built-in policy plus the masks. *Ir* is kjail's own work in")
 	w("instructions (callgrind): *before bwrap* counts a real run up to the moment kjail")
-	w("starts bwrap (callgrind `--dump-before=vfork`); *--print* counts `kjail --print`,")
-	w("which also quotes and prints the whole command line.")
+	w("hands bwrap its options (callgrind `--dump-before=jail_hand_over`; kjail starts bwrap")
+	w("before its plan, and bwrap waits for them); *--print* counts `kjail --print`, which")
+	w("also quotes and prints the whole command line.")
 	w("")
 	w("| masks | kjail ms | kjail --print ms | raw bwrap net ms | raw + helper net ms | kjail / raw + helper | Ir before bwrap | Ir --print |")
 	w("|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -759,7 +762,7 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	      x3(r2) + (" (instructions ×%.3f, system calls %s → %s)" % (irw, facts.get("sc:print-w10", "?"), facts.get("sc:print-w100k", "?")) if irw else ""),
 	      "≤ 1.10×", r2 is not None and r2 <= 1.10)
 	i3 = ir("run-m1000")
-	check(3, "kjail's instructions before it starts bwrap, 1,000 masks (callgrind)", i3,
+	check(3, "kjail's instructions before bwrap gets its options, 1,000 masks (callgrind)", i3,
 	      num(i3) + " (--print: %s)" % num(ir("print-m1000")), "< 10,000,000", i3 is not None and i3 < 10_000_000)
 	check(4, "`grant_covers` on 1,000 path constraints", cps, (num(int(cps)) + "/s") if cps else "n/a", "≥ 1,000,000/s", cps is not None and cps >= 1e6)
 	w("| 5 | this table, reproduced by `make bench` | — | — | (this file is its output) |")
