@@ -992,6 +992,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	bwrap_build(pl, bwrap, self, &j.fds, cmd, &argv);
 	print_invocation(&argv, pl, json);
 	strv_free(&argv);
+	free(j.pool);
 	return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
 }
 
