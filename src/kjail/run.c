@@ -939,11 +939,12 @@ int jail_run(struct jail *j, struct plan *pl, char *policy_json)
 	struct strv argv = STRV_INIT;
 	bwrap_build(pl, j->bwrap, j->entry, &j->fds, j->cmd, &argv);
 	_cleanup_free_ char *args = args_data(&argv, &args_len);
-	strv_free(&argv);
 	for (size_t i = 0; i < pl->nops; i++)
 		pl->ops[i].fd = -1;
 	cpus_join(j->pid);
 	jail_hand_over(j, args, args_len, go, go_len);
+	/* freed once bwrap is on its way: thousands of words with many masks */
+	strv_free(&argv);
 
 	/* bwrap is on its way: what the end needs is made meanwhile */
 	fcntl(j->status_p[0], F_SETFL, O_NONBLOCK);
