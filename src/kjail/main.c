@@ -445,7 +445,12 @@ int main(int argc, char **argv)
 		rc = run_bwrap(&pl, bwrap, entry, cmd, policy_json, cli.json, p.deny_read.n);
 	else
 #ifdef KJ_OS_LINUX
+	{
+		if (!jail) /* bwrap was not there then: started now, all the same */
+			jail = jail_start(bwrap, entry, cmd, strv_argv(&pl.env), p.allow_userns.value,
+					  p.deny_read.n);
 		rc = jail_run(jail, &pl, policy_json);
+	}
 #else
 		rc = run_bwrap(&pl, bwrap, entry, cmd, policy_json, cli.json, 0); /* refuses */
 #endif
