@@ -78,13 +78,13 @@ struct plan {
 	struct entry_list env_removed;
 };
 
+/* AUTO as this system takes it: bwrap on Linux, seatbelt on macOS. */
+enum backend backend_effective(enum backend b);
+
 /* Builds the plan; false with one line in err on a policy that cannot be
  * honoured (missing workspace, a mask that would hide a writable root...).
  * The environment is envp scrubbed (env_filter); with envp NULL, env and
  * env_removed are left empty for the caller, who scrubbed it before. */
-/* AUTO as this system takes it: bwrap on Linux, seatbelt on macOS. */
-enum backend backend_effective(enum backend b);
-
 bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 		struct plan *out, char *err, size_t errlen);
 void plan_free(struct plan *pl);

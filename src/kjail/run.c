@@ -168,12 +168,12 @@ struct jail {
  * the --deny-read entries) bwrap is started again with enough. */
 #define POOL_SPARE 16
 
-/* Signals: set once per kjail, before the first bwrap. */
+/* kjail's signals while it waits for the jail, set just before it hands
+ * bwrap the jail. Until then they are the caller's: a Ctrl-C or SIGTERM
+ * while kjail works out the jail kills kjail, PR_SET_PDEATHSIG takes
+ * bwrap, and nothing runs. */
 static struct {
-	bool set;
-	int sig_default; /* what the user's SIGINT and SIGQUIT were */
-	int sfd;         /* SIGCHLD, SIGTERM, SIGHUP */
-	sigset_t old;    /* the mask bwrap gets back */
+	int sfd; /* SIGCHLD, SIGTERM, SIGHUP */
 } sigs;
 
 /* The bwrap a fatal error must not leave behind: killed and reaped as
@@ -261,16 +261,13 @@ static int default_signals(void)
 
 static void set_signals(void)
 {
-	if (sigs.set)
-		return;
-	sigs.sig_default = default_signals();
 	sigset_t block;
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &block, &sigs.old);
+	sigprocmask(SIG_BLOCK, &block, NULL);
 	/* SIGPIPE stays blocked, out of the signalfd: a bwrap gone before it
 	 * read its options is an EPIPE, diagnosed from its exit */
 	sigdelset(&block, SIGPIPE);
@@ -283,7 +280,6 @@ static void set_signals(void)
 	/* orphans of the jail come to kjail: see wait_jail_gone */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		die_errno("cannot become the jail's subreaper");
-	sigs.set = true;
 }
 
 static void jail_open(struct jail *j, size_t npool)
@@ -306,7 +302,7 @@ static void jail_open(struct jail *j, size_t npool)
 	/* numbers only from here on: kjail closes its copies once bwrap has them */
 	j->fds = (struct jail_fds){ .status = j->status_p[1], .user_err = j->user_err,
 				    .seccomp = j->seccomp, .info = j->info_p[1],
-				    .sig_default = sigs.set ? sigs.sig_default : default_signals(),
+				    .sig_default = default_signals(),
 				    .go = j->go };
 }
 
@@ -436,8 +432,7 @@ static void cpus_join(pid_t bwrap)
  * shares kjail's memory until the exec. Saves copying kjail's page tables on
  * every run. */
 static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, char *const *envp,
-				   const int *keep, size_t nkeep, int err_w, const sigset_t *old,
-				   bool split)
+				   const int *keep, size_t nkeep, int err_w, bool split)
 {
 	/* kjail going away for any reason takes the jail with it. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
@@ -451,9 +446,13 @@ static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, char *c
 			_exit(KJ_EXIT_FAIL);
 	if (dup2(err_w, STDERR_FILENO) < 0)
 		_exit(KJ_EXIT_FAIL);
-	/* SIGINT and SIGQUIT stay ignored: bwrap would die of Ctrl-C and take
-	 * the jail with it before the command had handled it. */
-	sigprocmask(SIG_SETMASK, old, NULL);
+	/* bwrap ignores SIGINT and SIGQUIT (kjail still takes them until it
+	 * hands over the jail): bwrap would die of Ctrl-C and take the jail
+	 * with it before the command had handled it. The entry helper gives
+	 * the command the caller's dispositions back. */
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	if (sigaction(SIGINT, &ign, NULL) < 0 || sigaction(SIGQUIT, &ign, NULL) < 0)
+		_exit(KJ_EXIT_FAIL);
 	execve(bwrap, argv, envp);
 	/* stderr is kjail's pipe: diagnose() reads this */
 	static const char msg[] = "cannot execute bwrap\n";
@@ -799,7 +798,6 @@ static void jail_spawn(struct jail *j, size_t npool)
 {
 	/* descriptors first, numbered as --print shows them */
 	jail_open(j, npool);
-	set_signals();
 	const struct jail_fds fds = j->fds;
 	char fdbuf[16];
 	snprintf(fdbuf, sizeof fdbuf, "%d", j->args_p[0]);
@@ -824,7 +822,7 @@ static void jail_spawn(struct jail *j, size_t npool)
 		die_errno("vfork");
 	if (child == 0)
 		exec_bwrap(j->bwrap, strv_argv(&exec_argv), j->envp, keep, nkeep, j->err_p[1],
-			   &sigs.old, cpus.split);
+			   cpus.split);
 	j->pid = live_bwrap = child;
 	strv_free(&exec_argv);
 	free(keep);
@@ -917,8 +915,6 @@ KJ_NOINLINE static void jail_hand_over(struct jail *j, const char *args, size_t 
 
 int jail_run(struct jail *j, struct plan *pl, char *policy_json)
 {
-	/* (a SIGTERM or SIGHUP since jail_start waits in the signalfd: it goes
-	 * to bwrap as soon as kjail waits for it) */
 	if (!assign_fds(j, pl)) {
 		/* more masked files than bwrap was started with */
 		jail_cancel(j);
@@ -941,6 +937,9 @@ int jail_run(struct jail *j, struct plan *pl, char *policy_json)
 	_cleanup_free_ char *args = args_data(&argv, &args_len);
 	for (size_t i = 0; i < pl->nops; i++)
 		pl->ops[i].fd = -1;
+	/* from here a SIGTERM or SIGHUP waits in the signalfd and goes to
+	 * bwrap as soon as kjail waits for it */
+	set_signals();
 	cpus_join(j->pid);
 	jail_hand_over(j, args, args_len, go, go_len);
 	/* freed once bwrap is on its way: thousands of words with many masks */
