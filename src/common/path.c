@@ -218,6 +218,7 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 	size_t pos = 0;
 	int links = 0;
 	bool missing = false;
+	size_t real_len = 0; /* while missing: out's length before its first missing component */
 
 	pbuf_init(&out, strlen(rest));
 	while (rest[pos]) {
@@ -233,6 +234,13 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 		if (n == 2 && c[0] == '.' && c[1] == '.') {
 			pop_component(out.s, &out.len);
 			last = 0;
+			/* back above the missing part, in what exists: looked up
+			 * again, since a link there leads elsewhere ("new/../link") */
+			if (missing && out.len <= real_len) {
+				missing = false;
+				if (memo)
+					memo->absent = false;
+			}
 			continue;
 		}
 		size_t save = out.len;
@@ -244,8 +252,10 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 			continue;
 		struct stat st;
 		if (lstat(out.s, &st) < 0) {
-			/* Not there (or not reachable): the rest is taken as written. */
+			/* Not there (or not reachable): the rest is taken as written,
+			 * until a ".." leads back above it. */
 			missing = true;
+			real_len = save;
 			if (memo && (errno == ENOENT || errno == ENOTDIR))
 				memo->absent = true;
 			continue;
@@ -266,6 +276,7 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 		char *next = link_then(out.s, rest + pos, &abs_target);
 		if (!next) {
 			missing = true;
+			real_len = save;
 			continue;
 		}
 		free(owned);

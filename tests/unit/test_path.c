@@ -453,6 +453,22 @@ static void test_resolve_missing_tail(void **state)
 	expect_resolve(t, "rel/new/./x/../y", "a/b/new/y");
 	/* Below a regular file nothing can exist; the tail is still lexical. */
 	expect_resolve(t, "a/b/file/x", "a/b/file/x");
+	/* A ".." still inside the missing part stays lexical... */
+	expect_resolve(t, "dang/../rel", "nowhere/rel");
+}
+
+/* ...but one that leads back above it, into what exists, looks components
+ * up again: a link there leads elsewhere, and a path checked as written
+ * would be acted on through it ("new/../link" is "link"). */
+static void test_resolve_missing_then_back(void **state)
+{
+	const struct tree *t = *state;
+	expect_resolve(t, "missing/../rel/file", "a/b/file");
+	expect_resolve(t, "a/new/../up", "c");
+	expect_resolve(t, "a/new/x/../../up/z", "c/z");
+	expect_resolve(t, "a/b/file/x/../../back", "");     /* ENOTDIR, then back */
+	expect_resolve(t, "a/new/../b/../up/../a/b/back/abs", "a");
+	expect_resolve(t, "a/new/../new2/../../dang", "nowhere/deep");
 }
 
 /* Creating through a dangling link creates its target, so the target is the
@@ -565,7 +581,7 @@ static void test_resolve_relative_needs_absolute_base(void **state)
 static const char *const memo_paths[] = {
 	"", "a", "a/b/file", "abs/b/file", "rel/file", "a/up", "a/b/back/c", "chain1/file",
 	"dang", "dangabs", "sp", "dot/a/b", "a/b/missing", "a/missing/deeper", "abs/../c",
-	"rel/back/a/up", NULL,
+	"rel/back/a/up", "missing/../rel/file", "a/new/../up", "a/b/file/x/../../back", NULL,
 };
 
 static void test_memo_agrees_with_resolve(void **state)
@@ -693,6 +709,9 @@ static void test_memo_absent(void **state)
 	expect_absent(t, &memo, "a/b/file/below", true);   /* ENOTDIR */
 	expect_absent(t, &memo, "dang", true);             /* dangling: target missing */
 	expect_absent(t, &memo, "abs/b", false);           /* reset after an absent one */
+	expect_absent(t, &memo, "a/nope/../b/file", false); /* back in what exists */
+	expect_absent(t, &memo, "a/nope/../b/nope2", true);
+	expect_absent(t, &memo, "a/nope/../up/nope", true);
 	expect_absent(t, &memo, "a/b/file", false);
 	path_memo_free(&memo);
 }
@@ -749,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_chain),
 		cmocka_unit_test(test_resolve_dotdot_after_symlink),
 		cmocka_unit_test(test_resolve_missing_tail),
+		cmocka_unit_test(test_resolve_missing_then_back),
 		cmocka_unit_test(test_resolve_dangling_followed),
 		cmocka_unit_test(test_resolve_loops),
 		cmocka_unit_test(test_resolve_relative_with_base),
