@@ -70,6 +70,7 @@ void agent_shared_clear(struct agent_shared *sh)
 	for (size_t i = 0; i < sh->results.n; i++)
 		free(sh->results.v[i]);
 	free(sh->results.v);
+	free(sh->results.owner);
 	free(sh->fault_log);
 	hint_policy_free(sh->policy);
 	*sh = (struct agent_shared){ 0 };
@@ -181,7 +182,8 @@ static char *system_prompt(const struct agent *a)
 void agent_init(struct agent *a, struct agent_shared *sh, const struct grant *g,
 		unsigned depth, const char *label)
 {
-	*a = (struct agent){ .sh = sh, .grant = g, .depth = depth, .label = xstrdup(label) };
+	*a = (struct agent){ .sh = sh, .grant = g, .depth = depth, .label = xstrdup(label),
+			     .owner = ++sh->owners };
 	agent_reset(a);
 }
 
@@ -197,6 +199,7 @@ void agent_reset(struct agent *a)
 void agent_set_grant(struct agent *a, const struct grant *g)
 {
 	a->grant = g;
+	a->owner = ++a->sh->owners; /* what it stored before is not its to read now */
 	_cleanup_free_ char *sys = system_prompt(a);
 	json_object_set_new(json_array_get(a->history, 0), "content", jstr(sys));
 }
@@ -334,7 +337,9 @@ static char *run_allowed(struct agent *a, const struct tool_call *c, bool *ok)
 	struct agent_shared *sh = a->sh;
 	if (c->id == TOOL_BASH && c->background)
 		ensure_job_dir(&sh->jobs);
-	struct tool_run run = { c, &sh->env };
+	struct tool_env env = sh->env;
+	env.owner = a->owner;
+	struct tool_run run = { c, &env };
 	long deadline = tool_deadline_ms(sh, c);
 	struct barrier_result res;
 	barrier_run(tool_execute, &run, deadline, &res);
@@ -381,12 +386,14 @@ static char *run_task(struct agent *a, const struct tool_call *c, struct grant *
 }
 
 /* Keep a long result whole and give the model its head. */
-static char *bounded(struct agent_shared *sh, const struct tool_call *c, char *text)
+static char *bounded(struct agent *a, const struct tool_call *c, char *text)
 {
 	if (strlen(text) <= AGENT_RESULT_SHOW || (c && c->id == TOOL_RESULT_READ))
 		return text;
-	struct result_store *rs = &sh->results;
+	struct result_store *rs = &a->sh->results;
 	rs->v = xreallocarray(rs->v, rs->n + 1, sizeof *rs->v);
+	rs->owner = xreallocarray(rs->owner, rs->n + 1, sizeof *rs->owner);
+	rs->owner[rs->n] = a->owner;
 	rs->v[rs->n++] = text;
 	_cleanup_free_ char *id = xasprintf("r%zu", rs->n);
 	return result_preview(text, AGENT_RESULT_SHOW, id);
@@ -395,12 +402,12 @@ static char *bounded(struct agent_shared *sh, const struct tool_call *c, char *t
 /* A command's result with a sandbox hint at its end (hint.h): the hint
  * goes to the person watching too, and stays in sight of the model however
  * long the output before it is. */
-static char *bounded_hinted(struct agent_shared *sh, const struct tool_call *c, char *text)
+static char *bounded_hinted(struct agent *a, const struct tool_call *c, char *text)
 {
 	size_t at = c->id == TOOL_BASH || c->id == TOOL_BASH_OUTPUT ? hint_split(text)
 								     : (size_t)-1;
 	if (at == (size_t)-1)
-		return bounded(sh, c, text);
+		return bounded(a, c, text);
 	_cleanup_free_ char *hint = xstrdup(text + at + 2);
 	text[at] = '\0';
 	for (char *l = hint, *nl; *l; l = nl + 1) {
@@ -411,7 +418,7 @@ static char *bounded_hinted(struct agent_shared *sh, const struct tool_call *c, 
 		}
 		warn_msg("%.*s", (int)(nl - l), l);
 	}
-	_cleanup_free_ char *head = bounded(sh, c, text);
+	_cleanup_free_ char *head = bounded(a, c, text);
 	return xasprintf("%s\n\n%s", head, hint);
 }
 
@@ -449,7 +456,7 @@ static char *dispatch(struct agent *a, const struct chat_call *cc, bool *ok)
 	else
 		text = run_allowed(a, &c, ok);
 	grant_free(conferred);
-	text = bounded_hinted(a->sh, &c, text);
+	text = bounded_hinted(a, &c, text);
 	tool_call_clear(&c);
 	return text;
 }

@@ -35,6 +35,7 @@ struct agent_shared {
 	FILE *out;
 	long tool_timeout_ms;
 	unsigned ntasks;              /* sub-agents started, for their labels */
+	unsigned owners;              /* owner numbers handed out (struct agent) */
 	struct hint_policy *policy;   /* kjail's ($KJAIL_POLICY), for hints only */
 };
 
@@ -44,6 +45,7 @@ struct agent {
 	json_t *history;              /* the messages so far */
 	unsigned depth;
 	char *label;                  /* "main", "task-1", ... */
+	unsigned owner;               /* of the results it stores: new with each grant */
 };
 
 /* WORKSPACE's job directory is made under TMPDIR (or /tmp) on first use.

@@ -421,6 +421,51 @@ static void test_write_read(void **state)
 	tool_call_clear(&c);
 }
 
+static char *result_read(struct fx *f, unsigned owner, const char *args, bool *ok)
+{
+	struct tool_call c;
+	char err[300];
+	assert_true(parse("result-read", args, &c, err));
+	struct barrier_out out = { 0 };
+	f->env.owner = owner;
+	tool_result_read(&c, &f->env, &out);
+	tool_call_clear(&c);
+	*ok = out.ok;
+	return out.text;
+}
+
+/* result-read pages only through what the same owner stored: a sub-agent
+ * (or a narrower /profile) does not read what was stored under another
+ * grant. */
+static void test_result_read_owner(void **state)
+{
+	struct fx *f = *state;
+	char *texts[] = { "first stored text", "second, by another" };
+	unsigned owners[] = { 1, 2 };
+	f->results = (struct result_store){ .v = texts, .owner = owners, .n = 2 };
+	bool ok;
+	char *t = result_read(f, 1, "{\"id\":\"r1\",\"offset\":6}", &ok);
+	assert_true(ok);
+	assert_non_null(strstr(t, "stored text"));
+	free(t);
+	t = result_read(f, 1, "{\"id\":\"r2\"}", &ok);
+	assert_false(ok);
+	assert_string_equal(t, "result \"r2\" was stored by another agent or under another "
+			       "grant; this one cannot read it");
+	free(t);
+	t = result_read(f, 2, "{\"id\":\"r1\"}", &ok);
+	assert_false(ok);
+	free(t);
+	t = result_read(f, 2, "{\"id\":\"r2\"}", &ok);
+	assert_true(ok);
+	free(t);
+	t = result_read(f, 1, "{\"id\":\"r3\"}", &ok);
+	assert_false(ok);
+	assert_string_equal(t, "there is no result \"r3\"");
+	free(t);
+	f->results = (struct result_store){ 0 };
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -434,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_tool_environ),
 		cmocka_unit_test_setup_teardown(test_edit_all_or_nothing, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_write_read, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_result_read_owner, fx_setup, fx_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -365,6 +365,11 @@ void tool_result_read(const struct tool_call *c, const struct tool_env *env,
 		tool_fail(out, "there is no result \"%.40s\"", c->result);
 		return;
 	}
+	if (env->results->owner[idx - 1] != env->owner) {
+		tool_fail(out, "result \"%.40s\" was stored by another agent or under another "
+			  "grant; this one cannot read it", c->result);
+		return;
+	}
 	char err[200];
 	char *page = result_page(env->results->v[idx - 1], c->result, (size_t)c->first,
 				 c->count ? (size_t)c->count : 16384, err, sizeof err);

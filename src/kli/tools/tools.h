@@ -104,6 +104,7 @@ struct job_table {
 
 struct result_store {
 	char **v;           /* full texts, by id "rN" (N = index + 1) */
+	unsigned *owner;    /* who stored each: only they read it back */
 	size_t n;
 };
 
@@ -115,6 +116,11 @@ struct tool_env {
 	long bash_timeout;       /* seconds: default and bound of a command */
 	const struct job_table *jobs;
 	const struct result_store *results;
+	/* the agent, under its current grant, a tool runs for: result-read
+	 * pages only through what the same owner stored (a sub-agent's grant
+	 * does not cover what its parent read, nor a narrower /profile what
+	 * was read before it) */
+	unsigned owner;
 	/* kjail's policy when kli runs in a jail ($KJAIL_POLICY), else NULL:
 	 * only ever used for hint text (hint.h), never for what may run. */
 	const struct hint_policy *policy;
