@@ -16,6 +16,10 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef KJ_OS_LINUX
+#include <linux/magic.h>
+#include <sys/vfs.h>
+#endif
 #ifdef __linux__
 #include <sys/syscall.h>
 #endif
@@ -237,6 +241,41 @@ static void skip(struct builder *b, const char *path, const char *why, const cha
 	entry_add(&b->pl->skipped, path, o);
 }
 
+/* The kernel filesystem PATH lies on, when it is one (proc mounted at
+ * /mnt/proc as much as at /proc), else NULL. */
+static const char *kernel_fs(const char *path)
+{
+#ifdef KJ_OS_LINUX
+	struct statfs sf;
+	if (statfs(path, &sf) != 0)
+		return NULL;
+	switch ((unsigned long)sf.f_type) {
+	case PROC_SUPER_MAGIC:
+		return "proc";
+	case SYSFS_MAGIC:
+		return "sysfs";
+	case CGROUP_SUPER_MAGIC:
+	case CGROUP2_SUPER_MAGIC:
+		return "cgroup";
+	case DEBUGFS_MAGIC:
+		return "debugfs";
+	case TRACEFS_MAGIC:
+		return "tracefs";
+	case SECURITYFS_MAGIC:
+		return "securityfs";
+	case BPF_FS_MAGIC:
+		return "bpf";
+	case EFIVARFS_MAGIC:
+		return "efivarfs";
+	case DEVPTS_SUPER_MAGIC:
+		return "devpts";
+	}
+#else
+	(void)path;
+#endif
+	return NULL;
+}
+
 static bool add_writable(struct builder *b, const char *path, const char *rule, const char *origin,
 			 bool strict)
 {
@@ -245,6 +284,16 @@ static bool add_writable(struct builder *b, const char *path, const char *rule, 
 		return fail(b, "%s: %s: %s", origin, path, strerror(errno));
 	if (strcmp(real, "/") == 0)
 		return fail(b, "%s: refusing to make / writable: that is no jail", origin);
+	/* The kernel's own trees: the jail has its own /proc and /dev; the
+	 * host's, or /sys, writable would hand it the kernel's settings
+	 * (core_pattern runs a program as root), the host's processes and
+	 * its devices. */
+	static const char *const kernel_dirs[] = { "/proc", "/sys", "/dev", NULL };
+	for (const char *const *d = kernel_dirs; *d; d++)
+		if (path_is_under(real, *d))
+			return fail(b, "%s: refusing to make %s writable: %s is the kernel's "
+				       "(its settings, processes or devices), never the jail's to write",
+				    origin, real, *d);
 	/* Run as root, the jail writes what root owns: a writable root that
 	 * holds one of these hands it the machine (a cron job, a service, a
 	 * package's install script, a library every program loads). */
@@ -265,6 +314,11 @@ static bool add_writable(struct builder *b, const char *path, const char *rule, 
 		skip(b, real, "missing, not bound writable", origin);
 		return true;
 	}
+	const char *kfs = kernel_fs(real);
+	if (kfs)
+		return fail(b, "%s: refusing to make %s writable: it is on the kernel's %s "
+			       "filesystem, never the jail's to write",
+			    origin, real, kfs);
 	cand_take(b->pl, &b->roots, OP_BIND, steal_pointer(&real), rule, origin);
 	return true;
 }
