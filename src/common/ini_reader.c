@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <limits.h>
 
 /* inih copies section and key names into fixed buffers of this size and
  * silently truncates longer ones. */
@@ -240,6 +241,23 @@ int ini_read_text(const char *name, const char *text, size_t len,
 		return INI_ERROR;
 	}
 	return INI_OK;
+}
+
+bool ini_file_trusted(const char *path, uid_t uid, char *err, size_t errlen)
+{
+	char why[PATH_MAX + 64];
+	if (file_owned_safely(path, uid, why, sizeof why) || errno == ENOENT)
+		return true;
+	if (errno == EPERM)
+		fmt_into(err, errlen,
+			 "%s: refusing this config file: someone other than you or root could "
+			 "change it (%s); make it and its directories yours or root's, writable "
+			 "by no one else (chmod go-w)",
+			 path, why);
+	else
+		fmt_into(err, errlen, "%s: cannot check who could change it: %s", path,
+			 strerror(errno));
+	return false;
 }
 
 int ini_read_file(const char *path, bool optional, const struct ini_section_spec *schema,

@@ -9,6 +9,7 @@
 #define KJ_INI_READER_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 
 struct ini_key_spec {
@@ -44,6 +45,12 @@ enum { INI_OK = 0, INI_MISSING = 1, INI_ERROR = -1 };
  * On INI_ERROR, err holds one line: "FILE:LINE: message" or "FILE: message". */
 int ini_read_file(const char *path, bool optional, const struct ini_section_spec *schema,
 		  ini_item_fn fn, void *ctx, char *err, size_t errlen);
+
+/* For a config file that sets what a run may do: false, with err one line,
+ * when someone other than uid or root could change path (the file or a
+ * directory above it: see file_owned_safely). A missing path passes; the
+ * reader reports it. */
+bool ini_file_trusted(const char *path, uid_t uid, char *err, size_t errlen);
 
 /* The same over text in memory; name is used in messages. */
 int ini_read_text(const char *name, const char *text, size_t len,

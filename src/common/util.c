@@ -215,6 +215,97 @@ void closep(int *fd)
 	}
 }
 
+/* Whether owner is how this user namespace shows a uid it does not map
+ * (the kernel's overflow uid, unmapped here): in a jail, root's files
+ * (/, /home) show so, and are root's outside. In the first namespace,
+ * which maps every uid, it is the real user "nobody". */
+static bool unmapped_owner(uid_t owner)
+{
+	char buf[4096];
+	_cleanup_close_ int fd = open("/proc/sys/kernel/overflowuid", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	if (strtoul(buf, NULL, 10) != (unsigned long)owner)
+		return false;
+	_cleanup_close_ int map = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+	n = map >= 0 ? read(map, buf, sizeof buf - 1) : -1;
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (char *line = buf; *line;) {
+		char *end;
+		unsigned long in = strtoul(line, &end, 10), out, count;
+		out = strtoul(end, &end, 10);
+		count = strtoul(end, &end, 10);
+		(void)out;
+		if ((unsigned long)owner >= in && (unsigned long)owner - in < count)
+			return false; /* mapped: a real owner */
+		line = strchr(end, '\n') ? strchr(end, '\n') + 1 : end + strlen(end);
+	}
+	return true;
+}
+
+/* One of file_owned_safely's checks: p itself. */
+static bool owned_safely(const char *p, bool dir, uid_t uid, char *why, size_t whylen)
+{
+	struct stat st;
+	if (stat(p, &st) != 0)
+		return false;
+	if (st.st_uid != uid && st.st_uid != 0 && !unmapped_owner(st.st_uid)) {
+		snprintf(why, whylen, "%s belongs to uid %lu", p, (unsigned long)st.st_uid);
+		errno = EPERM;
+		return false;
+	}
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(dir && (st.st_mode & S_ISVTX))) {
+		snprintf(why, whylen, "%s is writable by %s", p,
+			 st.st_mode & S_IWOTH ? "everyone" : "its group");
+		errno = EPERM;
+		return false;
+	}
+	return true;
+}
+
+/* p (a real, absolute path) and every directory above it. */
+static bool chain_owned_safely(const char *real, bool dir, uid_t uid, char *why, size_t whylen)
+{
+	if (!owned_safely(real, dir, uid, why, whylen))
+		return false;
+	_cleanup_free_ char *d = xstrdup(real);
+	for (char *slash = strrchr(d, '/'); slash; slash = strrchr(d, '/')) {
+		if (slash == d) {
+			d[1] = '\0';
+			return owned_safely(d, true, uid, why, whylen);
+		}
+		*slash = '\0';
+		if (!owned_safely(d, true, uid, why, whylen))
+			return false;
+	}
+	return true;
+}
+
+bool file_owned_safely(const char *path, uid_t uid, char *why, size_t whylen)
+{
+	why[0] = '\0';
+	_cleanup_free_ char *real = realpath(path, NULL);
+	if (!real)
+		return false;
+	if (!chain_owned_safely(real, false, uid, why, whylen))
+		return false;
+	/* where the path as given names it: a link there is changed there */
+	const char *slash = strrchr(path, '/');
+	_cleanup_free_ char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+					 : xstrdup(".");
+	_cleanup_free_ char *realdir = realpath(dir, NULL);
+	if (!realdir)
+		return false;
+	size_t n = strlen(realdir);
+	if (strncmp(real, realdir, n) == 0 && (real[n] == '/' || n == 1))
+		return true; /* the same directories, checked above */
+	return chain_owned_safely(realdir, true, uid, why, whylen);
+}
+
 char *read_file_capped(const char *path, size_t max, size_t *len_out)
 {
 	/* O_NONBLOCK: opening a FIFO planted in place of a config must not hang. */

@@ -52,6 +52,18 @@ bool str_eq(const char *a, const char *b);
  * (EFBIG if larger, EINVAL if not a regular file). */
 char *read_file_capped(const char *path, size_t max, size_t *len_out);
 
+/* Whether only uid and root could change the file at path, as ssh asks of
+ * its config: the file, and every directory above it (above its real path
+ * and above the path as given, when a link leads elsewhere), must belong
+ * to uid or root and be writable by no one else (a directory writable by
+ * others passes with the sticky bit, as /tmp does; in a user namespace, a
+ * uid it does not map, shown as the overflow uid, counts as root's, since
+ * root's files show so inside a jail). True when so; false
+ * with errno ENOENT when path is not there; false with errno EPERM and why
+ * one clause ("/x/y belongs to uid 1001") when someone else could change
+ * it; false with another errno when it cannot be told. */
+bool file_owned_safely(const char *path, uid_t uid, char *why, size_t whylen);
+
 /* Read up to cap-1 bytes from fd (until EOF or an error), NUL-terminated;
  * returns how many were read. */
 size_t read_text(int fd, char *buf, size_t cap);

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct ini_key_spec sandbox_keys[] = {
 	{ "network", false },
@@ -136,6 +137,9 @@ static bool load(struct policy *p, const char *name, const char *text, size_t le
 		 const char *path, bool optional, const char *home, char *err, size_t errlen)
 {
 	struct load_ctx ctx = { p, home };
+	/* a config loosens the jail: only its owner (or root) may write it */
+	if (!text && !ini_file_trusted(path, getuid(), err, errlen))
+		return false;
 	int rc = text ? ini_read_text(name, text, len, schema, on_item, &ctx, err, errlen)
 		      : ini_read_file(path, optional, schema, on_item, &ctx, err, errlen);
 	if (rc == INI_MISSING)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum layer { LAYER_SYSTEM, LAYER_USER, LAYER_PROJECT };
 
@@ -372,6 +373,10 @@ static bool read_layer(struct loader *L, const char *file, enum layer layer, cha
 		return true;
 	L->file = file;
 	L->layer = layer;
+	/* The system's and the user's files set what a run may do: only their
+	 * owner (or root) may write them. A project file can only narrow it. */
+	if (layer != LAYER_PROJECT && !ini_file_trusted(file, getuid(), err, errlen))
+		return false;
 	/* A project file was found on disk, so it must be read. */
 	int rc = ini_read_file(file, layer != LAYER_PROJECT, schema, on_item, L, err, errlen);
 	if (rc == INI_ERROR) {

@@ -16,7 +16,9 @@
 #include <cmocka.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -213,6 +215,92 @@ static void test_dir_read_one(void **state)
 	remove_tree(dir);
 }
 
+/* ---- file_owned_safely: ssh's rule for a config file -------------------- */
+
+static void expect_unsafe(const char *path, uid_t uid, const char *why_want)
+{
+	char why[PATH_MAX + 64];
+	errno = 0;
+	assert_false(file_owned_safely(path, uid, why, sizeof why));
+	assert_int_equal(errno, EPERM);
+	assert_string_equal(why, why_want);
+}
+
+static void test_file_owned_safely(void **state)
+{
+	(void)state;
+	/* under /tmp: sticky and root's, so what is above passes */
+	char tmpl[] = "/tmp/test_util.XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	char *d = realpath(tmpl, NULL), *f = xconcat(d, "/config.ini", NULL),
+	     *open_dir = xconcat(d, "/open", NULL), *in_open = xconcat(d, "/open/c.ini", NULL),
+	     *to_open = xconcat(d, "/to-open.ini", NULL), *link_in_open = xconcat(d, "/open/l.ini", NULL);
+	char why[PATH_MAX + 64], want[PATH_MAX + 64];
+	uid_t me = getuid();
+	int fd = open(f, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_true(file_owned_safely(f, me, why, sizeof why));
+
+	assert_int_equal(chmod(f, 0664), 0);
+	snprintf(want, sizeof want, "%s is writable by its group", f);
+	expect_unsafe(f, me, want);
+	assert_int_equal(chmod(f, 0646), 0);
+	snprintf(want, sizeof want, "%s is writable by everyone", f);
+	expect_unsafe(f, me, want);
+	assert_int_equal(chmod(f, 0444), 0);
+	assert_true(file_owned_safely(f, me, why, sizeof why));
+
+	/* a directory above it others can write: unless sticky */
+	assert_int_equal(chmod(d, 0777), 0);
+	snprintf(want, sizeof want, "%s is writable by everyone", d);
+	expect_unsafe(f, me, want);
+	assert_int_equal(chmod(d, 01777), 0);
+	assert_true(file_owned_safely(f, me, why, sizeof why));
+	assert_int_equal(chmod(d, 0700), 0);
+
+	/* someone else's: as root a file given away, as a user the same file
+	 * judged for another uid */
+	if (me == 0) {
+		assert_int_equal(chown(f, 12345, 0), 0);
+		snprintf(want, sizeof want, "%s belongs to uid 12345", f);
+		expect_unsafe(f, 0, want);
+		assert_int_equal(chown(f, 0, 0), 0);
+	} else {
+		snprintf(want, sizeof want, "%s belongs to uid %lu", f, (unsigned long)me);
+		expect_unsafe(f, me + 1, want);
+	}
+
+	/* a link: both where it is and where it leads count */
+	assert_int_equal(mkdir(open_dir, 0777), 0);
+	assert_int_equal(chmod(open_dir, 0777), 0);
+	fd = open(in_open, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(symlink(in_open, to_open), 0);
+	snprintf(want, sizeof want, "%s is writable by everyone", open_dir);
+	expect_unsafe(to_open, me, want);
+	assert_int_equal(symlink(f, link_in_open), 0);
+	expect_unsafe(link_in_open, me, want);
+
+	errno = 0;
+	assert_false(file_owned_safely("/nonexistent-kjail-test/x.ini", me, why, sizeof why));
+	assert_int_equal(errno, ENOENT);
+
+	unlink(link_in_open);
+	unlink(to_open);
+	unlink(in_open);
+	rmdir(open_dir);
+	unlink(f);
+	rmdir(d);
+	free(link_in_open);
+	free(to_open);
+	free(in_open);
+	free(open_dir);
+	free(f);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_children_fd_rereads),
 		cmocka_unit_test(test_dir_names_present),
 		cmocka_unit_test(test_dir_read_one),
+		cmocka_unit_test(test_file_owned_safely),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
