@@ -296,5 +296,17 @@ const struct protected_name protected_in_home[] = {
 	{ ".config/opencode", "coding agent config", PROTECT_ANY },
 	{ ".config/zed", "editor config", PROTECT_ANY },
 	{ ".config/helix", "editor config", PROTECT_ANY },
+	{ ".config/Code/User", "editor config", PROTECT_ANY }, /* tasks, terminal profiles */
+	/* what a shell, an interpreter or a debugger loads on its own: Python
+	 * runs the .pth files of the user's site-packages (.local/lib/pythonX.Y)
+	 * at every start; bash-completion sources these in every interactive
+	 * shell; direnv sources direnvrc and trusts what direnv.toml lists;
+	 * gdb runs its init files */
+	{ ".local/lib", "interpreter's user packages", PROTECT_ANY },
+	{ ".bash_completion", "shell startup file", PROTECT_ANY },
+	{ ".local/share/bash-completion", "shell startup file", PROTECT_ANY },
+	{ ".config/direnv", "shell startup file", PROTECT_ANY },
+	{ ".gdbinit", "debugger startup file", PROTECT_ANY },
+	{ ".config/gdb", "debugger startup file", PROTECT_ANY },
 	{ NULL, NULL, 0 },
 };
