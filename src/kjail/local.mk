@@ -60,12 +60,15 @@ kjail_LDADD = libkjail.a libcommon.a $(KJAIL_DEP_LIBS)
 kjail_LDFLAGS = $(KJAIL_STATIC_LDFLAGS)
 
 check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
-	tests/unit/test_gitconfig tests/unit/test_explain
+	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe
 TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
-	tests/unit/test_gitconfig tests/unit/test_explain
+	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe
 tests_unit_test_explain_SOURCES = tests/unit/test_explain.c
 tests_unit_test_explain_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
 tests_unit_test_explain_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_probe_SOURCES = tests/unit/test_probe.c
+tests_unit_test_probe_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_probe_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_gitconfig_SOURCES = tests/unit/test_gitconfig.c
 tests_unit_test_gitconfig_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_gitconfig_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
