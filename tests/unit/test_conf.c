@@ -124,6 +124,72 @@ static void test_entry_list_has(void **state)
 	entry_list_free(&l);
 }
 
+/* kjail.ini(5): a variable name or a shell glob pattern of letters,
+ * digits, _, -, *, ?, [, ] and !; anything else (a space, '=', a path, a
+ * shell expansion, non-ASCII) could match what it does not say, or nothing. */
+static void test_env_pattern_valid(void **state)
+{
+	(void)state;
+	static const char *const valid[] = {
+		"AWS_*", "*_TOKEN", "GITHUB_TOKEN", "a", "Z", "0", "_", "path", "X-Y", "?", "*",
+		"[A-Z]*", "[!A]*_KEY", "OP_SESSION_*", "A1b2_C3", "!", "-", "[", "]", NULL,
+	};
+	static const char *const invalid[] = {
+		"", " ", "A B", "A=B", "=", "A/B", "$HOME", "A.B", "A\tB", "A\nB", "A\\B",
+		"{A,B}", "A;B", "~", "'A'", "\"A\"", "A$", "A@B", "(A)", "A|B", "A+", "A%",
+		"A^", "A&", "A,B", "A:B", "A#", "`A`", "A<B", "A>B", "\xc3\xa4", "A\x7f",
+		"A\x01", NULL,
+	};
+	for (const char *const *v = valid; *v; v++)
+		if (!env_pattern_valid(*v))
+			fail_msg("refused: \"%s\"", *v);
+	for (const char *const *v = invalid; *v; v++)
+		if (env_pattern_valid(*v))
+			fail_msg("accepted: \"%s\"", *v);
+	/* the whole string counts, not a valid head */
+	assert_false(env_pattern_valid("AWS_* "));
+	assert_false(env_pattern_valid("GITHUB_TOKEN=x"));
+	/* each of the 128 ASCII characters alone: exactly the documented set */
+	for (int c = 1; c < 128; c++) {
+		char s[2] = { (char)c, '\0' };
+		bool want = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+			    (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '*' ||
+			    c == '?' || c == '[' || c == ']' || c == '!';
+		if (env_pattern_valid(s) != want)
+			fail_msg("character %d: %s", c, want ? "refused" : "accepted");
+	}
+}
+
+/* kjail(1) --backend and kjail.ini(5) backend: auto, bwrap, seatbelt or
+ * container, exactly as written. */
+static void test_backend_names(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		enum backend b;
+	} names[] = {
+		{ "auto", BACKEND_AUTO },
+		{ "bwrap", BACKEND_BWRAP },
+		{ "seatbelt", BACKEND_SEATBELT },
+		{ "container", BACKEND_CONTAINER },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		enum backend b = (enum backend)-1;
+		assert_true(backend_parse(names[i].name, &b));
+		assert_int_equal(b, names[i].b);
+		assert_string_equal(backend_name(names[i].b), names[i].name);
+	}
+	static const char *const bad[] = { "", "docker", "Bwrap", "BWRAP", "bwrap ", " bwrap",
+					   "bwra", "bwrapx", "bubblewrap", "sandbox-exec", "none",
+					   "auto\n", NULL };
+	for (const char *const *n = bad; *n; n++) {
+		enum backend b = BACKEND_CONTAINER;
+		if (backend_parse(*n, &b))
+			fail_msg("accepted backend \"%s\"", *n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +198,8 @@ int main(void)
 		cmocka_unit_test(test_long_line_is_not_split_into_a_key),
 		cmocka_unit_test(test_user_path),
 		cmocka_unit_test(test_entry_list_has),
+		cmocka_unit_test(test_env_pattern_valid),
+		cmocka_unit_test(test_backend_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
