@@ -742,6 +742,39 @@ static void test_memo_wraps(void **state)
 	path_memo_free(&memo);
 }
 
+/* path_memo_has_n: the first n bytes of dir name a known directory, as a
+ * whole entry, never a prefix of one or a longer path (host.c asks it of
+ * each parent of a path, by the length up to a slash). */
+static void test_memo_has_n(void **state)
+{
+	(void)state;
+	struct path_memo memo = { 0 };
+	assert_false(path_memo_has_n(NULL, "/a", 2));
+	assert_false(path_memo_has_n(&memo, "/a", 2));
+	assert_false(path_memo_has_n(&memo, "", 0));
+	path_memo_add(&memo, "/srv/data");
+	assert_true(path_memo_has_n(&memo, "/srv/data", 9));
+	assert_true(path_memo_has_n(&memo, "/srv/data/x/y", 9));   /* the parent of x */
+	assert_true(path_memo_has_n(&memo, "/srv/database", 9));   /* only the 9 bytes count */
+	assert_false(path_memo_has_n(&memo, "/srv/data/x/y", 11)); /* "/srv/data/x" */
+	assert_false(path_memo_has_n(&memo, "/srv/data", 8));      /* "/srv/dat" */
+	assert_false(path_memo_has_n(&memo, "/srv/data", 4));      /* "/srv": not added */
+	assert_false(path_memo_has_n(&memo, "/srv/date", 9));
+	assert_false(path_memo_has_n(&memo, "/srv/data", 0));
+	path_memo_free(&memo);
+
+	/* the ancestors of a real path: each parent, not the path itself */
+	path_memo_add_ancestors(&memo, "/home/u/proj/main.c");
+	const char *p = "/home/u/proj/main.c";
+	assert_true(path_memo_has_n(&memo, p, 5));   /* "/home" */
+	assert_true(path_memo_has_n(&memo, p, 7));   /* "/home/u" */
+	assert_true(path_memo_has_n(&memo, p, 12));  /* "/home/u/proj" */
+	assert_false(path_memo_has_n(&memo, p, 19)); /* the file itself */
+	assert_false(path_memo_has_n(&memo, p, 6));  /* "/home/" */
+	assert_false(path_memo_has_n(&memo, "/home/v/proj", 7));
+	path_memo_free(&memo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest pure[] = {
@@ -760,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_dirname),
 		cmocka_unit_test(test_resolve_relative_needs_absolute_base),
+		cmocka_unit_test(test_memo_has_n),
 	};
 	const struct CMUnitTest on_tree[] = {
 		cmocka_unit_test(test_resolve_plain),
