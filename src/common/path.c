@@ -198,7 +198,8 @@ KJ_NOINLINE static char *link_then(const char *link, const char *rest, bool *abs
 	return xconcat(target, "/", rest, NULL);
 }
 
-char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
+static char *resolve(const char *p, const char *base, struct path_memo *memo,
+		     void (*on_link)(void *ctx, const char *link), void *ctx)
 {
 	if (memo) {
 		memo->absent = false;
@@ -266,6 +267,8 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 			last = st.st_mode;
 			continue;
 		}
+		if (on_link)
+			on_link(ctx, out.s);
 		if (++links > MAX_LINKS) {
 			free(owned);
 			free(out.s);
@@ -289,6 +292,17 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
 		memo->last = last;
 	free(owned);
 	return out.s;
+}
+
+char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
+{
+	return resolve(p, base, memo, NULL, NULL);
+}
+
+char *path_resolve_links(const char *p, const char *base,
+			 void (*on_link)(void *ctx, const char *link), void *ctx)
+{
+	return resolve(p, base, NULL, on_link, ctx);
 }
 
 const char *path_relative_to(const char *path, const char *dir)

@@ -36,6 +36,11 @@ struct path_memo {
 	mode_t last;
 };
 char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo);
+/* path_resolve, calling on_link(ctx, LINK) for each symbolic link it meets
+ * on the way, before it follows it: LINK is the link's own path, its
+ * directory resolved. */
+char *path_resolve_links(const char *p, const char *base,
+			 void (*on_link)(void *ctx, const char *link), void *ctx);
 void path_memo_free(struct path_memo *memo);
 /* Whether dir (a clean absolute path) is known to be a real directory;
  * path_memo_add records one (the caller knows it is real). */

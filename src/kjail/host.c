@@ -1141,6 +1141,42 @@ static void add_helper(struct builder *b)
 	plan_add(b->pl, OP_HELPER, self, "kjail's entry helper", "built-in");
 }
 
+/* A symbolic link inside a writable root, met on the way to a writable
+ * path: a jail could have made it in an earlier run (ln -s ~ build), and
+ * the next "--writable build" would then bind what it leads to. */
+struct planted {
+	const struct cands *roots;
+	char *link;
+	const char *root;
+};
+
+static void planted_link(void *ctx, const char *link)
+{
+	struct planted *pt = ctx;
+	for (size_t r = 0; !pt->link && r < pt->roots->n; r++)
+		if (path_is_under(link, pt->roots->v[r].path)) {
+			pt->link = xstrdup(link);
+			pt->root = pt->roots->v[r].path;
+		}
+}
+
+static bool refuse_planted(struct builder *b, const char *path, const char *origin)
+{
+	struct planted pt = { .roots = &b->roots };
+	_cleanup_free_ char *real = path_resolve_links(path, b->h->cwd, planted_link, &pt);
+	if (!pt.link)
+		return true;
+	_cleanup_free_ char *link = pt.link;
+	/* one that leads into another writable root widens nothing */
+	for (size_t r = 0; real && r < b->roots.n; r++)
+		if (path_is_under(real, b->roots.v[r].path) && strcmp(real, b->roots.v[r].path) != 0)
+			return true;
+	return fail(b, "%s: %s: refusing a path through the symbolic link %s, which lies in the "
+		       "writable %s (a jail could have made it); name %s itself if that is what "
+		       "you mean",
+		    origin, path, link, pt.root, real ? real : "where it leads");
+}
+
 static bool build(struct builder *b)
 {
 	const struct policy *p = b->p;
@@ -1164,6 +1200,11 @@ static bool build(struct builder *b)
 		if (!add_writable(b, e->value, "writable path", e->origin, strict))
 			return false;
 	}
+	if (p->workspace && !refuse_planted(b, p->workspace, p->workspace_origin))
+		return false;
+	for (size_t i = 0; i < p->writable.n; i++)
+		if (!refuse_planted(b, p->writable.v[i].value, p->writable.v[i].origin))
+			return false;
 
 	for (size_t r = 0, n = b->roots.n; r < n; r++)
 		protect_root(b, b->roots.v[r].path);
