@@ -10,6 +10,8 @@ libcommon_a_SOURCES = \
 COMMON_LIBS = libcommon.a $(INIH_LIBS) $(LIBBSD_LIBS)
 
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+# Included by every unit test: a skipped case makes the binary a SKIP.
+EXTRA_DIST += tests/unit/unit-skip.h
 check_PROGRAMS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw \
 	tests/unit/test_strpool tests/unit/test_util
 TESTS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw \

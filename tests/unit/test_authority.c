@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -988,5 +989,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_paths_on_disk, tree_setup, tree_teardown),
 		cmocka_unit_test(test_resolver_seam),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 #include <string.h>
 
 #include "kjail/bwrap.h"
@@ -187,5 +188,5 @@ int main(void)
 		cmocka_unit_test(test_go_data),
 		cmocka_unit_test(test_go_check),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,5 +202,5 @@ int main(void)
 		cmocka_unit_test(test_env_pattern_valid),
 		cmocka_unit_test(test_backend_names),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

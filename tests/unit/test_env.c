@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 #include <fnmatch.h>
 #include <stdbool.h>
 #include <string.h>
@@ -291,5 +292,5 @@ int main(void)
 		cmocka_unit_test(test_long_names),
 		cmocka_unit_test(test_builtin_fast_path_agrees),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

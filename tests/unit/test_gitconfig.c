@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 
 #include "kjail/gitconfig.h"
 #include "strv.h"
@@ -307,5 +308,5 @@ int main(void)
 		cmocka_unit_test(test_template_dir),
 		cmocka_unit_test(test_command_paths),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -718,5 +719,5 @@ int main(void)
 		cmocka_unit_test(test_global_git_config_in_workspace),
 		cmocka_unit_test(test_home_links_into_workspace),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return unit_status(cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 #include <ini.h>
 
 #include "ini_reader.h"
@@ -840,5 +841,5 @@ int main(void)
 	};
 	int failed = cmocka_run_group_tests_name("ini_read_text", text, NULL, NULL);
 	failed += cmocka_run_group_tests_name("ini_read_file", files, files_setup, files_teardown);
-	return failed ? 1 : 0;
+	return unit_status(failed);
 }

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,5 +334,5 @@ int main(void)
 		cmocka_unit_test(test_string_at_buffer_boundary),
 		cmocka_unit_test(test_take),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -212,5 +213,5 @@ int main(void)
 		cmocka_unit_test(test_lost_and_flood),
 		cmocka_unit_test(test_faultlog),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

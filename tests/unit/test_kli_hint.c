@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -651,5 +652,5 @@ int main(void)
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_split),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,5 +329,5 @@ int main(void)
 		cmocka_unit_test(test_key_file),
 		cmocka_unit_test(test_key_env),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

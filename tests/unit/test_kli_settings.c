@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -665,5 +666,5 @@ int main(void)
 		cmocka_unit_test(test_user_config_path),
 		T(test_project_config_path),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

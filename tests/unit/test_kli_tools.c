@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 
 #include <ftw.h>
 #include <stdio.h>
@@ -481,5 +482,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_read, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_result_read_owner, fx_setup, fx_teardown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 
 #include <ftw.h>
 #include <stdio.h>
@@ -287,5 +288,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_verdicts, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_task, fx_setup, fx_teardown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 
 #include "path.h"
 #include "util.h"
@@ -816,5 +817,5 @@ int main(void)
 	int failed = cmocka_run_group_tests_name("path (pure)", pure, NULL, NULL);
 	failed += cmocka_run_group_tests_name("path_resolve (real tree)", on_tree,
 					      tree_setup, tree_teardown);
-	return failed ? 1 : 0;
+	return unit_status(failed);
 }

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
@@ -812,5 +813,5 @@ int main(void)
 		cmocka_unit_test(test_run_fails_closed),
 #endif
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

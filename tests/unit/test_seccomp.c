@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,5 +195,5 @@ int main(void)
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_embedded_matches_rules),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 
 #include "strv.h"
 
@@ -393,5 +394,5 @@ int main(void)
 		cmocka_unit_test(test_shell_join_matches_quote),
 		cmocka_unit_test(test_shell_join_round_trip),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

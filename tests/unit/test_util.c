@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 #include <signal.h>
 #include <sys/wait.h>
 #include <errno.h>
@@ -311,5 +312,5 @@ int main(void)
 		cmocka_unit_test(test_dir_read_one),
 		cmocka_unit_test(test_file_owned_safely),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
