@@ -64,6 +64,31 @@ kj_init() {
 	[ -x "$KJAIL" ] || diag "kjail is not built: $KJAIL"
 	[ -x "$HELPERS/try" ] || diag "test helpers are not built: $HELPERS"
 	[ -x "$BWRAP_PATH" ] || diag "bwrap not found at $BWRAP_PATH"
+	kj_helpers_reachable "$_base/helpers.$1.$$"
+}
+
+# kj_helpers_reachable DIR: probes run "$HELPERS/NAME" inside the jail too,
+# and the jail's /tmp is private: helpers built under /tmp are copied to
+# DIR (outside every workspace, read-only, removed on exit) and HELPERS
+# points there. A copy that fails is a Bail out, never a silent pass.
+kj_helpers_reachable() {
+	_h=$(cd "$HELPERS" 2>/dev/null && pwd -P) || return 0
+	case $_h/ in
+	/tmp/*) ;;
+	*) return 0 ;;
+	esac
+	rm -rf "$1"
+	mkdir -p "$1" || bail "cannot create $1 for the test helpers"
+	KJ_HELPERS_COPY=$1
+	for _f in "$_h"/*; do
+		if [ -f "$_f" ] && [ -x "$_f" ]; then
+			cp -p "$_f" "$1/" || bail "cannot copy $_f to $1"
+		fi
+	done
+	chmod -R a-w "$1"
+	diag "helpers under /tmp: copied to $1"
+	HELPERS=$1
+	export HELPERS
 }
 
 # --- running ------------------------------------------------------------------
@@ -119,7 +144,49 @@ kj_done_attempt() {
 	kj_reset
 }
 
-KJ_JAILWRAP='if ( eval "$1" ); then echo KJ-ATTACK-WORKED; else echo KJ-ATTACK-FAILED; fi'
+# The wrapper round every jailed probe: sh -c "$KJ_JAILWRAP" sh PROBE
+# [HELPER...]. It prints one verdict: KJ-ATTACK-WORKED (the probe exited 0),
+# KJ-ATTACK-FAILED (it exited non-zero), or KJ-NO-VERDICT when the probe
+# never ran as written: a helper it names is not executable in the jail, or
+# it exited 126 or 127 (a command not found, or not executable). A probe
+# that never ran proves nothing either way: that is "not ok", never a pass.
+KJ_JAILWRAP='kj_p=$1; shift
+for kj_h in "$@"; do
+	if ! [ -f "$HELPERS/$kj_h" ] || ! [ -x "$HELPERS/$kj_h" ]; then
+		echo "KJ-NO-VERDICT: helper $HELPERS/$kj_h is not executable here"
+		exit 0
+	fi
+done
+( eval "$kj_p" )
+kj_rc=$?
+case $kj_rc in
+0) echo KJ-ATTACK-WORKED ;;
+126|127) echo "KJ-NO-VERDICT: the probe exited $kj_rc (a command not found or not executable)" ;;
+*) echo KJ-ATTACK-FAILED ;;
+esac'
+
+# kj_helpers_of PROBE: the helpers ("$HELPERS/NAME") PROBE runs, one a line
+kj_helpers_of() {
+	printf '%s\n' "$1" | grep -o '[$][{]\{0,1\}HELPERS[}]\{0,1\}/[A-Za-z0-9_.-]*' |
+		sed 's|.*/||' | sort -u
+}
+
+# kj_no_verdict: why the last jailed run gave no verdict, or nothing. Also
+# a command the shell did not find inside a command substitution, which
+# the exit status does not show (dash: "sh: 1: NAME: not found"). A probe
+# whose attack is contained by a command being absent in the jail must test
+# for it ([ -x ], command -v), not run it and count "not found" as refused.
+kj_no_verdict() {
+	case $OUT in
+	*KJ-NO-VERDICT*)
+		printf '%s\n' "$OUT" | grep 'KJ-NO-VERDICT' | head -n 1
+		return 0 ;;
+	esac
+	_nf=$(printf '%s\n' "$ERR" | grep -E '^(sh|dash|bash): (line )?[0-9]+: .*not found$' | head -n 1)
+	if [ -n "$_nf" ]; then
+		printf 'KJ-NO-VERDICT: the shell could not run a command of the probe: %s\n' "$_nf"
+	fi
+}
 
 # attempt DESC PROBE [KJAIL-OPTION...]
 # PROBE is sh code that exits 0 when the attack worked. It must work without
@@ -156,10 +223,14 @@ attempt() {
 		return 0
 	fi
 
-	kjrun "$@" -- sh -c "$KJ_JAILWRAP" sh "$_probe"
+	# shellcheck disable=SC2046 # helper names are single words
+	kjrun "$@" -- sh -c "$KJ_JAILWRAP" sh "$_probe" $(kj_helpers_of "$_probe")
 	_why=
+	_nv=$(kj_no_verdict)
 	if [ "$RC" -ne 0 ]; then
 		_why="kjail exited $RC (the probe wrapper always exits 0: kjail or the jail failed)"
+	elif [ -n "$_nv" ]; then
+		_why="no verdict: the probe never ran as written inside kjail, so it proves nothing ($_nv)"
 	elif [ -z "$HOST_JUDGED" ]; then
 		case $OUT in
 		*KJ-ATTACK-WORKED*) _why="the attack WORKED inside kjail" ;;
@@ -197,10 +268,14 @@ jail_ok() {
 	_desc=$1
 	_probe=$2
 	shift 2
-	kjrun "$@" -- sh -c "$KJ_JAILWRAP" sh "$_probe"
+	# shellcheck disable=SC2046 # helper names are single words
+	kjrun "$@" -- sh -c "$KJ_JAILWRAP" sh "$_probe" $(kj_helpers_of "$_probe")
 	_why=
+	_nv=$(kj_no_verdict)
 	if [ "$RC" -ne 0 ]; then
 		_why="kjail exited $RC"
+	elif [ -n "$_nv" ]; then
+		_why="no verdict: the probe never ran as written inside kjail ($_nv)"
 	else
 		case $OUT in
 		*KJ-ATTACK-WORKED*) ;;

@@ -77,6 +77,11 @@ work_cleanup() {
 		chmod -R u+rwX "$WORK" 2>/dev/null
 		rm -rf "$WORK"
 	fi
+	# lib.sh's copy of the helpers, made when they were built under /tmp
+	if [ -n "${KJ_HELPERS_COPY:-}" ] && [ -d "$KJ_HELPERS_COPY" ]; then
+		chmod -R u+rwX "$KJ_HELPERS_COPY" 2>/dev/null
+		rm -rf "$KJ_HELPERS_COPY"
+	fi
 }
 
 # wait_for TENTHS CMD...: poll CMD every 0.1 s until it succeeds
