@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
@@ -500,5 +501,5 @@ int main(void)
 		cmocka_unit_test(test_policy_json),
 		cmocka_unit_test(test_policy_text),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return unit_status(cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,5 +152,5 @@ int main(void)
 		cmocka_unit_test(test_not_linux),
 #endif
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return unit_status(cmocka_run_group_tests(tests, setup, teardown));
 }
