@@ -73,6 +73,47 @@ static void test_builtin_scrub(void **state)
 	entry_list_free(&r);
 }
 
+/* The built-in patterns in any case: a lower-case or mixed-case name is
+ * the same secret; keep-env names a variable as it is spelled. */
+static void test_builtin_scrub_any_case(void **state)
+{
+	(void)state;
+	static char *mixed[] = { "github_token=t", "Aws_Region=eu", "db_Password=p",
+				 "ssh_auth_sock=/run/x", "op_session_acme=o", "path=/x",
+				 "openai_api_key=k", "token=bare", NULL };
+	struct policy p;
+	policy_init(&p);
+	struct strv k = STRV_INIT;
+	struct entry_list r = { 0 };
+	env_filter(mixed, &p, &k, &r);
+	const char *gone[] = { "github_token", "Aws_Region", "db_Password", "ssh_auth_sock",
+			       "op_session_acme" };
+	for (size_t i = 0; i < sizeof gone / sizeof *gone; i++) {
+		assert_false(kept(&k, gone[i]));
+		assert_non_null(removed_origin(&r, gone[i]));
+	}
+	assert_string_equal(removed_origin(&r, "github_token"),
+			    "built-in secret scrub, pattern *_TOKEN");
+	assert_true(kept(&k, "path"));
+	assert_true(kept(&k, "openai_api_key"));
+	assert_true(kept(&k, "token"));
+	assert_int_equal(k.n, 3);
+	strv_free(&k);
+	entry_list_free(&r);
+
+	/* keep-env as spelled: the exact name passes, another spelling not */
+	entry_add(&p.keep_env, "github_token", "--keep-env");
+	entry_add(&p.keep_env, "AWS_REGION", "--keep-env");
+	k = (struct strv)STRV_INIT;
+	r = (struct entry_list){ 0 };
+	env_filter(mixed, &p, &k, &r);
+	assert_true(kept(&k, "github_token"));
+	assert_false(kept(&k, "Aws_Region"));
+	strv_free(&k);
+	entry_list_free(&r);
+	policy_free(&p);
+}
+
 static void test_keep_and_deny(void **state)
 {
 	(void)state;
@@ -286,6 +327,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builtin_scrub),
+		cmocka_unit_test(test_builtin_scrub_any_case),
 		cmocka_unit_test(test_keep_and_deny),
 		cmocka_unit_test(test_no_defaults),
 		cmocka_unit_test(test_glob_agrees_with_fnmatch),
