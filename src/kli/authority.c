@@ -894,6 +894,11 @@ static char *denial(const char *x, const char *atom, const struct constraint *c,
 	if (c->kind == CON_ANY)
 		return NULL;
 	_cleanup_free_ char *rc = constraint_render(c);
+	/* the shell tools ask for their command as words (mediate.c): a path
+	 * or a range handed down by a bundle (tools/standard under src/) is
+	 * met by no command, so no command is allowed here either */
+	if (strcmp(x, "process/exec") == 0 && (c->kind == CON_PATH || c->kind == CON_RANGE))
+		return xasprintf("%s is granted only for %s, which no command meets", x, rc);
 	if (!object)
 		return xasprintf("%s is granted only for %s; name an OBJECT to check against it",
 				 x, rc);

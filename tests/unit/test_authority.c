@@ -741,9 +741,17 @@ static void test_check(void **state)
 	grant_free(w);
 	grant_free(u);
 
-	/* Implied atoms are checked too, and named as such. */
+	/* Implied atoms are checked too, and named as such: the bundle's path
+	 * handed to process/exec is met by no command (the shell tools ask
+	 * for words), so the bundle as a whole is not held for anything. */
 	g = parse_grant("tools/standard under /a, file/read under /", &lex_ctx);
-	assert_int_equal(grant_check(g, "tools/standard", "/a/x", &lex_ctx, &reason), CHECK_ALLOWED);
+	assert_int_equal(grant_check(g, "file/write", "/a/x", &lex_ctx, &reason), CHECK_ALLOWED);
+	free(reason);
+	assert_int_equal(grant_check(g, "tools/standard", "/a/x", &lex_ctx, &reason), CHECK_DENIED);
+	assert_string_equal(reason, "process/exec is granted only for path under /a, which no "
+				    "command meets");
+	free(reason);
+	assert_int_equal(grant_check(g, "process/exec", "ls", &lex_ctx, &reason), CHECK_DENIED);
 	free(reason);
 	grant_free(g);
 }
