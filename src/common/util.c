@@ -247,6 +247,49 @@ static bool unmapped_owner(uid_t owner)
 	return true;
 }
 
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t len;
+	unsigned min;
+	unsigned cp;
+	if ((s[0] & 0xe0) == 0xc0)
+		len = 2, min = 0x80, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		len = 3, min = 0x800, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		len = 4, min = 0x10000, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+bool utf8_printable(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		if (u[i] < 0x20 || u[i] == 0x7f)
+			return false;
+		size_t k = utf8_seq(u + i, n - i);
+		if (k == 0)
+			return false;
+		i += k;
+	}
+	return true;
+}
+
 /* One of file_owned_safely's checks: p itself. */
 static bool owned_safely(const char *p, bool dir, uid_t uid, char *why, size_t whylen)
 {

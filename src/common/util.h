@@ -52,6 +52,12 @@ bool str_eq(const char *a, const char *b);
  * (EFBIG if larger, EINVAL if not a regular file). */
 char *read_file_capped(const char *path, size_t max, size_t *len_out);
 
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+size_t utf8_seq(const unsigned char *s, size_t n);
+/* Valid UTF-8 without control characters (C0, DEL): a string that reads
+ * back in a report, a terminal or JSON exactly as it is. */
+bool utf8_printable(const char *s);
+
 /* Whether only uid and root could change the file at path, as ssh asks of
  * its config: the file, and every directory above it (above its real path
  * and above the path as given, when a link leads elsewhere), must belong

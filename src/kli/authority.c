@@ -243,6 +243,14 @@ bool constraint_path_resolve(struct constraint *out, const char *path,
 	char *r = resolve_object(path, ctx, err, errlen);
 	if (!r)
 		return false;
+	/* the report must state the path exactly: a newline or a byte that
+	 * is not UTF-8 (a link's target, say) would read as something else */
+	if (!utf8_printable(r)) {
+		fmt_into(err, errlen, "'%s' resolves to a name with control characters or bytes "
+			 "that are not UTF-8, which kli cannot state exactly", SHOWN(path));
+		free(r);
+		return false;
+	}
 	*out = (struct constraint){ .kind = CON_PATH, .path = r };
 	return true;
 }

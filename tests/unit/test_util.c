@@ -216,6 +216,23 @@ static void test_dir_read_one(void **state)
 	remove_tree(dir);
 }
 
+static void test_utf8_printable(void **state)
+{
+	(void)state;
+	assert_true(utf8_printable(""));
+	assert_true(utf8_printable("/srv/data"));
+	assert_true(utf8_printable("/srv/caf\xc3\xa9/\xe2\x82\xac/\xf0\x9f\x98\x80"));
+	assert_false(utf8_printable("/a\nb"));
+	assert_false(utf8_printable("/a\tb"));
+	assert_false(utf8_printable("/a\x1b[31m"));
+	assert_false(utf8_printable("/a\x7f"));
+	assert_false(utf8_printable("/a\xffb"));            /* not UTF-8 at all */
+	assert_false(utf8_printable("/a\xc3"));             /* cut short */
+	assert_false(utf8_printable("/a\xc0\xaf"));         /* overlong "/" */
+	assert_false(utf8_printable("/a\xed\xa0\x80"));     /* a surrogate */
+	assert_false(utf8_printable("/a\xf4\x90\x80\x80")); /* above U+10FFFF */
+}
+
 /* ---- file_owned_safely: ssh's rule for a config file -------------------- */
 
 static void expect_unsafe(const char *path, uid_t uid, const char *why_want)
@@ -311,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_dir_names_present),
 		cmocka_unit_test(test_dir_read_one),
 		cmocka_unit_test(test_file_owned_safely),
+		cmocka_unit_test(test_utf8_printable),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
