@@ -336,6 +336,8 @@ bool file_owned_safely(const char *path, uid_t uid, char *why, size_t whylen)
 		return false;
 	if (!chain_owned_safely(real, false, uid, why, whylen))
 		return false;
+	if (strcmp(real, path) == 0)
+		return true; /* no link on the way: the same directories */
 	/* where the path as given names it: a link there is changed there */
 	const char *slash = strrchr(path, '/');
 	_cleanup_free_ char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
