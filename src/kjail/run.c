@@ -377,6 +377,12 @@ static KJ_NORETURN void diagnose(const char *bwrap, char *msg)
 	if (!probe_userns(fix, sizeof fix) &&
 	    (strstr(msg, "Unknown option") || strstr(msg, "unrecognized option")))
 		probe_bwrap_too_old(bwrap, fix, sizeof fix);
+	/* root in the jail holds no capability: a directory only its owner
+	 * may enter (another user's 0700 home) stays shut to it */
+	if (!fix[0] && geteuid() == 0 && strstr(msg, "Permission denied"))
+		snprintf(fix, sizeof fix, "run as root, the jail cannot enter a directory only "
+					  "another user may (mode 0700); run kjail as that user "
+					  "(runuser -u USER -- kjail ...)");
 	die("cannot start the jail: %s%s%s", what, fix[0] ? "; " : "", fix);
 }
 
