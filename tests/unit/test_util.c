@@ -226,7 +226,7 @@ static void test_utf8_printable(void **state)
 	assert_false(utf8_printable("/a\tb"));
 	assert_false(utf8_printable("/a\x1b[31m"));
 	assert_false(utf8_printable("/a\x7f"));
-	assert_false(utf8_printable("/a\xffb"));            /* not UTF-8 at all */
+	assert_false(utf8_printable("/a\xff" "b"));         /* not UTF-8 at all */
 	assert_false(utf8_printable("/a\xc3"));             /* cut short */
 	assert_false(utf8_printable("/a\xc0\xaf"));         /* overlong "/" */
 	assert_false(utf8_printable("/a\xed\xa0\x80"));     /* a surrogate */
