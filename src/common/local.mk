@@ -11,7 +11,8 @@ COMMON_LIBS = libcommon.a $(INIH_LIBS) $(LIBBSD_LIBS)
 
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 # Included by every unit test: a skipped case makes the binary a SKIP.
-EXTRA_DIST += tests/unit/unit-skip.h
+EXTRA_DIST += tests/unit/unit-skip.h tests/integration/unit-lint.test
+TESTS += tests/integration/unit-lint.test
 check_PROGRAMS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw \
 	tests/unit/test_strpool tests/unit/test_util
 TESTS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw \
