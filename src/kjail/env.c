@@ -104,15 +104,13 @@ static char *removal_reason(const struct policy *p, const char *name, size_t nam
 	if (!p->defaults.value)
 		return NULL;
 	/* the built-in patterns in any case: github_token is GITHUB_TOKEN's
-	 * secret all the same (a name of more than 127 bytes as it is) */
-	char upper[128];
-	const char *as = name;
-	if (namelen < sizeof upper) {
-		for (size_t i = 0; i <= namelen; i++)
-			upper[i] = name[i] >= 'a' && name[i] <= 'z' ? (char)(name[i] - 'a' + 'A') : name[i];
-		as = upper;
-	}
-	const char *pat = match_builtin(as, namelen);
+	 * secret all the same */
+	char stack[128];
+	_cleanup_free_ char *heap = namelen < sizeof stack ? NULL : xmalloc(namelen + 1);
+	char *upper = heap ? heap : stack;
+	for (size_t i = 0; i <= namelen; i++)
+		upper[i] = name[i] >= 'a' && name[i] <= 'z' ? (char)(name[i] - 'a' + 'A') : name[i];
+	const char *pat = match_builtin(upper, namelen);
 	if (!pat || match_list(&p->keep_env, name))
 		return NULL;
 	return xasprintf("built-in secret scrub, pattern %s", pat);

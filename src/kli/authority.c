@@ -243,14 +243,6 @@ bool constraint_path_resolve(struct constraint *out, const char *path,
 	char *r = resolve_object(path, ctx, err, errlen);
 	if (!r)
 		return false;
-	/* the report must state the path exactly: a newline or a byte that
-	 * is not UTF-8 (a link's target, say) would read as something else */
-	if (!utf8_printable(r)) {
-		fmt_into(err, errlen, "'%s' resolves to a name with control characters or bytes "
-			 "that are not UTF-8, which kli cannot state exactly", SHOWN(path));
-		free(r);
-		return false;
-	}
 	*out = (struct constraint){ .kind = CON_PATH, .path = r };
 	return true;
 }
@@ -1095,10 +1087,24 @@ static bool parse_constraint(const char *entry, const char *rest, const struct a
 			return false;
 		}
 		char perr[200];
-		if (constraint_path_resolve(out, arg, ctx, perr, sizeof perr))
-			return true;
-		fmt_into(err, errlen, "bad capability '%s': %s", SHOWN(entry), perr);
-		return false;
+		if (!constraint_path_resolve(out, arg, ctx, perr, sizeof perr)) {
+			fmt_into(err, errlen, "bad capability '%s': %s", SHOWN(entry), perr);
+			return false;
+		}
+		/* a grant's report must state its path exactly: a newline or a
+		 * byte that is not UTF-8 (a link's target, say) would read as
+		 * something else (a tool's object, checked against it, may be
+		 * any name) */
+		if (!utf8_printable(out->path)) {
+			fmt_into(err, errlen,
+				 "bad capability '%s': '%s' resolves to a name with control "
+				 "characters or bytes that are not UTF-8, which kli cannot state "
+				 "exactly",
+				 SHOWN(entry), SHOWN(arg));
+			constraint_clear(out);
+			return false;
+		}
+		return true;
 	}
 	if (keyword(rest, "in", &arg))
 		return parse_range(entry, arg, out, err, errlen);

@@ -96,6 +96,21 @@ static void test_builtin_scrub_any_case(void **state)
 			    "built-in secret scrub, pattern *_TOKEN");
 	assert_true(kept(&k, "path"));
 	assert_true(kept(&k, "openai_api_key"));
+	/* a long name (past the stack copy) in any case too */
+	{
+		char *longv[] = { NULL, NULL };
+		char name[200];
+		memset(name, 'a', 150);
+		memcpy(name + 150, "_token=s", 9);
+		longv[0] = name;
+		struct strv lk = STRV_INIT;
+		struct entry_list lr = { 0 };
+		env_filter(longv, &p, &lk, &lr);
+		assert_int_equal(lk.n, 0);
+		assert_int_equal(lr.n, 1);
+		strv_free(&lk);
+		entry_list_free(&lr);
+	}
 	assert_true(kept(&k, "token"));
 	assert_int_equal(k.n, 3);
 	strv_free(&k);
