@@ -4,6 +4,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,21 +246,55 @@ int ini_read_text(const char *name, const char *text, size_t len,
 	return INI_OK;
 }
 
-bool ini_file_trusted(const char *path, uid_t uid, char *err, size_t errlen)
+int ini_read_file_trusted(const char *path, bool optional, uid_t uid, int flags,
+			  const struct ini_section_spec *schema, ini_item_fn fn, void *ctx, char *err,
+			  size_t errlen)
 {
+	/* opened first, checked after: what is read is the file that was
+	 * checked (the same inode), and once the check holds no one else
+	 * could have changed it (O_NONBLOCK: a FIFO in its place must not hang) */
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int open_errno = errno;
 	char why[PATH_MAX + 64];
-	if (file_owned_safely(path, uid, why, sizeof why) || errno == ENOENT)
-		return true;
-	if (errno == EPERM)
-		fmt_into(err, errlen,
-			 "%s: refusing this config file: someone other than you or root could "
-			 "change it (%s); make it and its directories yours or root's, writable "
-			 "by no one else (chmod go-w)",
-			 path, why);
-	else
-		fmt_into(err, errlen, "%s: cannot check who could change it: %s", path,
-			 strerror(errno));
-	return false;
+	struct stat checked, opened;
+	if (!file_owned_safely(path, uid, flags, &checked, why, sizeof why)) {
+		if (errno == ENOENT && fd < 0 && open_errno == ENOENT) {
+			if (optional)
+				return INI_MISSING;
+			fmt_into(err, errlen, "%s: cannot read: %s", path, strerror(ENOENT));
+		} else if (errno == EPERM) {
+			fmt_into(err, errlen,
+				 "%s: refusing this config file: someone other than you or root "
+				 "could change it (%s); make it and its directories yours or "
+				 "root's, writable by no one else (chmod go-w)",
+				 path, why);
+		} else {
+			fmt_into(err, errlen, "%s: cannot check who could change it: %s", path,
+				 strerror(errno ? errno : EIO));
+		}
+		return INI_ERROR;
+	}
+	if (fd < 0) {
+		fmt_into(err, errlen, "%s: cannot read: %s", path, strerror(open_errno));
+		return INI_ERROR;
+	}
+	if (fstat(fd, &opened) != 0 || opened.st_dev != checked.st_dev ||
+	    opened.st_ino != checked.st_ino) {
+		fmt_into(err, errlen, "%s: changed while it was being read; try again", path);
+		return INI_ERROR;
+	}
+	size_t len;
+	_cleanup_free_ char *text = read_fd_capped(fd, INI_MAX_FILE_SIZE, &len);
+	if (!text) {
+		if (errno == EFBIG)
+			fmt_into(err, errlen, "%s: larger than %d bytes", path, INI_MAX_FILE_SIZE);
+		else if (errno == EINVAL || errno == EISDIR)
+			fmt_into(err, errlen, "%s: not a regular file", path);
+		else
+			fmt_into(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return INI_ERROR;
+	}
+	return ini_read_text(path, text, len, schema, fn, ctx, err, errlen);
 }
 
 int ini_read_file(const char *path, bool optional, const struct ini_section_spec *schema,

@@ -46,11 +46,14 @@ enum { INI_OK = 0, INI_MISSING = 1, INI_ERROR = -1 };
 int ini_read_file(const char *path, bool optional, const struct ini_section_spec *schema,
 		  ini_item_fn fn, void *ctx, char *err, size_t errlen);
 
-/* For a config file that sets what a run may do: false, with err one line,
- * when someone other than uid or root could change path (the file or a
- * directory above it: see file_owned_safely). A missing path passes; the
- * reader reports it. */
-bool ini_file_trusted(const char *path, uid_t uid, char *err, size_t errlen);
+/* ini_read_file for a config file that sets what a run may do: refused
+ * (INI_ERROR, err one line) when someone other than uid or root could
+ * change it, or could make it where it is missing (file_owned_safely;
+ * flags: OWNED_UNMAPPED_OK for a path fixed at build time); what is read is
+ * the file that was checked. */
+int ini_read_file_trusted(const char *path, bool optional, uid_t uid, int flags,
+			  const struct ini_section_spec *schema, ini_item_fn fn, void *ctx, char *err,
+			  size_t errlen);
 
 /* The same over text in memory; name is used in messages. */
 int ini_read_text(const char *name, const char *text, size_t len,

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 
 #define KJ_NORETURN __attribute__((noreturn))
 #define KJ_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -51,6 +52,8 @@ bool str_eq(const char *a, const char *b);
 /* Read a whole regular file of at most max bytes; NULL and errno on failure
  * (EFBIG if larger, EINVAL if not a regular file). */
 char *read_file_capped(const char *path, size_t max, size_t *len_out);
+/* The same from an open descriptor, from where it stands. */
+char *read_fd_capped(int fd, size_t max, size_t *len_out);
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
 size_t utf8_seq(const unsigned char *s, size_t n);
@@ -59,16 +62,21 @@ size_t utf8_seq(const unsigned char *s, size_t n);
 bool utf8_printable(const char *s);
 
 /* Whether only uid and root could change the file at path, as ssh asks of
- * its config: the file, and every directory above it (above its real path
- * and above the path as given, when a link leads elsewhere), must belong
- * to uid or root and be writable by no one else (a directory writable by
- * others passes with the sticky bit, as /tmp does; in a user namespace, a
- * uid it does not map, shown as the overflow uid, counts as root's, since
- * root's files show so inside a jail). True when so; false
- * with errno ENOENT when path is not there; false with errno EPERM and why
- * one clause ("/x/y belongs to uid 1001") when someone else could change
- * it; false with another errno when it cannot be told. */
-bool file_owned_safely(const char *path, uid_t uid, char *why, size_t whylen);
+ * its config: the file, every directory above its real path, and every
+ * symbolic link met on the way there with the directories above it, must
+ * belong to uid or root and be writable by no one else (a directory
+ * writable by others passes with the sticky bit, as /tmp does). In a user
+ * namespace, a uid it does not map shows as the overflow uid: root's
+ * directories and links inside a jail show so and count as root's; the
+ * file itself only with OWNED_UNMAPPED_OK (a path fixed at build time, as
+ * /etc/kli/config.ini), since another user's file shows so too.
+ * True when so, with *st the file's lstat. False with errno ENOENT when it
+ * is not there and no one else could make it; EPERM with why one clause
+ * ("/x/y belongs to uid 1001") when someone else could change or make it;
+ * another errno when it cannot be told. */
+#define OWNED_UNMAPPED_OK 1
+bool file_owned_safely(const char *path, uid_t uid, int flags, struct stat *st, char *why,
+		       size_t whylen);
 
 /* Read up to cap-1 bytes from fd (until EOF or an error), NUL-terminated;
  * returns how many were read. */

@@ -137,11 +137,13 @@ static bool load(struct policy *p, const char *name, const char *text, size_t le
 		 const char *path, bool optional, const char *home, char *err, size_t errlen)
 {
 	struct load_ctx ctx = { p, home };
-	/* a config loosens the jail: only its owner (or root) may write it */
-	if (!text && !ini_file_trusted(path, getuid(), err, errlen))
-		return false;
+	/* a config loosens the jail: only its owner (or root) may write it;
+	 * the system's, at a path fixed at build time, may show as the
+	 * overflow uid inside a jail */
 	int rc = text ? ini_read_text(name, text, len, schema, on_item, &ctx, err, errlen)
-		      : ini_read_file(path, optional, schema, on_item, &ctx, err, errlen);
+		      : ini_read_file_trusted(path, optional, getuid(),
+					      path && strcmp(path, KJ_SYSTEM_CONFIG) == 0 ? OWNED_UNMAPPED_OK : 0,
+					      schema, on_item, &ctx, err, errlen);
 	if (rc == INI_MISSING)
 		return true;
 	if (rc != INI_OK)

@@ -374,11 +374,14 @@ static bool read_layer(struct loader *L, const char *file, enum layer layer, cha
 	L->file = file;
 	L->layer = layer;
 	/* The system's and the user's files set what a run may do: only their
-	 * owner (or root) may write them. A project file can only narrow it. */
-	if (layer != LAYER_PROJECT && !ini_file_trusted(file, getuid(), err, errlen))
-		return false;
-	/* A project file was found on disk, so it must be read. */
-	int rc = ini_read_file(file, layer != LAYER_PROJECT, schema, on_item, L, err, errlen);
+	 * owner (or root) may write them (the system's, at a path fixed at build
+	 * time, may show as the overflow uid inside a jail). A project file can
+	 * only narrow it; it was found on disk, so it must be read. */
+	int rc = layer == LAYER_PROJECT
+			 ? ini_read_file(file, false, schema, on_item, L, err, errlen)
+			 : ini_read_file_trusted(file, true, getuid(),
+						 layer == LAYER_SYSTEM ? OWNED_UNMAPPED_OK : 0, schema,
+						 on_item, L, err, errlen);
 	if (rc == INI_ERROR) {
 		acc_clear(&L->kli_acc);
 		return false;

@@ -238,8 +238,9 @@ static void test_utf8_printable(void **state)
 static void expect_unsafe(const char *path, uid_t uid, const char *why_want)
 {
 	char why[PATH_MAX + 64];
+	struct stat st;
 	errno = 0;
-	assert_false(file_owned_safely(path, uid, why, sizeof why));
+	assert_false(file_owned_safely(path, uid, 0, &st, why, sizeof why));
 	assert_int_equal(errno, EPERM);
 	assert_string_equal(why, why_want);
 }
@@ -254,11 +255,12 @@ static void test_file_owned_safely(void **state)
 	     *open_dir = xconcat(d, "/open", NULL), *in_open = xconcat(d, "/open/c.ini", NULL),
 	     *to_open = xconcat(d, "/to-open.ini", NULL), *link_in_open = xconcat(d, "/open/l.ini", NULL);
 	char why[PATH_MAX + 64], want[PATH_MAX + 64];
+	struct stat st;
 	uid_t me = getuid();
 	int fd = open(f, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_true(file_owned_safely(f, me, why, sizeof why));
+	assert_true(file_owned_safely(f, me, 0, &st, why, sizeof why));
 
 	assert_int_equal(chmod(f, 0664), 0);
 	snprintf(want, sizeof want, "%s is writable by its group", f);
@@ -267,14 +269,14 @@ static void test_file_owned_safely(void **state)
 	snprintf(want, sizeof want, "%s is writable by everyone", f);
 	expect_unsafe(f, me, want);
 	assert_int_equal(chmod(f, 0444), 0);
-	assert_true(file_owned_safely(f, me, why, sizeof why));
+	assert_true(file_owned_safely(f, me, 0, &st, why, sizeof why));
 
 	/* a directory above it others can write: unless sticky */
 	assert_int_equal(chmod(d, 0777), 0);
 	snprintf(want, sizeof want, "%s is writable by everyone", d);
 	expect_unsafe(f, me, want);
 	assert_int_equal(chmod(d, 01777), 0);
-	assert_true(file_owned_safely(f, me, why, sizeof why));
+	assert_true(file_owned_safely(f, me, 0, &st, why, sizeof why));
 	assert_int_equal(chmod(d, 0700), 0);
 
 	/* someone else's: as root a file given away, as a user the same file
@@ -302,8 +304,56 @@ static void test_file_owned_safely(void **state)
 	expect_unsafe(link_in_open, me, want);
 
 	errno = 0;
-	assert_false(file_owned_safely("/nonexistent-kjail-test/x.ini", me, why, sizeof why));
+	assert_false(file_owned_safely("/nonexistent-kjail-test/x.ini", me, 0, &st, why, sizeof why));
 	assert_int_equal(errno, ENOENT);
+	/* missing where someone else could make it: refused too */
+	char *gone = xconcat(open_dir, "/later/c.ini", NULL);
+	snprintf(want, sizeof want, "%s is writable by everyone", open_dir);
+	expect_unsafe(gone, me, want);
+	free(gone);
+	gone = xconcat(d, "/later.ini", NULL);
+	errno = 0;
+	assert_false(file_owned_safely(gone, me, 0, &st, why, sizeof why));
+	assert_int_equal(errno, ENOENT);
+	free(gone);
+	/* a link someone else owns, on the way, in a directory anyone may
+	 * write with the sticky bit (as /tmp): they could swap it */
+	char *sticky = xconcat(d, "/sticky", NULL), *sl = xconcat(d, "/sticky/cfg", NULL),
+	     *via = xconcat(d, "/sticky/cfg/config.ini", NULL), *inner = xconcat(d, "/inner", NULL);
+	assert_int_equal(mkdir(sticky, 0700), 0);
+	assert_int_equal(chmod(sticky, 01777), 0);
+	assert_int_equal(mkdir(inner, 0755), 0);
+	char *inner_f = xconcat(inner, "/config.ini", NULL);
+	fd = open(inner_f, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(symlink(inner, sl), 0);
+	assert_true(file_owned_safely(via, me, 0, &st, why, sizeof why));
+	if (me == 0) {
+		assert_int_equal(lchown(sl, 12345, 0), 0);
+		snprintf(want, sizeof want, "%s belongs to uid 12345", sl);
+		expect_unsafe(via, 0, want);
+		/* the overflow uid is the real "nobody" in the first namespace:
+		 * not taken for root, even for a path fixed at build time */
+		assert_int_equal(lchown(sl, 0, 0), 0);
+		assert_int_equal(chown(inner_f, 65534, 0), 0);
+		errno = 0;
+		assert_false(file_owned_safely(inner_f, 0, OWNED_UNMAPPED_OK, &st, why, sizeof why));
+		assert_int_equal(errno, EPERM);
+		assert_int_equal(chown(inner_f, 0, 0), 0);
+	} else {
+		snprintf(want, sizeof want, "%s belongs to uid %lu", sl, (unsigned long)me);
+		expect_unsafe(via, me + 1, want);
+	}
+	unlink(sl);
+	unlink(inner_f);
+	rmdir(inner);
+	rmdir(sticky);
+	free(inner_f);
+	free(inner);
+	free(via);
+	free(sl);
+	free(sticky);
 
 	unlink(link_in_open);
 	unlink(to_open);
