@@ -16,10 +16,6 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
-#ifdef KJ_OS_LINUX
-#include <linux/magic.h>
-#include <sys/vfs.h>
-#endif
 #ifdef __linux__
 #include <sys/syscall.h>
 #endif
@@ -201,6 +197,13 @@ struct builder {
 	char *git_err;          /* a git config kjail cannot fully read: the
 				 * plan fails with this */
 	struct listing listings[LISTINGS];
+	/* the symbolic links met on the way to the workspace and the writable
+	 * paths, in the same lookup that gave their roots (check_planted) */
+	struct seen_link {
+		char *link, *real;
+		const char *given, *origin;
+	} *seen;
+	size_t nseen;
 	char *err;
 	size_t errlen;
 };
@@ -241,45 +244,12 @@ static void skip(struct builder *b, const char *path, const char *why, const cha
 	entry_add(&b->pl->skipped, path, o);
 }
 
-/* The kernel filesystem PATH lies on, when it is one (proc mounted at
- * /mnt/proc as much as at /proc), else NULL. */
-static const char *kernel_fs(const char *path)
-{
-#ifdef KJ_OS_LINUX
-	struct statfs sf;
-	if (statfs(path, &sf) != 0)
-		return NULL;
-	switch ((unsigned long)sf.f_type) {
-	case PROC_SUPER_MAGIC:
-		return "proc";
-	case SYSFS_MAGIC:
-		return "sysfs";
-	case CGROUP_SUPER_MAGIC:
-	case CGROUP2_SUPER_MAGIC:
-		return "cgroup";
-	case DEBUGFS_MAGIC:
-		return "debugfs";
-	case TRACEFS_MAGIC:
-		return "tracefs";
-	case SECURITYFS_MAGIC:
-		return "securityfs";
-	case BPF_FS_MAGIC:
-		return "bpf";
-	case EFIVARFS_MAGIC:
-		return "efivarfs";
-	case DEVPTS_SUPER_MAGIC:
-		return "devpts";
-	}
-#else
-	(void)path;
-#endif
-	return NULL;
-}
+static char *resolve_noting(struct builder *b, const char *path, const char *origin);
 
 static bool add_writable(struct builder *b, const char *path, const char *rule, const char *origin,
 			 bool strict)
 {
-	_cleanup_free_ char *real = path_resolve_memo(path, b->h->cwd, &b->memo);
+	_cleanup_free_ char *real = resolve_noting(b, path, origin);
 	if (!real)
 		return fail(b, "%s: %s: %s", origin, path, strerror(errno));
 	if (strcmp(real, "/") == 0)
@@ -314,11 +284,6 @@ static bool add_writable(struct builder *b, const char *path, const char *rule, 
 		skip(b, real, "missing, not bound writable", origin);
 		return true;
 	}
-	const char *kfs = kernel_fs(real);
-	if (kfs)
-		return fail(b, "%s: refusing to make %s writable: it is on the kernel's %s "
-			       "filesystem, never the jail's to write",
-			    origin, real, kfs);
 	cand_take(b->pl, &b->roots, OP_BIND, steal_pointer(&real), rule, origin);
 	return true;
 }
@@ -1141,40 +1106,157 @@ static void add_helper(struct builder *b)
 	plan_add(b->pl, OP_HELPER, self, "kjail's entry helper", "built-in");
 }
 
-/* A symbolic link inside a writable root, met on the way to a writable
- * path: a jail could have made it in an earlier run (ln -s ~ build), and
- * the next "--writable build" would then bind what it leads to. */
-struct planted {
-	const struct cands *roots;
-	char *link;
-	const char *root;
-};
-
-static void planted_link(void *ctx, const char *link)
+/* A symbolic link inside a writable root (or the current directory, the
+ * workspace of the runs before), met on the way to the workspace or a
+ * writable path: a jail could have made it in an earlier run
+ * (ln -s ~ build), and "--writable build" or "-C build" would then bind
+ * what it leads to. Refused unless it leads into one of them anyway. The
+ * links are those of the lookup that gave the root (resolve_noting): a
+ * second lookup could be answered differently by a jail still running. */
+static bool in_roots_or_cwd(const struct builder *b, const char *path, const char *except)
 {
-	struct planted *pt = ctx;
-	for (size_t r = 0; !pt->link && r < pt->roots->n; r++)
-		if (path_is_under(link, pt->roots->v[r].path)) {
-			pt->link = xstrdup(link);
-			pt->root = pt->roots->v[r].path;
-		}
+	if (path_is_under(path, b->h->cwd))
+		return true;
+	for (size_t r = 0; r < b->roots.n; r++)
+		if (path_is_under(path, b->roots.v[r].path) &&
+		    !(except && strcmp(b->roots.v[r].path, except) == 0))
+			return true;
+	return false;
 }
 
-static bool refuse_planted(struct builder *b, const char *path, const char *origin)
+/* The kernel's own file systems, by the type mountinfo names: one of
+ * them writable hands the jail the kernel or the host (its settings and
+ * processes, its devices, binfmt handlers that choose what runs a program,
+ * cgroups, message queues). */
+static const char *const kernel_fstypes[] = {
+	"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs",
+	"securityfs", "bpf", "efivarfs", "binfmt_misc", "mqueue", "configfs", "pstore",
+	"fusectl", "selinuxfs", "nsfs", "rpc_pipefs", "nfsd", NULL,
+};
+
+/* A mountinfo path field, its \ooo escapes undone, in place. */
+static void mountinfo_unescape(char *s)
 {
-	struct planted pt = { .roots = &b->roots };
-	_cleanup_free_ char *real = path_resolve_links(path, b->h->cwd, planted_link, &pt);
-	if (!pt.link)
-		return true;
-	_cleanup_free_ char *link = pt.link;
-	/* one that leads into another writable root widens nothing */
-	for (size_t r = 0; real && r < b->roots.n; r++)
-		if (path_is_under(real, b->roots.v[r].path) && strcmp(real, b->roots.v[r].path) != 0)
-			return true;
-	return fail(b, "%s: %s: refusing a path through the symbolic link %s, which lies in the "
-		       "writable %s (a jail could have made it); name %s itself if that is what "
-		       "you mean",
-		    origin, path, link, pt.root, real ? real : "where it leads");
+	char *w = s;
+	for (char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+/* Every writable root, and every mount under it (a bind is recursive: a
+ * chroot's proc, a bind of /dev), must be no kernel file system: the
+ * mounts as this process sees them, which bwrap binds from. */
+static bool check_kernel_mounts(struct builder *b)
+{
+#ifdef KJ_OS_LINUX
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return fail(b, "cannot read /proc/self/mountinfo to check the writable paths: %s",
+			    strerror(errno));
+	size_t nroots = b->roots.n;
+	size_t *deepest = xcalloc(nroots ? nroots : 1, sizeof *deepest); /* length + 1 */
+	char **on = xcalloc(nroots ? nroots : 1, sizeof *on);              /* its type */
+	char *line = NULL;
+	size_t cap = 0;
+	bool ok = true;
+	while (ok && getline(&line, &cap, f) > 0) {
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
+		char *save = NULL, *field = strtok_r(line, " ", &save);
+		char *mp = NULL, *type = NULL;
+		for (int i = 0; field; i++, field = strtok_r(NULL, " ", &save)) {
+			if (i == 4)
+				mp = field;
+			if (strcmp(field, "-") == 0) {
+				type = strtok_r(NULL, " ", &save);
+				break;
+			}
+		}
+		if (!mp || !type)
+			continue;
+		mountinfo_unescape(mp);
+		bool kernel = false;
+		for (const char *const *t = kernel_fstypes; *t && !kernel; t++)
+			kernel = strcmp(type, *t) == 0;
+		for (size_t r = 0; r < nroots && ok; r++) {
+			const char *root = b->roots.v[r].path;
+			if (path_is_under(root, mp) && strlen(mp) + 1 > deepest[r]) {
+				deepest[r] = strlen(mp) + 1;
+				free(on[r]);
+				on[r] = kernel ? xstrdup(type) : NULL;
+			} else if (kernel && path_is_under(mp, root) && strcmp(mp, root) != 0) {
+				ok = fail(b, "%s: refusing to make %s writable: %s below it is the "
+					     "kernel's %s file system, never the jail's to write",
+					  b->roots.v[r].origin, root, mp, type);
+			}
+		}
+	}
+	for (size_t r = 0; r < nroots && ok; r++)
+		if (on[r])
+			ok = fail(b, "%s: refusing to make %s writable: it is on the kernel's %s "
+				     "file system, never the jail's to write",
+				  b->roots.v[r].origin, b->roots.v[r].path, on[r]);
+	for (size_t r = 0; r < nroots; r++)
+		free(on[r]);
+	free(on);
+	free(deepest);
+	free(line);
+	fclose(f);
+	return ok;
+#else
+	(void)b;
+	return true;
+#endif
+}
+
+static bool check_planted(struct builder *b)
+{
+	for (size_t i = 0; i < b->nseen; i++) {
+		const struct seen_link *s = &b->seen[i];
+		if (!in_roots_or_cwd(b, s->link, NULL) || in_roots_or_cwd(b, s->real, s->real))
+			continue;
+		return fail(b, "%s: %s: refusing a path through the symbolic link %s, which lies "
+			       "in a writable path or the current directory (a jail could have "
+			       "made it); name %s itself if that is what you mean",
+			    s->origin, s->given, s->link, s->real);
+	}
+	return true;
+}
+
+struct noted {
+	char **v;
+	size_t n;
+};
+
+static void note_link(void *ctx, const char *link)
+{
+	struct noted *l = ctx;
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = xstrdup(link);
+}
+
+/* path resolved, the links on the way noted for check_planted */
+static char *resolve_noting(struct builder *b, const char *path, const char *origin)
+{
+	struct noted l = { 0 };
+	char *real = path_resolve_links(path, b->h->cwd, note_link, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		if (!real) {
+			free(l.v[i]);
+			continue;
+		}
+		b->seen = xreallocarray(b->seen, b->nseen + 1, sizeof *b->seen);
+		b->seen[b->nseen++] = (struct seen_link){ .link = l.v[i], .real = xstrdup(real),
+							  .given = path, .origin = origin };
+	}
+	free(l.v);
+	return real;
 }
 
 static bool build(struct builder *b)
@@ -1186,7 +1268,9 @@ static bool build(struct builder *b)
 	/* the current directory comes from getcwd: every directory above it
 	 * is real, and need not be looked up again */
 	path_memo_add_ancestors(&b->memo, b->h->cwd);
-	_cleanup_free_ char *wsreal = path_resolve_memo(ws, b->h->cwd, &b->memo);
+	_cleanup_free_ char *wsreal = p->workspace
+					      ? resolve_noting(b, ws, p->workspace_origin)
+					      : path_resolve_memo(ws, b->h->cwd, &b->memo);
 	if (!wsreal)
 		return fail(b, "workspace %s: %s", ws, strerror(errno));
 	if (kind_in(b, wsreal, true) != K_DIR)
@@ -1200,11 +1284,8 @@ static bool build(struct builder *b)
 		if (!add_writable(b, e->value, "writable path", e->origin, strict))
 			return false;
 	}
-	if (p->workspace && !refuse_planted(b, p->workspace, p->workspace_origin))
+	if (!check_planted(b) || !check_kernel_mounts(b))
 		return false;
-	for (size_t i = 0; i < p->writable.n; i++)
-		if (!refuse_planted(b, p->writable.v[i].value, p->writable.v[i].origin))
-			return false;
 
 	for (size_t r = 0, n = b->roots.n; r < n; r++)
 		protect_root(b, b->roots.v[r].path);
@@ -1304,6 +1385,11 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	cands_free(&b.protects);
 	cands_free(&b.masks);
 	path_memo_free(&b.memo);
+	for (size_t i = 0; i < b.nseen; i++) {
+		free(b.seen[i].link);
+		free(b.seen[i].real);
+	}
+	free(b.seen);
 	free(b.git_err);
 	listings_forget(&b);
 	if (ok && envp)
