@@ -1,6 +1,7 @@
 #include "config.h"
 #include "ini_reader.h"
 #include "util.h"
+#include "path.h"
 
 #include <ctype.h>
 #include <errno.h>

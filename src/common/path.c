@@ -3,6 +3,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,4 +341,152 @@ char *path_dirname(const char *p)
 	if (len > 1)
 		pop_component(d, &len);
 	return d;
+}
+
+/* ---- who could change a file: file_owned_safely ----------------------- */
+
+/* Whether owner is how this user namespace shows a uid it does not map
+ * (the kernel's overflow uid, unmapped here): in a jail, root's files
+ * (/, /home, /etc) show so, and are root's outside. In the first
+ * namespace, which maps every uid, it is the real user "nobody". */
+static bool unmapped_owner(uid_t owner)
+{
+	char buf[16384];
+	_cleanup_close_ int fd = open("/proc/sys/kernel/overflowuid", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, 64) : -1;
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	if (strtoul(buf, NULL, 10) != (unsigned long)owner)
+		return false;
+	_cleanup_close_ int map = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+	if (map < 0)
+		return false;
+	size_t len = 0;
+	while ((n = read(map, buf + len, sizeof buf - 1 - len)) > 0)
+		len += (size_t)n;
+	if (n < 0 || len == sizeof buf - 1)
+		return false; /* unread or cut short: taken as mapped */
+	buf[len] = '\0';
+	for (char *line = buf; *line;) {
+		char *end;
+		unsigned long in = strtoul(line, &end, 10);
+		(void)strtoul(end, &end, 10);
+		unsigned long count = strtoul(end, &end, 10);
+		if ((unsigned long)owner >= in && (unsigned long)owner - in < count)
+			return false; /* mapped: a real owner */
+		char *nl = strchr(end, '\n');
+		line = nl ? nl + 1 : end + strlen(end);
+	}
+	return true;
+}
+
+/* uid, root, or where allowed, an owner this namespace does not map */
+static bool owner_ok(uid_t owner, uid_t uid, bool unmapped_ok)
+{
+	return owner == uid || owner == 0 || (unmapped_ok && unmapped_owner(owner));
+}
+
+/* One of file_owned_safely's checks: p itself (lstat: a link is judged as
+ * the link). */
+static bool owned_safely(const char *p, bool dir, bool unmapped_ok, uid_t uid, struct stat *st,
+			 char *why, size_t whylen)
+{
+	if (lstat(p, st) != 0)
+		return false;
+	if (!owner_ok(st->st_uid, uid, unmapped_ok)) {
+		snprintf(why, whylen, "%s belongs to uid %lu", p, (unsigned long)st->st_uid);
+		errno = EPERM;
+		return false;
+	}
+	if (S_ISLNK(st->st_mode))
+		return true; /* a link's own mode means nothing */
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(dir && (st->st_mode & S_ISVTX))) {
+		snprintf(why, whylen, "%s is writable by %s", p,
+			 st->st_mode & S_IWOTH ? "everyone" : "its group");
+		errno = EPERM;
+		return false;
+	}
+	return true;
+}
+
+/* dir (a real, absolute path) and every directory above it. */
+static bool dirs_owned_safely(const char *dir, uid_t uid, char *why, size_t whylen)
+{
+	_cleanup_free_ char *d = xstrdup(dir);
+	struct stat st;
+	for (;;) {
+		if (!owned_safely(d, true, true, uid, &st, why, whylen))
+			return false;
+		char *slash = strrchr(d, '/');
+		if (!slash || (slash == d && d[1] == '\0'))
+			return true;
+		slash[slash == d ? 1 : 0] = '\0';
+	}
+}
+
+struct links_met {
+	char **v;
+	size_t n;
+};
+
+static void link_met(void *ctx, const char *link)
+{
+	struct links_met *l = ctx;
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = xstrdup(link);
+}
+
+static bool links_owned_safely(const struct links_met *l, uid_t uid, char *why, size_t whylen)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct stat st;
+		if (!owned_safely(l->v[i], false, true, uid, &st, why, whylen))
+			return false;
+		_cleanup_free_ char *dir = xstrdup(l->v[i]);
+		char *slash = strrchr(dir, '/');
+		slash[slash == dir ? 1 : 0] = '\0';
+		if (!dirs_owned_safely(dir, uid, why, whylen))
+			return false;
+	}
+	return true;
+}
+
+bool file_owned_safely(const char *path, uid_t uid, int flags, struct stat *st, char *why,
+		       size_t whylen)
+{
+	why[0] = '\0';
+	char cwd[PATH_MAX];
+	const char *base = NULL;
+	if (path[0] != '/' && !(base = getcwd(cwd, sizeof cwd)))
+		return false;
+	struct links_met l = { 0 };
+	_cleanup_free_ char *real = path_resolve_links(path, base, link_met, &l);
+	bool ok = real && links_owned_safely(&l, uid, why, whylen);
+	int e = errno;
+	for (size_t i = 0; i < l.n; i++)
+		free(l.v[i]);
+	free(l.v);
+	errno = e;
+	if (!ok)
+		return false;
+	_cleanup_free_ char *dir = xstrdup(real);
+	char *slash = strrchr(dir, '/');
+	slash[slash == dir ? 1 : 0] = '\0';
+	if (lstat(real, st) == 0)
+		return owned_safely(real, false, flags & OWNED_UNMAPPED_OK, uid, st, why, whylen) &&
+		       dirs_owned_safely(dir, uid, why, whylen);
+	if (errno != ENOENT && errno != ENOTDIR)
+		return false;
+	/* not there: nobody else may be able to make it, either */
+	while (lstat(dir, st) != 0) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			return false;
+		slash = strrchr(dir, '/');
+		slash[slash == dir ? 1 : 0] = '\0';
+	}
+	if (!dirs_owned_safely(dir, uid, why, whylen))
+		return false;
+	errno = ENOENT;
+	return false;
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 
 /* "~" and "~/x" become HOME and HOME/x; other paths are copied. "~user" is
  * not supported: NULL with errno EINVAL. A NULL or relative home: NULL, EINVAL. */
@@ -62,5 +63,22 @@ char *path_join(const char *a, const char *b);
 
 /* Parent directory of a clean absolute path ("/" stays "/"). */
 char *path_dirname(const char *p);
+
+/* Whether only uid and root could change the file at path, as ssh asks of
+ * its config: the file, every directory above its real path, and every
+ * symbolic link met on the way there with the directories above it, must
+ * belong to uid or root and be writable by no one else (a directory
+ * writable by others passes with the sticky bit, as /tmp does). In a user
+ * namespace, a uid it does not map shows as the overflow uid: root's
+ * directories and links inside a jail show so and count as root's; the
+ * file itself only with OWNED_UNMAPPED_OK (a path fixed at build time, as
+ * /etc/kli/config.ini), since another user's file shows so too.
+ * True when so, with *st the file's lstat. False with errno ENOENT when it
+ * is not there and no one else could make it; EPERM with why one clause
+ * ("/x/y belongs to uid 1001") when someone else could change or make it;
+ * another errno when it cannot be told. */
+#define OWNED_UNMAPPED_OK 1
+bool file_owned_safely(const char *path, uid_t uid, int flags, struct stat *st, char *why,
+		       size_t whylen);
 
 #endif

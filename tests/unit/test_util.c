@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "path.h"
 
 static int parse(const char *text, int *out, int max)
 {
