@@ -82,32 +82,6 @@ void jw_end_object(struct jsonw *w) { close_container(w, '}'); }
 void jw_begin_array(struct jsonw *w) { open_container(w, '['); }
 void jw_end_array(struct jsonw *w) { close_container(w, ']'); }
 
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned min;
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xE0) == 0xC0)
-		n = 2, min = 0x80;
-	else if ((s[0] & 0xF0) == 0xE0)
-		n = 3, min = 0x800;
-	else if ((s[0] & 0xF8) == 0xF0)
-		n = 4, min = 0x10000;
-	else
-		return 0;
-	unsigned cp = s[0] & (0x7F >> n);
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
-}
-
 /* Printable ASCII but '"' and '\\': copied as it is. NUL is not plain, so a
  * run stops at the end of the string by itself. */
 static const bool plain[256] = {
@@ -125,7 +99,7 @@ static const char short_escape[256] = {
 static size_t escape_one(struct jsonw *w, const unsigned char *s)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t n = utf8_len(s);
+	size_t n = utf8_seq(s, 4); /* a NUL ends a sequence early */
 	if (n == 0) {
 		put(w, "\\ufffd", 6);
 		return 1;

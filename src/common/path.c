@@ -307,6 +307,21 @@ char *path_resolve_links(const char *p, const char *base,
 	return resolve(p, base, NULL, on_link, ctx);
 }
 
+void path_links_note(void *ctx, const char *link)
+{
+	struct path_links *l = ctx;
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = xstrdup(link);
+}
+
+void path_links_free(struct path_links *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	*l = (struct path_links){ 0 };
+}
+
 const char *path_relative_to(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
@@ -425,19 +440,8 @@ static bool dirs_owned_safely(const char *dir, uid_t uid, char *why, size_t whyl
 	}
 }
 
-struct links_met {
-	char **v;
-	size_t n;
-};
 
-static void link_met(void *ctx, const char *link)
-{
-	struct links_met *l = ctx;
-	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
-	l->v[l->n++] = xstrdup(link);
-}
-
-static bool links_owned_safely(const struct links_met *l, uid_t uid, char *why, size_t whylen)
+static bool links_owned_safely(const struct path_links *l, uid_t uid, char *why, size_t whylen)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		struct stat st;
@@ -460,13 +464,11 @@ bool file_owned_safely(const char *path, uid_t uid, int flags, struct stat *st, 
 	const char *base = NULL;
 	if (path[0] != '/' && !(base = getcwd(cwd, sizeof cwd)))
 		return false;
-	struct links_met l = { 0 };
-	_cleanup_free_ char *real = path_resolve_links(path, base, link_met, &l);
+	struct path_links l = { 0 };
+	_cleanup_free_ char *real = path_resolve_links(path, base, path_links_note, &l);
 	bool ok = real && links_owned_safely(&l, uid, why, whylen);
 	int e = errno;
-	for (size_t i = 0; i < l.n; i++)
-		free(l.v[i]);
-	free(l.v);
+	path_links_free(&l);
 	errno = e;
 	if (!ok)
 		return false;

@@ -42,6 +42,13 @@ char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
  * directory resolved. */
 char *path_resolve_links(const char *p, const char *base,
 			 void (*on_link)(void *ctx, const char *link), void *ctx);
+/* An on_link that keeps each link met (ctx: a zeroed struct path_links). */
+struct path_links {
+	char **v;
+	size_t n;
+};
+void path_links_note(void *ctx, const char *link);
+void path_links_free(struct path_links *l);
 void path_memo_free(struct path_memo *memo);
 /* Whether dir (a clean absolute path) is known to be a real directory;
  * path_memo_add records one (the caller knows it is real). */

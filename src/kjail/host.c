@@ -1229,23 +1229,11 @@ static bool check_planted(struct builder *b)
 	return true;
 }
 
-struct noted {
-	char **v;
-	size_t n;
-};
-
-static void note_link(void *ctx, const char *link)
-{
-	struct noted *l = ctx;
-	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
-	l->v[l->n++] = xstrdup(link);
-}
-
 /* path resolved, the links on the way noted for check_planted */
 static char *resolve_noting(struct builder *b, const char *path, const char *origin)
 {
-	struct noted l = { 0 };
-	char *real = path_resolve_links(path, b->h->cwd, note_link, &l);
+	struct path_links l = { 0 };
+	char *real = path_resolve_links(path, b->h->cwd, path_links_note, &l);
 	for (size_t i = 0; i < l.n; i++) {
 		if (!real) {
 			free(l.v[i]);

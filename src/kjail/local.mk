@@ -63,7 +63,7 @@ check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf
 	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe
 TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
 	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe
-tests_unit_test_explain_SOURCES = tests/unit/test_explain.c
+tests_unit_test_explain_SOURCES = tests/unit/test_explain.c tests/unit/tree-fixture.h
 tests_unit_test_explain_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
 tests_unit_test_explain_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_probe_SOURCES = tests/unit/test_probe.c
@@ -81,7 +81,7 @@ tests_unit_test_bwrap_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_conf_SOURCES = tests/unit/test_conf.c
 tests_unit_test_conf_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_conf_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_host_SOURCES = tests/unit/test_host.c
+tests_unit_test_host_SOURCES = tests/unit/test_host.c tests/unit/tree-fixture.h
 tests_unit_test_host_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_host_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_seccomp_SOURCES = tests/unit/test_seccomp.c

@@ -19,35 +19,12 @@
 #include "kjail/host.h"
 #include "path.h"
 
-static char root[PATH_MAX];
-
-static char *at(const char *rel)
-{
-	return xasprintf("%s/%s", root, rel);
-}
-
-static void mk(const char *rel, bool dir)
-{
-	_cleanup_free_ char *p = at(rel);
-	if (dir)
-		assert_int_equal(mkdir(p, 0755), 0);
-	else {
-		int fd = open(p, O_CREAT | O_WRONLY, 0644);
-		assert_true(fd >= 0);
-		close(fd);
-	}
-}
+#include "tree-fixture.h"
 
 static int setup(void **state)
 {
 	(void)state;
-	char cwd[PATH_MAX / 2];
-	assert_non_null(getcwd(cwd, sizeof cwd));
-	snprintf(root, sizeof root, "%s/test_host.XXXXXX", cwd);
-	assert_non_null(mkdtemp(root));
-	char *real = realpath(root, NULL);
-	snprintf(root, sizeof root, "%s", real);
-	free(real);
+	tree_make("test_host");
 	mk("home", true);
 	mk("home/.aws", true);
 	mk("home/.aws/credentials", false);
@@ -63,13 +40,6 @@ static int setup(void **state)
 	_cleanup_free_ char *aws = at("home/.aws");
 	assert_int_equal(symlink(aws, link), 0);
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	_cleanup_free_ char *cmd = xasprintf("rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
 }
 
 struct fixture {
