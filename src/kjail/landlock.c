@@ -45,10 +45,10 @@ const char *landlock_status(void)
 	if (abi < 0)
 		return "Landlock unavailable on this kernel: abstract Unix sockets and signals "
 		       "outside the jail are not scoped (the PID namespace still hides processes), "
-		       "and a file passed in that you can write is refused";
+		       "and a file passed in that you can write or own is refused";
 	if (abi < LANDLOCK_WRITES_ABI)
 		return "Landlock ABI too old for write rules (needs 3, Linux 6.2) and for scopes "
-		       "(needs 6): scopes off, and a file passed in that you can write is refused";
+		       "(needs 6): scopes off, and a file passed in that you can write or own is refused";
 	if (abi < LANDLOCK_SCOPES_ABI)
 		return "Landlock on for writes (only under the writable paths, whatever descriptor "
 		       "is reopened); ABI too old for scopes (needs 6, Linux 6.12), so scopes off: "

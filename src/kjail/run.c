@@ -84,7 +84,9 @@ void refuse_directory_stdio(void)
 /* Whether the jail (the caller's uid and groups, no capability) may open
  * the file for writing: its mode bits, as a process without
  * CAP_DAC_OVERRIDE sees them; access(2) through link (/proc/self/fd/N)
- * too, for ACLs, when not root (for root it answers yes to everything). */
+ * too, for ACLs, when not root (for root it answers yes to everything).
+ * The owner may: chmod needs no capability, so a file of the caller's
+ * without a write bit is made writable first (chmod u+w /dev/stdin). */
 static bool jail_may_write(int fd, const struct stat *st, const char *link)
 {
 	struct statvfs vfs;
@@ -93,7 +95,7 @@ static bool jail_may_write(int fd, const struct stat *st, const char *link)
 	uid_t uid = geteuid();
 	bool w;
 	if (st->st_uid == uid)
-		w = st->st_mode & S_IWUSR;
+		w = true;
 	else if (getegid() == st->st_gid || group_member(st->st_gid))
 		w = st->st_mode & S_IWGRP;
 	else
