@@ -323,14 +323,14 @@ static char *get(struct fx *f, const char *rel)
 	return read_file_capped(p, 1 << 20, NULL);
 }
 
-/* An edit call on DIR's files, as mediate() leaves it: absolute paths. */
+/* An edit call on DIR's files, as mediate() leaves it: resolved paths. */
 static void run_edit(struct fx *f, const char *args, struct barrier_out *out)
 {
 	struct tool_call c;
 	char err[300];
 	assert_true(parse("edit", args, &c, err));
 	for (size_t i = 0; i < c.npaths; i++) {
-		char *abs = in(f, c.paths[i]);
+		char *abs = path_resolve(c.paths[i], f->dir);
 		free(c.paths[i]);
 		c.paths[i] = abs;
 	}
@@ -387,6 +387,35 @@ static void test_edit_all_or_nothing(void **state)
 	_cleanup_free_ char *glob = in(f, "a.txt.kli-*");
 	_cleanup_free_ char *cmd = xasprintf("test -z \"$(ls %s 2>/dev/null)\"", glob);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* One file named twice ("a.txt", "./a.txt", a link to it) is one file:
+ * every edit lands, none is lost to the other spelling's rename. */
+static void test_edit_same_file_twice(void **state)
+{
+	struct fx *f = *state;
+	put(f, "a.txt", "one\ntwo\nthree\n");
+	_cleanup_free_ char *pl = in(f, "link");
+	assert_int_equal(symlink("a.txt", pl), 0);
+	struct barrier_out out;
+	run_edit(f, "{\"edits\":[{\"path\":\"a.txt\",\"old_text\":\"one\",\"new_text\":\"1\"},"
+		    "{\"path\":\"./a.txt\",\"old_text\":\"two\",\"new_text\":\"2\"},"
+		    "{\"path\":\"link\",\"old_text\":\"three\",\"new_text\":\"3\"}]}", &out);
+	assert_true(out.ok);
+	assert_string_equal(out.text, "replaced 3 occurrences in 1 file");
+	free(out.text);
+	char *a = get(f, "a.txt");
+	assert_string_equal(a, "1\n2\n3\n");
+	free(a);
+	/* in order: the second spelling sees the first one's edit */
+	run_edit(f, "{\"edits\":[{\"path\":\"a.txt\",\"old_text\":\"1\",\"new_text\":\"x\"},"
+		    "{\"path\":\"./a.txt\",\"old_text\":\"1\",\"new_text\":\"y\"}]}", &out);
+	assert_false(out.ok);
+	assert_string_equal(out.text, "edit 2 (a.txt): old_text was not found; no file was changed");
+	free(out.text);
+	a = get(f, "a.txt");
+	assert_string_equal(a, "1\n2\n3\n");
+	free(a);
 }
 
 static void test_write_read(void **state)
@@ -479,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_truncate_and_page),
 		cmocka_unit_test(test_tool_environ),
 		cmocka_unit_test_setup_teardown(test_edit_all_or_nothing, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_edit_same_file_twice, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_write_read, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_result_read_owner, fx_setup, fx_teardown),
 	};

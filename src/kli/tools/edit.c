@@ -32,6 +32,18 @@ static void staged_free(struct staged *s, size_t n)
 	free(s);
 }
 
+/* The first of the call's files with F's path. Two spellings of one file
+ * ("src/a", "./src/a", a link to it) resolve to the same path: they are
+ * one file, whose edits apply in order, or the rename of the second would
+ * drop the edits of the first. */
+static size_t same_file(const struct tool_call *c, size_t f)
+{
+	for (size_t g = 0; g < f; g++)
+		if (strcmp(c->paths[g], c->paths[f]) == 0)
+			return g;
+	return f;
+}
+
 /* The new content of file F: its ops applied in order. */
 static bool stage_file(const struct tool_call *c, size_t f, const struct tool_env *env,
 		       struct staged *st, struct barrier_out *out)
@@ -51,7 +63,7 @@ static bool stage_file(const struct tool_call *c, size_t f, const struct tool_en
 	}
 	for (size_t i = 0; i < c->nedits; i++) {
 		const struct edit_op *op = &c->edits[i];
-		if (op->file != f)
+		if (same_file(c, op->file) != f)
 			continue;
 		char err[200];
 		size_t n = 0;
@@ -74,6 +86,8 @@ static bool write_temps(const struct tool_call *c, struct staged *st,
 			const struct tool_env *env, struct barrier_out *out)
 {
 	for (size_t f = 0; f < c->npaths; f++) {
+		if (same_file(c, f) != f)
+			continue;
 		struct stat sb;
 		const char *shown = tool_shown_path(c->paths[f], env->workspace);
 		st[f].tmp = xasprintf("%s.kli-XXXXXX", c->paths[f]);
@@ -101,13 +115,19 @@ void tool_edit(const struct tool_call *c, const struct tool_env *env, struct bar
 {
 	struct staged *st = xcalloc(c->npaths, sizeof *st);
 	bool ok = true;
+	size_t nfiles = 0;
 	for (size_t f = 0; ok && f < c->npaths; f++)
-		ok = stage_file(c, f, env, &st[f], out);
+		if (same_file(c, f) == f) {
+			ok = stage_file(c, f, env, &st[f], out);
+			nfiles++;
+		}
 	ok = ok && write_temps(c, st, env, out);
 	/* Nothing has changed up to here; rename(2) is the step that cannot
 	 * half-fail on one file. */
 	size_t total = 0;
 	for (size_t f = 0; ok && f < c->npaths; f++) {
+		if (same_file(c, f) != f)
+			continue;
 		if (rename(st[f].tmp, c->paths[f]) < 0) {
 			tool_fail(out, "cannot edit %s: %s", tool_shown_path(c->paths[f],
 									     env->workspace),
@@ -120,6 +140,6 @@ void tool_edit(const struct tool_call *c, const struct tool_env *env, struct bar
 	}
 	if (ok)
 		tool_ok(out, xasprintf("replaced %zu occurrence%s in %zu file%s", total,
-				       total == 1 ? "" : "s", c->npaths, c->npaths == 1 ? "" : "s"));
+				       total == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s"));
 	staged_free(st, c->npaths);
 }
