@@ -173,6 +173,27 @@ static void test_edit_apply(void **state)
 	s = edit_apply("line\n", "line\n", "", false, &n, err, sizeof err);
 	assert_string_equal(s, "");
 	free(s);
+	/* The result is bounded as what edit reads is: a 1 MiB file of "a",
+	 * each made 9 bytes long, is refused before anything is allocated
+	 * (with a 2 KiB new text, 8 MiB of it would take 16 GiB); growing to
+	 * exactly the bound is fine. */
+	char *big = xmalloc(EDIT_MAX + 1);
+	memset(big, 'a', 1024 * 1024);
+	big[1024 * 1024] = '\0';
+	assert_null(edit_apply(big, "a", "123456789", true, &n, err, sizeof err));
+	assert_string_equal(err, "the file would grow past 8 MiB");
+	s = edit_apply(big, "a", "12345678", true, &n, err, sizeof err);
+	assert_non_null(s);
+	assert_int_equal(strlen(s), EDIT_MAX);
+	free(s);
+	memset(big, 'a', EDIT_MAX);
+	big[EDIT_MAX] = '\0';
+	assert_null(edit_apply(big, "aaaaaaaa", "aaaaaaaaa", true, &n, err, sizeof err));
+	assert_string_equal(err, "the file would grow past 8 MiB");
+	s = edit_apply(big, "aaaaaaaa", "a", true, &n, err, sizeof err);
+	assert_int_equal(strlen(s), EDIT_MAX / 8);
+	free(s);
+	free(big);
 }
 
 static void test_text_lines(void **state)

@@ -13,8 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define EDIT_MAX (8u * 1024 * 1024)
-
 struct staged {
 	char *text;      /* the new content */
 	char *tmp;       /* written, not yet renamed into place */

@@ -29,6 +29,12 @@ char *edit_apply(const char *text, const char *old, const char *new_text, bool a
 		return NULL;
 	}
 	size_t k = strlen(old), m = strlen(new_text), len = strlen(text);
+	/* Checked before the allocation: one short old_text, replaced
+	 * everywhere by a longer text, would take gigabytes. */
+	if (m > k && (len > EDIT_MAX || m - k > (EDIT_MAX - len) / n)) {
+		fmt_into(err, errlen, "the file would grow past %u MiB", EDIT_MAX >> 20);
+		return NULL;
+	}
 	char *out = xmalloc(len - n * k + n * m + 1), *o = out;
 	const char *p = text;
 	for (const char *q = strstr(p, old); q; q = strstr(p, old)) {

@@ -5,8 +5,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The largest file edit reads, and the largest it makes. */
+#define EDIT_MAX (8u * 1024 * 1024)
+
 /* TEXT with OLD replaced by NEW: OLD must occur exactly once, or (ALL) at
- * least once. NULL and a message saying which when it does not. */
+ * least once, and the result may not outgrow EDIT_MAX. NULL and a message
+ * saying which when it does not. */
 char *edit_apply(const char *text, const char *old, const char *new_text, bool all,
 		 size_t *replaced, char *err, size_t errlen);
 
