@@ -65,6 +65,8 @@ struct walk {
 	struct strv found;    /* find: paths; search: matching lines */
 	size_t limit;
 	bool more;            /* stopped at the limit */
+	size_t unread_dirs;   /* could not be listed */
+	size_t unread_files;  /* search: too large or could not be read */
 	regex_t re;
 	char err[200];
 };
@@ -77,13 +79,16 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted entries of DIR, without "." and "..": results must be stable. */
-static struct strv list_dir(const char *dir)
+/* Sorted entries of DIR, without "." and "..": results must be stable.
+ * *UNREAD counts DIR when it cannot be listed. */
+static struct strv list_dir(const char *dir, size_t *unread)
 {
 	struct strv names = STRV_INIT;
 	DIR *d = opendir(dir);
-	if (!d)
+	if (!d) {
+		(*unread)++;
 		return names;
+	}
 	for (struct dirent *e = readdir(d); e; e = readdir(d))
 		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
 			strv_push(&names, e->d_name);
@@ -95,7 +100,7 @@ static struct strv list_dir(const char *dir)
 
 static void walk_dir(struct walk *w, const char *dir, const char *below, int depth, walk_fn fn)
 {
-	struct strv names = list_dir(dir);
+	struct strv names = list_dir(dir, &w->unread_dirs);
 	for (size_t i = 0; i < names.n && !w->more; i++) {
 		/* Version control internals are noise for a search. */
 		if (strcmp(names.v[i], ".git") == 0)
@@ -140,6 +145,27 @@ static char *join_found(struct walk *w, const char *none, const char *more)
 	return s;
 }
 
+/* TEXT (join_found's) with what the walk could not look into said after
+ * it: a file or directory skipped is not one without a match. */
+static char *with_unread(char *text, const struct walk *w)
+{
+	if (!w->unread_dirs && !w->unread_files)
+		return text;
+	char dirs[80] = "", files[160] = "";
+	if (w->unread_dirs)
+		fmt_into(dirs, sizeof dirs, "[%zu director%s could not be read]\n", w->unread_dirs,
+			 w->unread_dirs == 1 ? "y" : "ies");
+	if (w->unread_files)
+		fmt_into(files, sizeof files, "[%zu file%s not searched: larger than 8 MiB or "
+					      "unreadable; search it with bash (grep)]\n",
+			 w->unread_files, w->unread_files == 1 ? " was" : "s were");
+	size_t len = strlen(text);
+	char *s = xasprintf("%s%s%s%s", text, len && text[len - 1] != '\n' ? "\n" : "", dirs,
+			    files);
+	free(text);
+	return s;
+}
+
 /* The start of a walk: a directory, or (search) one file. */
 static bool walk_start(struct walk *w, bool file_ok, walk_fn fn, struct barrier_out *out)
 {
@@ -174,8 +200,9 @@ void tool_find(const struct tool_call *c, const struct tool_env *env, struct bar
 {
 	struct walk w = { .root = c->paths[0], .call = c, .env = env, .limit = FIND_MAX };
 	if (walk_start(&w, false, find_one, out))
-		tool_ok(out, join_found(&w, "no files match",
-					"[more files match; narrow the pattern or the path]"));
+		tool_ok(out, with_unread(join_found(&w, "no files match",
+						    "[more files match; narrow the pattern or the path]"),
+					 &w));
 	strv_free(&w.found);
 }
 
@@ -200,6 +227,8 @@ static void search_one(struct walk *w, const char *path, const char *below)
 		return;
 	size_t len = 0;
 	_cleanup_free_ char *text = read_file_capped(path, READ_MAX, &len);
+	if (!text)
+		w->unread_files++;
 	if (!text || text_is_binary(text, len))
 		return;
 	search_lines(w, text, len, tool_shown_path(path, w->env->workspace));
@@ -217,8 +246,9 @@ void tool_search(const struct tool_call *c, const struct tool_env *env,
 		return;
 	}
 	if (walk_start(&w, true, search_one, out))
-		tool_ok(out, join_found(&w, "no matches",
-					"[more lines match; narrow the pattern or the path]"));
+		tool_ok(out, with_unread(join_found(&w, "no matches",
+						    "[more lines match; narrow the pattern or the path]"),
+					 &w));
 	regfree(&w.re);
 	strv_free(&w.found);
 }
