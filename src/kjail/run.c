@@ -67,14 +67,68 @@ void seal_inherited_fds(void)
 static const char *const stdio_names[] = { "standard input", "standard output",
 					   "standard error" };
 
+/* What standard input, output and error were before the run: the jail
+ * can change the mode and group of the caller's own files and terminal
+ * through them (chmod 666 /dev/stdin needs no capability, and neither the
+ * mounts nor Landlock hold it), and kjail puts them back afterwards. */
+static struct {
+	bool known;
+	dev_t dev;
+	ino_t ino;
+	mode_t mode;
+	gid_t gid;
+} stdio_was[3];
+
 void refuse_directory_stdio(void)
 {
 	for (int fd = 0; fd < 3; fd++) {
 		struct stat st;
-		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		stdio_was[fd].known = fstat(fd, &st) == 0;
+		if (!stdio_was[fd].known)
+			continue;
+		if (S_ISDIR(st.st_mode))
 			die("descriptor %d (%s) is a directory: through it the command could "
 			    "reach around the jail; refusing",
 			    fd, stdio_names[fd]);
+		stdio_was[fd].dev = st.st_dev;
+		stdio_was[fd].ino = st.st_ino;
+		stdio_was[fd].mode = st.st_mode & 07777;
+		stdio_was[fd].gid = st.st_gid;
+	}
+}
+
+void restore_stdio(void)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		struct stat st;
+		if (!stdio_was[fd].known || fstat(fd, &st) != 0 || st.st_dev != stdio_was[fd].dev ||
+		    st.st_ino != stdio_was[fd].ino)
+			continue;
+		mode_t mode = st.st_mode & 07777, was = stdio_was[fd].mode;
+		gid_t gid = st.st_gid, gwas = stdio_was[fd].gid;
+		if (mode == was && gid == gwas)
+			continue;
+		bool back = (gid == gwas || fchown(fd, (uid_t)-1, gwas) == 0) &&
+			    (mode == was || fchmod(fd, was) == 0);
+		int err = errno;
+		char link[32], path[PATH_MAX];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(link, path, sizeof path - 1);
+		if (n > 0)
+			path[n] = '\0';
+		else
+			snprintf(path, sizeof path, "its file");
+		if (back)
+			warn_msg("warning: the jail changed %s (%s) from mode %04o group %ld to mode "
+				 "%04o group %ld; put back",
+				 path, stdio_names[fd], (unsigned)was, (long)gwas, (unsigned)mode,
+				 (long)gid);
+		else
+			warn_msg("warning: the jail changed %s (%s) from mode %04o group %ld to mode "
+				 "%04o group %ld, and it could not be put back (%s): change it back "
+				 "yourself",
+				 path, stdio_names[fd], (unsigned)was, (long)gwas, (unsigned)mode,
+				 (long)gid, strerror(err));
 	}
 }
 
@@ -977,6 +1031,7 @@ int jail_run(struct jail *j, struct plan *pl, char *policy_json)
 		diagnose(bwrap, msg);
 	if (n) /* bwrap had something to say after the start: pass it on */
 		(void)!write(STDERR_FILENO, msg, n);
+	restore_stdio();
 	warn_unguarded(pl);
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);

@@ -43,8 +43,13 @@ KJ_NORETURN void run_container(const struct plan *pl, char *const *cmd);
 /* Marks every descriptor above 2 close-on-exec: what the caller leaked
  * never reaches the jail. Dies when it cannot. */
 void seal_inherited_fds(void);
-/* Dies when standard input, output or error is a directory. */
+/* Dies when standard input, output or error is a directory; notes the
+ * others' mode and group for restore_stdio(). */
 void refuse_directory_stdio(void);
+/* After the run: puts back the mode and group of a standard descriptor's
+ * file (the caller's own file or terminal) that the jail changed, and says
+ * so on standard error. */
+void restore_stdio(void);
 /* Dies when one of them is a file (or block device) given read-only that
  * the jail could reopen for writing through /proc/self/fd: one the caller
  * may write, outside every writable path of the plan. For kernels without
