@@ -227,9 +227,20 @@ static void model_child(void *arg, struct barrier_out *out)
 		out->text = xstrdup(err);
 		return;
 	}
-	out->ok = true;
-	out->text = chat_reply_dump(&r);
+	char *text = chat_reply_dump(&r);
 	chat_reply_clear(&r);
+	/* A reply the client accepts (up to 16 MiB) may not fit through the
+	 * barrier: cut, it would come back as "not valid JSON". */
+	size_t len = strlen(text);
+	if (len > BARRIER_MAX_TEXT) {
+		free(text);
+		out->text = xasprintf("the model's reply from %s is larger than %u MiB once "
+				      "parsed (%zu bytes)", job->conf->base_url,
+				      BARRIER_MAX_TEXT / (1024 * 1024), len);
+		return;
+	}
+	out->ok = true;
+	out->text = text;
 }
 
 static json_t *offered_tools(const struct agent *a)
