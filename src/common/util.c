@@ -258,6 +258,13 @@ bool utf8_printable(const char *s)
 	return true;
 }
 
+void ctrl_scrub(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
 char *read_fd_capped(int fd, size_t max, size_t *len_out)
 {
 	struct stat st;

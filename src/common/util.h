@@ -60,6 +60,9 @@ size_t utf8_seq(const unsigned char *s, size_t n);
 /* Valid UTF-8 without control characters (C0, DEL): a string that reads
  * back in a report, a terminal or JSON exactly as it is. */
 bool utf8_printable(const char *s);
+/* Replace control characters (C0, DEL) with '?', in place: text from
+ * elsewhere (a path, a command) inside one line of a message. */
+void ctrl_scrub(char *s);
 
 
 

@@ -435,8 +435,12 @@ static char *bounded_hinted(struct agent *a, const struct tool_call *c, char *te
 
 static char *refused(struct agent *a, const struct chat_call *cc, const char *message)
 {
-	/* One line for the person watching; the model gets the same words. */
-	warn_msg("%s", message);
+	/* One line for the person watching; the model gets the same words. A
+	 * path the model names, or a link resolves to, may hold a newline: it
+	 * must not print a line of its own. */
+	_cleanup_free_ char *line = xstrdup(message);
+	ctrl_scrub(line);
+	warn_msg("%s", line);
 	emit(a, json_pack("{s:s, s:s, s:s, s:o}", "type", "denied", "id", cc->id, "name",
 			  cc->name, "message", jstr(message)));
 	return xstrdup(message);

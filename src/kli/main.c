@@ -245,10 +245,14 @@ static int run_check(const struct cli *cli, const struct kli_settings *s,
 					    &reason);
 	if (r == CHECK_BAD_ATOM)
 		usage_error("--check: %s", reason);
-	if (r == CHECK_ALLOWED)
+	if (r == CHECK_ALLOWED) {
 		puts("allowed");
-	else
+	} else {
+		/* One line: a path (a link's target) with a newline must not
+		 * print an "allowed" line of its own. */
+		ctrl_scrub(reason);
 		printf("denied: %s\n", reason);
+	}
 	finish_stdout();
 	return r == CHECK_ALLOWED ? 0 : 1;
 }

@@ -234,6 +234,14 @@ static void test_utf8_printable(void **state)
 	assert_false(utf8_printable("/a\xf4\x90\x80\x80")); /* above U+10FFFF */
 }
 
+static void test_ctrl_scrub(void **state)
+{
+	(void)state;
+	char s[] = "/a\nallowed\t\x1b[2J\x7f/caf\xc3\xa9";
+	ctrl_scrub(s);
+	assert_string_equal(s, "/a?allowed??[2J?/caf\xc3\xa9");
+}
+
 /* ---- file_owned_safely: ssh's rule for a config file -------------------- */
 
 static void expect_unsafe(const char *path, uid_t uid, const char *why_want)
@@ -380,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_dir_read_one),
 		cmocka_unit_test(test_file_owned_safely),
 		cmocka_unit_test(test_utf8_printable),
+		cmocka_unit_test(test_ctrl_scrub),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
