@@ -158,6 +158,17 @@ static void http_error(const struct model_conf *c, long status, const struct exc
 		 after, detail ? ": " : "", detail ? detail : "");
 }
 
+/* A server may echo the key back ("invalid key sk-..."): whatever the body
+ * becomes (a message, the fault log, the conversation), the key is not in it. */
+static void redact_key(const char *key, struct buf *b)
+{
+	if (!key || !*key || !b->data)
+		return;
+	size_t k = strlen(key);
+	for (char *p = b->data; (p = memmem(p, b->len - (size_t)(p - b->data), key, k)); p += k)
+		memset(p, '*', k);
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -181,6 +192,7 @@ static enum attempt attempt_once(const struct model_conf *c, const char *body, u
 		goto out;
 	}
 	CURLcode rc = curl_easy_perform(h);
+	redact_key(c->key, &x.body);
 	long status = 0;
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	if (rc != CURLE_OK) {
