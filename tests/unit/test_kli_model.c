@@ -97,6 +97,20 @@ static void test_reply_calls(void **state)
 	chat_reply_clear(&back);
 	free(dump);
 	chat_reply_clear(&r);
+
+	/* A made-up id steps past one the server sent: each result stays
+	 * with its call. */
+	assert_true(parse("{\"choices\":[{\"message\":{\"tool_calls\":["
+			  "{\"id\":\"call_2\",\"function\":{\"name\":\"read\"}},"
+			  "{\"function\":{\"name\":\"read\"}},"
+			  "{\"id\":\"call_3\",\"function\":{\"name\":\"read\"}},"
+			  "{\"id\":\"\",\"function\":{\"name\":\"read\"}}]}}]}", &r, err));
+	assert_int_equal(r.ncalls, 4);
+	assert_string_equal(r.calls[0].id, "call_2");
+	assert_string_equal(r.calls[1].id, "call_4");
+	assert_string_equal(r.calls[2].id, "call_3");
+	assert_string_equal(r.calls[3].id, "call_5");
+	chat_reply_clear(&r);
 }
 
 static void test_reply_malformed(void **state)
@@ -130,6 +144,9 @@ static void test_reply_malformed(void **state)
 		  "the model's reply has a tool call without a function name" },
 		{ "{\"choices\":[{\"message\":{\"tool_calls\":[{\"id\":3,\"function\":{\"name\":\"r\"}}]}}]}",
 		  "the model's reply has a tool call whose id is not a string" },
+		{ "{\"choices\":[{\"message\":{\"tool_calls\":[{\"id\":\"a\\nb\",\"function\":{\"name\":\"r\"}},"
+		  "{\"id\":\"c\",\"function\":{\"name\":\"r\"}},{\"id\":\"a\\nb\",\"function\":{\"name\":\"w\"}}]}}]}",
+		  "the model's reply has two tool calls with the id 'a b'" },
 		{ "{\"choices\":[{\"message\":{\"tool_calls\":[{\"function\":{\"name\":\"r\",\"arguments\":[1]}}]}}]}",
 		  "the model's reply has tool call arguments that are neither text nor an object" },
 		{ "{\"error\":{\"message\":\"no such model\"}}",

@@ -35,6 +35,8 @@ void chat_reply_clear(struct chat_reply *r)
 	*r = (struct chat_reply){ 0 };
 }
 
+static char *one_line(const char *s, size_t max);
+
 static bool fail(char *err, size_t errlen, const char *what)
 {
 	fmt_into(err, errlen, "the model's reply %s", what);
@@ -62,7 +64,7 @@ static bool call_arguments(json_t *args, char **out)
 	return false;
 }
 
-static bool parse_call(json_t *tc, size_t i, struct chat_call *out, char *err, size_t errlen)
+static bool parse_call(json_t *tc, struct chat_call *out, char *err, size_t errlen)
 {
 	if (!json_is_object(tc))
 		return fail(err, errlen, "has a tool call that is not an object");
@@ -78,10 +80,46 @@ static bool parse_call(json_t *tc, size_t i, struct chat_call *out, char *err, s
 	if (!call_arguments(json_object_get(fn, "arguments"), &out->arguments))
 		return fail(err, errlen, "has tool call arguments that are neither text nor an object");
 	out->name = xstrdup(json_string_value(name));
-	out->id = json_is_string(id) && json_string_length(id) > 0
-		? xstrdup(json_string_value(id))
-		: xasprintf("call_%zu", i + 1);
+	/* None: parse_calls makes one up, once it knows the ids that were sent. */
+	if (json_is_string(id) && json_string_length(id) > 0)
+		out->id = xstrdup(json_string_value(id));
 	return true;
+}
+
+/* Each result goes back under its call's id: two calls with one id could
+ * not be told apart, by the model or by a reader of --json. A made-up id
+ * ("call_N") steps past any the server sent. */
+static bool unique_ids(struct chat_reply *out, char *err, size_t errlen)
+{
+	json_t *seen = json_object();
+	bool ok = true;
+	for (size_t i = 0; ok && i < out->ncalls; i++) {
+		const char *id = out->calls[i].id;
+		if (!id)
+			continue;
+		if (json_object_get(seen, id)) {
+			_cleanup_free_ char *shown = one_line(id, 64);
+			char what[160];
+			fmt_into(what, sizeof what, "has two tool calls with the id '%s'", shown);
+			ok = fail(err, errlen, what);
+		}
+		json_object_set_new(seen, id, json_true());
+	}
+	for (size_t i = 0, n = 0; ok && i < out->ncalls; i++) {
+		if (out->calls[i].id)
+			continue;
+		if (n < i + 1)
+			n = i + 1;
+		char *id = xasprintf("call_%zu", n++);
+		while (json_object_get(seen, id)) {
+			free(id);
+			id = xasprintf("call_%zu", n++);
+		}
+		json_object_set_new(seen, id, json_true());
+		out->calls[i].id = id;
+	}
+	json_decref(seen);
+	return ok;
 }
 
 static bool parse_calls(json_t *calls, struct chat_reply *out, char *err, size_t errlen)
@@ -93,11 +131,11 @@ static bool parse_calls(json_t *calls, struct chat_reply *out, char *err, size_t
 	size_t n = json_array_size(calls);
 	out->calls = xcalloc(n ? n : 1, sizeof *out->calls);
 	for (size_t i = 0; i < n; i++) {
-		if (!parse_call(json_array_get(calls, i), i, &out->calls[i], err, errlen))
+		if (!parse_call(json_array_get(calls, i), &out->calls[i], err, errlen))
 			return false;
 		out->ncalls++;
 	}
-	return true;
+	return unique_ids(out, err, errlen);
 }
 
 static bool parse_message(json_t *msg, struct chat_reply *out, char *err, size_t errlen)
