@@ -53,8 +53,13 @@ KJ_NORETURN static void child(barrier_fn fn, void *arg, int wfd)
 	struct barrier_out out = { 0 };
 	fn(arg, &out);
 	size_t len = out.text ? strlen(out.text) : 0;
-	if (len > BARRIER_MAX_TEXT)
+	if (len > BARRIER_MAX_TEXT) {
+		/* The rest is lost: whoever reads the answer (the model paging a
+		 * long file) must not take the cut for its end. */
+		static const char cut[] = "\n[cut: the answer was larger than 8 MiB]\n";
 		len = BARRIER_MAX_TEXT;
+		memcpy(out.text + len - (sizeof cut - 1), cut, sizeof cut - 1);
+	}
 	struct frame f = { out.ok, out.fault, out.aux, len };
 	bool ok = write_all(wfd, &f, sizeof f) && write_all(wfd, out.text ? out.text : "", len);
 	/* _exit: the parent's stdio buffers must not be flushed a second time. */

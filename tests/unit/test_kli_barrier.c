@@ -158,6 +158,9 @@ static void test_lost_and_flood(void **state)
 	barrier_run(floods, NULL, 20000, &r);
 	assert_int_equal(r.outcome, BARRIER_RETURNED);
 	assert_int_equal(strlen(r.out.text), BARRIER_MAX_TEXT);
+	/* Cut, and it says so (the end of a cut answer read as its real end). */
+	static const char cut[] = "x\n[cut: the answer was larger than 8 MiB]\n";
+	assert_string_equal(r.out.text + BARRIER_MAX_TEXT - (sizeof cut - 1), cut);
 	barrier_result_clear(&r);
 }
 
