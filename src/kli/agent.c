@@ -391,7 +391,10 @@ static char *run_task(struct agent *a, const struct tool_call *c, struct grant *
 	agent_clear(&sub);
 	if (*ok)
 		return answer;
-	char *text = xasprintf("error: the sub-agent failed: %s", error);
+	char *text = answer ? xasprintf("error: the sub-agent failed: %s; what it said:\n%s", error,
+					answer)
+			    : xasprintf("error: the sub-agent failed: %s", error);
+	free(answer);
 	free(error);
 	return text;
 }
@@ -509,8 +512,16 @@ bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answe
 			tool_turn(a, &r.calls[i]);
 		if (r.ncalls == 0) {
 			*answer = xstrdup(r.content ? r.content : "");
-			emit(a, json_pack("{s:s, s:s}", "type", "final", "content", *answer));
+			/* the model ran out of room: what it said is not its answer */
+			bool cut = r.finish_reason && strcmp(r.finish_reason, "length") == 0;
 			chat_reply_clear(&r);
+			if (cut) {
+				*error = xstrdup("the model stopped at its output limit (finish_reason "
+						 "\"length\"): the answer is cut short");
+				emit(a, json_pack("{s:s, s:o}", "type", "error", "message", jstr(*error)));
+				return false;
+			}
+			emit(a, json_pack("{s:s, s:s}", "type", "final", "content", *answer));
 			return true;
 		}
 		chat_reply_clear(&r);

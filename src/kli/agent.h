@@ -65,8 +65,9 @@ void agent_reset(struct agent *a);
 void agent_set_grant(struct agent *a, const struct grant *g);
 
 /* One prompt, up to MAX_TURNS model turns. True with *answer the final
- * answer; false with *error one line. The conversation is kept, so a
- * second prompt continues it. */
+ * answer; false with *error one line, and *answer, when not NULL, an
+ * answer the model cut short at its output limit (shown, then the error).
+ * The conversation is kept, so a second prompt continues it. */
 bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answer,
 	       char **error);
 

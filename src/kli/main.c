@@ -363,12 +363,13 @@ static int headless(struct agent *a, const char *prompt_arg, long max_turns)
 	_cleanup_free_ char *prompt = read_prompt(prompt_arg);
 	char *answer = NULL, *error = NULL;
 	int status = 0;
-	if (agent_ask(a, prompt, max_turns, &answer, &error)) {
-		if (!a->sh->json) {
-			size_t n = strlen(answer);
-			fprintf(stdout, "%s%s", answer, n && answer[n - 1] == '\n' ? "" : "\n");
-		}
-	} else {
+	bool ok = agent_ask(a, prompt, max_turns, &answer, &error);
+	if (answer && !a->sh->json) { /* a cut answer too: nothing is lost */
+		size_t n = strlen(answer);
+		fprintf(stdout, "%s%s", answer, n && answer[n - 1] == '\n' ? "" : "\n");
+		fflush(stdout);
+	}
+	if (!ok) {
 		warn_msg("%s", error);
 		status = 1;
 	}

@@ -60,14 +60,14 @@ static bool command(struct session *s, const char *line, FILE *out)
 static void ask(struct session *s, const char *line, FILE *out)
 {
 	char *answer = NULL, *error = NULL;
-	if (agent_ask(s->agent, line, s->max_turns, &answer, &error)) {
-		if (!s->agent->sh->json) {
-			size_t n = strlen(answer);
-			fprintf(out, "%s%s", answer, n && answer[n - 1] == '\n' ? "" : "\n");
-		}
-	} else {
-		warn_msg("%s", error);
+	bool ok = agent_ask(s->agent, line, s->max_turns, &answer, &error);
+	if (answer && !s->agent->sh->json) { /* a cut answer too: nothing is lost */
+		size_t n = strlen(answer);
+		fprintf(out, "%s%s", answer, n && answer[n - 1] == '\n' ? "" : "\n");
+		fflush(out);
 	}
+	if (!ok)
+		warn_msg("%s", error);
 	free(answer);
 	free(error);
 }

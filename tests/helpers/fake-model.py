@@ -13,6 +13,7 @@ A turn is an object:
   {"tool_calls": [{"name": N, "arguments": {...} or "text", "id": I}],
    "content": optional text}                 a turn calling tools
   {"final": TEXT}                            a final answer
+  {"final": TEXT, "finish": "length"}        one cut at the output limit
   {"status": 500, "body": ..., "headers": {"Retry-After": "1"}}
                                              an HTTP error
   {"raw": TEXT}                              200 with TEXT as the body
@@ -83,7 +84,7 @@ def completion(turn, n):
         reason = "tool_calls"
     else:
         msg["content"] = turn.get("final", turn.get("content", ""))
-        reason = "stop"
+        reason = turn.get("finish", "stop")
     return {"id": "fake-%d" % (n + 1), "object": "chat.completion",
             "created": int(time.time()), "model": "fake",
             "choices": [{"index": 0, "message": msg, "finish_reason": reason}]}
