@@ -3,6 +3,7 @@
 #include "barrier.h"
 #include "hint.h"
 #include "mediate.h"
+#include "model/key.h"
 #include "report.h"
 #include "tools/text.h"
 #include "path.h"
@@ -563,7 +564,7 @@ char **agent_tool_environ(char *const *environ, char *const *allow, size_t nallo
 		if (allow && !allowed_name(e, allow, nallow))
 			continue;
 		/* Whatever it is called, a variable holding the key stays out. */
-		if (key && *key && strstr(eq + 1, key))
+		if (key_in_value(eq + 1, key))
 			continue;
 		strv_push(&env, e);
 	}

@@ -327,6 +327,16 @@ static void test_key_env(void **state)
 	key_free(key);
 	assert_false(key_load(&m, NULL, &key, err, sizeof err));
 	assert_string_equal(err, "api-key-env: the variable KLI_UNIT_KEY is not set or empty");
+	/* a short placeholder key: only a variable that is exactly it goes */
+	setenv("KLI_UNIT_PATHLIKE", "/usr/bin:/bin", 1);
+	setenv("KLI_UNIT_SHORT", "bin", 1);
+	key_scrub_environ("bin");
+	assert_non_null(getenv("KLI_UNIT_PATHLIKE"));
+	assert_null(getenv("KLI_UNIT_SHORT"));
+	assert_true(key_in_value("x-sk-from-env", "sk-from-env"));
+	assert_false(key_in_value("/usr/bin", "bin"));
+	assert_true(key_in_value("bin", "bin"));
+	assert_false(key_in_value("anything", NULL));
 	assert_true(key_valid("sk-1"));
 	assert_false(key_valid(""));
 	assert_false(key_valid("a\r\nX-Evil: 1"));

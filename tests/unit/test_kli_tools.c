@@ -267,14 +267,25 @@ static void test_tool_environ(void **state)
 {
 	(void)state;
 	char *env[] = { (char *)"PATH=/bin", (char *)"HOME=/h", (char *)"LC_ALL=C",
-			(char *)"LANG=C", (char *)"SECRET=sk-123", (char *)"ALIAS=x-sk-123-y",
+			(char *)"LANG=C", (char *)"SECRET=sk-12345678", (char *)"ALIAS=x-sk-12345678-y",
 			(char *)"NOEQUALS", NULL };
-	char **e = agent_tool_environ(env, NULL, 0, "sk-123");
+	char **e = agent_tool_environ(env, NULL, 0, "sk-12345678");
 	assert_string_equal(e[0], "PATH=/bin");
 	assert_string_equal(e[1], "HOME=/h");
 	assert_string_equal(e[2], "LC_ALL=C");
 	assert_string_equal(e[3], "LANG=C");
 	assert_null(e[4]);
+	for (char **p = e; *p; p++)
+		free(*p);
+	free(e);
+	/* a short placeholder key ("b") leaves out only a variable that
+	 * is exactly it, not every value that happens to contain it */
+	char *env2[] = { (char *)"PATH=/bin:/usr/bin", (char *)"OPENAI_API_KEY=b",
+			 (char *)"HOME=/h", NULL };
+	e = agent_tool_environ(env2, NULL, 0, "b");
+	assert_string_equal(e[0], "PATH=/bin:/usr/bin");
+	assert_string_equal(e[1], "HOME=/h");
+	assert_null(e[2]);
 	for (char **p = e; *p; p++)
 		free(*p);
 	free(e);

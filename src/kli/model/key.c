@@ -40,6 +40,13 @@ char *key_take_env(const char *name)
 
 extern char **environ;
 
+bool key_in_value(const char *value, const char *key)
+{
+	if (!key || !*key)
+		return false;
+	return strlen(key) < KEY_SHORT ? strcmp(value, key) == 0 : strstr(value, key) != NULL;
+}
+
 void key_scrub_environ(const char *key)
 {
 	if (!key || !*key)
@@ -49,7 +56,7 @@ void key_scrub_environ(const char *key)
 	size_t n = 0;
 	for (char **e = environ; e && *e; e++) {
 		const char *eq = strchr(*e, '=');
-		if (!eq || !strstr(eq + 1, key))
+		if (!eq || !key_in_value(eq + 1, key))
 			continue;
 		names = xreallocarray(names, n + 1, sizeof *names);
 		names[n++] = xstrndup(*e, (size_t)(eq - *e));

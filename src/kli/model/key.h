@@ -21,8 +21,14 @@ bool key_load(const struct kli_model *m, const char *home, char **key, char *err
  * place; returns a copy of the value (NULL when unset). */
 char *key_take_env(const char *name);
 
+/* Whether a variable's VALUE holds KEY: anywhere in it, or, for a key of
+ * fewer than KEY_SHORT bytes (a local server's placeholder such as "x" or
+ * "EMPTY", which ordinary values contain by chance), as the whole value. */
+#define KEY_SHORT 8
+bool key_in_value(const char *value, const char *key);
+
 /* Wipe, as key_take_env does, every variable of this process's
- * environment whose value holds KEY, whatever its name. */
+ * environment whose value holds KEY (key_in_value), whatever its name. */
 void key_scrub_environ(const char *key);
 
 /* A key must fit in one header line: visible ASCII only. */
