@@ -103,6 +103,18 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
 		strv_push(a, "--unshare-net");
 	strv_push(a, "--die-with-parent");
 	strv_pushn(a, "--cap-drop", "ALL");
+	/* bwrap itself starts with no environment (kjail may start it before
+	 * it knows what the scrub keeps: front.h), so that neither it nor the
+	 * jail's init holds a variable the scrub took out; the command's comes
+	 * here, before the policy's own variable (emit_op), which wins */
+	for (size_t i = 0; i < pl->env.n; i++) {
+		const char *e = pl->env.v[i], *eq = strchr(e, '=');
+		if (!eq || eq == e)
+			continue;
+		strv_push(a, "--setenv");
+		strv_take(a, xstrndup(e, (size_t)(eq - e)));
+		strv_push(a, eq + 1);
+	}
 	for (size_t i = 0; i < pl->nops; i++)
 		emit_op(a, &pl->ops[i]);
 	strv_pushn(a, "--chdir", pl->workspace);

@@ -26,6 +26,7 @@
 
 #include "entry-abi.h"
 #include "entry-go.h"
+#include "nolibc.h"
 
 #define NR_landlock_create_ruleset 444
 #define NR_landlock_restrict_self 446
@@ -36,20 +37,6 @@
 
 /* ---- system calls ------------------------------------------------------ */
 
-#if defined(__x86_64__)
-static long sys6(long n, long a, long b, long c, long d, long e, long f)
-{
-	register long r10 __asm__("r10") = d;
-	register long r8 __asm__("r8") = e;
-	register long r9 __asm__("r9") = f;
-	long ret;
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
-
 __asm__(".text\n"
 	".global _start\n"
 	"_start:\n"
@@ -58,11 +45,6 @@ __asm__(".text\n"
 	"	and $-16, %rsp\n"
 	"	call entry_main\n"
 	"	hlt\n");
-#else
-#error "entry-nolibc.c: x86-64 only (configure builds the C helper elsewhere)"
-#endif
-
-static long sys3(long n, long a, long b, long c) { return sys6(n, a, b, c, 0, 0, 0); }
 
 /* The kernel returns -errno in [-4095, -1]. */
 static int err_of(long r) { return r < 0 && r > -4096 ? (int)-r : 0; }

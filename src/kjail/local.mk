@@ -22,7 +22,7 @@ libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 if OS_LINUX
 pkglibexec_PROGRAMS = kjail-entry
 if ENTRY_NOLIBC
-kjail_entry_SOURCES = src/kjail/entry-nolibc.c src/kjail/entry-abi.h src/kjail/entry-go.h
+kjail_entry_SOURCES = src/kjail/entry-nolibc.c src/kjail/entry-abi.h src/kjail/entry-go.h src/kjail/nolibc.h
 # only entry-abi.h and entry-go.h of kjail's headers: they include no others
 kjail_entry_CPPFLAGS = -I$(top_srcdir)/src/kjail
 kjail_entry_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS) $(ENTRY_NOLIBC_CFLAGS)
@@ -58,6 +58,18 @@ kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = libkjail.a libcommon.a $(KJAIL_DEP_LIBS)
 kjail_LDFLAGS = $(KJAIL_STATIC_LDFLAGS)
+# kjail's front (front.h): its ELF entry point, which starts bwrap before
+# the C library starts up. Where the entry helper builds without a C library
+# (x86-64, no sanitizers), so does the front; elsewhere kjail starts as any
+# program and main() starts bwrap itself.
+if ENTRY_NOLIBC
+noinst_LIBRARIES += libkjfront.a
+libkjfront_a_SOURCES = src/kjail/front.c src/kjail/front.h src/kjail/nolibc.h
+libkjfront_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
+libkjfront_a_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS) $(FRONT_CFLAGS)
+kjail_LDADD += libkjfront.a
+kjail_LDFLAGS += -Wl,-u,kjail_front_entry -Wl,-e,kjail_front_entry
+endif
 
 check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
 	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe
@@ -88,5 +100,5 @@ tests_unit_test_seccomp_SOURCES = tests/unit/test_seccomp.c
 tests_unit_test_seccomp_CFLAGS = $(UNIT_CFLAGS) $(SECCOMP_CFLAGS)
 tests_unit_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
-TESTS += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
-EXTRA_DIST += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
+TESTS += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test tests/integration/kjail-front.test
+EXTRA_DIST += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test tests/integration/kjail-front.test

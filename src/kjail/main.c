@@ -301,6 +301,9 @@ static struct passwd *passwd_of(uid_t uid)
 int main(int argc, char **argv)
 {
 	set_fatal_status(KJ_EXIT_FAIL);
+#ifdef KJ_OS_LINUX
+	jail_front_claim();
+#endif
 	jail_entry_if_asked(argc, argv);
 	seal_inherited_fds();
 
@@ -352,8 +355,9 @@ int main(int argc, char **argv)
 	 * host below; it waits for the jail before doing anything. */
 	struct jail *jail = NULL;
 	if (run && backend_effective(p.backend) == BACKEND_BWRAP && (bwrap = bwrap_find()))
-		jail = jail_start(bwrap, entry, cmd, strv_argv(&env), p.allow_userns.value,
-				  p.deny_read.n);
+		jail = jail_start(bwrap, entry, cmd, p.allow_userns.value, p.deny_read.n);
+	else
+		jail_front_discard();
 #endif
 
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
@@ -447,8 +451,7 @@ int main(int argc, char **argv)
 #ifdef KJ_OS_LINUX
 	{
 		if (!jail) /* bwrap was not there then: started now, all the same */
-			jail = jail_start(bwrap, entry, cmd, strv_argv(&pl.env), p.allow_userns.value,
-					  p.deny_read.n);
+			jail = jail_start(bwrap, entry, cmd, p.allow_userns.value, p.deny_read.n);
 		rc = jail_run(jail, &pl, policy_json);
 	}
 #else

@@ -2,6 +2,7 @@
 #include "run.h"
 #include "bwrap.h"
 #include "entry-go.h"
+#include "front.h"
 #include "landlock.h"
 #include "probe.h"
 #include "seccomp.h"
@@ -29,9 +30,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *const bwrap_candidates[] = {
-	KJ_BWRAP_PATH, "/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap", NULL,
-};
+/* The front's (front.c); all zeros where kjail is built without one. */
+struct front_state kjail_front __attribute__((weak));
 
 static bool executable_file(const char *path)
 {
@@ -42,9 +42,10 @@ static bool executable_file(const char *path)
 
 const char *bwrap_find(void)
 {
-	for (const char *const *c = bwrap_candidates; *c; c++)
-		if (executable_file(*c))
-			return *c;
+	static const char list[] = KJ_BWRAP_CANDIDATES;
+	for (const char *c = list; *c; c += strlen(c) + 1)
+		if (executable_file(c))
+			return c;
 	return NULL;
 }
 
@@ -199,7 +200,8 @@ char *entry_helper(const char *self)
 }
 
 /* kjail's side of one jail. bwrap is started as soon as kjail knows the
- * command, its environment and the bwrap binary, so that bwrap's own
+ * command and the bwrap binary (by kjail's front, before the C library's
+ * start-up: front.h), so that bwrap's own
  * start-up (the dynamic loader, its libraries: about as long as kjail's
  * look at the host) runs while kjail works out the jail; bwrap then waits
  * for its options on a pipe (--args). Everything bwrap is started with is
@@ -208,7 +210,6 @@ char *entry_helper(const char *self)
 struct jail {
 	const char *bwrap, *entry;
 	char *const *cmd;
-	char *const *envp;
 	bool allow_userns;
 	int status_p[2], err_p[2], info_p[2], args_p[2];
 	int user_err, seccomp;
@@ -220,9 +221,6 @@ struct jail {
 	pid_t pid;  /* bwrap; -1 before it runs and once it is reaped */
 };
 
-/* Built-in masks seldom reach this many files on one host: beyond it (and
- * the --deny-read entries) bwrap is started again with enough. */
-#define POOL_SPARE 16
 
 /* kjail's signals while it waits for the jail, set just before it hands
  * bwrap the jail. Until then they are the caller's: a Ctrl-C or SIGTERM
@@ -349,9 +347,10 @@ static void jail_open(struct jail *j, size_t npool)
 	open_pool(j, npool);
 	j->policy = new_memfd("kjail-policy");
 	j->go = new_memfd("kjail-go");
-	struct sc_opts so = { .allow_userns = j->allow_userns };
+	/* empty until the plan says which program (jail_run): bwrap reads it
+	 * only after its options */
 	char scerr[512];
-	j->seccomp = seccomp_export(&so, scerr, sizeof scerr);
+	j->seccomp = seccomp_memfd(scerr, sizeof scerr);
 	if (j->seccomp < 0)
 		die("%s", scerr);
 	j->pid = -1;
@@ -493,7 +492,7 @@ static void cpus_join(pid_t bwrap)
 /* In a vfork child: system calls only (no allocation, no stdio), since it
  * shares kjail's memory until the exec. Saves copying kjail's page tables on
  * every run. */
-static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, char *const *envp,
+static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv,
 				   const int *keep, size_t nkeep, int err_w, bool split)
 {
 	/* kjail going away for any reason takes the jail with it. */
@@ -515,7 +514,9 @@ static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, char *c
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	if (sigaction(SIGINT, &ign, NULL) < 0 || sigaction(SIGQUIT, &ign, NULL) < 0)
 		_exit(KJ_EXIT_FAIL);
-	execve(bwrap, argv, envp);
+	/* no environment: the command's comes with the options (bwrap.c) */
+	char *const no_env[] = { NULL };
+	execve(bwrap, argv, no_env);
 	/* stderr is kjail's pipe: diagnose() reads this */
 	static const char msg[] = "cannot execute bwrap\n";
 	(void)!write(STDERR_FILENO, msg, sizeof msg - 1);
@@ -883,7 +884,7 @@ static void jail_spawn(struct jail *j, size_t npool)
 	if (child < 0)
 		die_errno("vfork");
 	if (child == 0)
-		exec_bwrap(j->bwrap, strv_argv(&exec_argv), j->envp, keep, nkeep, j->err_p[1],
+		exec_bwrap(j->bwrap, strv_argv(&exec_argv), keep, nkeep, j->err_p[1],
 			   cpus.split);
 	j->pid = live_bwrap = child;
 	strv_free(&exec_argv);
@@ -895,7 +896,6 @@ static void jail_spawn(struct jail *j, size_t npool)
 	close_fd(&j->info_p[1]);
 	close_fd(&j->args_p[0]);
 	close_fd(&j->user_err);
-	close_fd(&j->seccomp);
 	for (size_t i = 0; i < j->npool; i++)
 		close(j->pool[i]);
 }
@@ -907,7 +907,7 @@ static void jail_cancel(struct jail *j)
 	kill_live_bwrap();
 	j->pid = -1;
 	int *fds[] = { &j->status_p[0], &j->err_p[0], &j->info_p[0], &j->args_p[1], &j->policy,
-		       &j->go };
+		       &j->go, &j->seccomp };
 	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
 		close_fd(fds[i]);
 	free(j->pool);
@@ -915,17 +915,109 @@ static void jail_cancel(struct jail *j)
 	j->npool = 0;
 }
 
-struct jail *jail_start(const char *bwrap, const char *entry, char *const *cmd, char *const *envp,
+static bool exit_hooked;
+
+static void hook_exit(void)
+{
+	if (!exit_hooked && atexit(kill_live_bwrap) != 0) {
+		kill_live_bwrap();
+		die("cannot register kjail's exit handler");
+	}
+	exit_hooked = true;
+}
+
+void jail_front_claim(void)
+{
+	struct front_state *f = &kjail_front;
+	if (!f->started)
+		return;
+	live_bwrap = f->pid;
+	hook_exit();
+	if (f->split) {
+		CPU_ZERO(&cpus.all);
+		for (int c = 0; c < FRONT_CPU_WORDS * 64 && c < CPU_SETSIZE; c++)
+			if (f->cpus_all[c / 64] >> (c % 64) & 1)
+				CPU_SET(c, &cpus.all);
+		cpus.split = true;
+	}
+}
+
+void jail_front_discard(void)
+{
+	struct front_state *f = &kjail_front;
+	if (!f->started)
+		return;
+	f->started = 0;
+	cpus_join(0);
+	kill_live_bwrap();
+	int fds[] = { f->status_p[0], f->status_p[1], f->err_p[0], f->err_p[1], f->info_p[0],
+		      f->info_p[1], f->args_p[0], f->args_p[1], f->user_err, f->policy, f->go,
+		      f->seccomp };
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		if (fds[i] > 2)
+			close(fds[i]);
+	for (int i = 0; i < f->npool; i++)
+		if (f->pool[i] > 2)
+			close(f->pool[i]);
+}
+
+/* Takes over the bwrap the front started, when it is the one kjail would
+ * start now: the same bwrap and entry helper, the same command, the same
+ * signal dispositions, descriptors enough for the masks. Otherwise it is
+ * killed (it has read nothing) and false returned. */
+static bool front_adopt(struct jail *j, size_t npool)
+{
+	struct front_state *f = &kjail_front;
+	if (!f->started)
+		return false;
+	bool same = strcmp(f->bwrap, j->bwrap) == 0 && strcmp(f->entry, j->entry) == 0 &&
+		    (size_t)f->npool >= npool && f->sig_default == default_signals();
+	int k = 0;
+	for (; same && j->cmd[k] && f->cmd_at + k < f->argc; k++)
+		same = strcmp(j->cmd[k], f->argv[f->cmd_at + k]) == 0;
+	if (!same || j->cmd[k] || f->cmd_at + k != f->argc) {
+		jail_front_discard();
+		return false;
+	}
+	f->started = 0;
+	j->status_p[0] = f->status_p[0], j->status_p[1] = f->status_p[1];
+	j->err_p[0] = f->err_p[0], j->err_p[1] = f->err_p[1];
+	j->info_p[0] = f->info_p[0], j->info_p[1] = f->info_p[1];
+	j->args_p[0] = f->args_p[0], j->args_p[1] = f->args_p[1];
+	j->user_err = f->user_err;
+	j->policy = f->policy;
+	j->go = f->go;
+	j->seccomp = f->seccomp;
+	j->npool = (size_t)f->npool;
+	j->pool = xreallocarray(NULL, j->npool ? j->npool : 1, sizeof *j->pool);
+	for (size_t i = 0; i < j->npool; i++)
+		j->pool[i] = f->pool[i];
+	j->fds = (struct jail_fds){ .status = j->status_p[1], .user_err = j->user_err,
+				    .seccomp = j->seccomp, .info = j->info_p[1],
+				    .sig_default = f->sig_default, .go = j->go };
+	j->pid = live_bwrap = f->pid;
+	/* (the front made those bwrap keeps without close-on-exec; kjail's
+	 * own copies have it again since seal_inherited_fds) */
+	/* bwrap's now, as after jail_spawn */
+	close_fd(&j->status_p[1]);
+	close_fd(&j->err_p[1]);
+	close_fd(&j->info_p[1]);
+	close_fd(&j->args_p[0]);
+	close_fd(&j->user_err);
+	for (size_t i = 0; i < j->npool; i++)
+		close(j->pool[i]);
+	return true;
+}
+
+struct jail *jail_start(const char *bwrap, const char *entry, char *const *cmd,
 			bool allow_userns, size_t deny_read)
 {
 	struct jail *j = xcalloc(1, sizeof *j);
-	*j = (struct jail){ .bwrap = bwrap, .entry = entry, .cmd = cmd, .envp = envp,
+	*j = (struct jail){ .bwrap = bwrap, .entry = entry, .cmd = cmd,
 			    .allow_userns = allow_userns, .pid = -1 };
-	static bool hooked;
-	if (!hooked && atexit(kill_live_bwrap) != 0)
-		die("cannot register kjail's exit handler");
-	hooked = true;
-	jail_spawn(j, deny_read + POOL_SPARE);
+	hook_exit();
+	if (!front_adopt(j, deny_read + JAIL_POOL_SPARE))
+		jail_spawn(j, deny_read + JAIL_POOL_SPARE);
 	return j;
 }
 
@@ -988,6 +1080,11 @@ int jail_run(struct jail *j, struct plan *pl, char *policy_json)
 		   strlen(policy_json ? policy_json : "{}\n"));
 	free(policy_json);
 	close_fd(&j->policy);
+	struct sc_opts so = { .allow_userns = pl->allow_userns };
+	char scerr[512];
+	if (!seccomp_fill(j->seccomp, &so, scerr, sizeof scerr))
+		die("%s", scerr);
+	close_fd(&j->seccomp);
 	size_t go_len, args_len;
 	_cleanup_free_ char *go = bwrap_go_data(pl, &go_len);
 	if (go_len > JAIL_GO_MAX)
@@ -1046,7 +1143,7 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 	/* the descriptors a run would hand over, numbered as it would */
 	struct jail j = { .bwrap = bwrap, .entry = self, .cmd = cmd, .pid = -1,
 			  .allow_userns = pl->allow_userns };
-	size_t npool = deny_read + POOL_SPARE;
+	size_t npool = deny_read + JAIL_POOL_SPARE;
 	jail_open(&j, masks_of(pl) > npool ? masks_of(pl) : npool);
 	if (!assign_fds(&j, pl))
 		die("internal error: the jail's descriptors do not fit its plan");

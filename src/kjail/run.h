@@ -23,13 +23,20 @@ int run_bwrap(struct plan *pl, const char *bwrap, const char *self, char *const 
 #ifdef KJ_OS_LINUX
 /* Running cmd in a jail, in two steps, so that bwrap starts up while kjail
  * looks at the host. jail_start starts bwrap (bwrap, by absolute path) for
- * cmd, run by the entry helper entry with the environment envp, before the
- * jail is known; allow_userns picks the seccomp program, deny_read is how
- * many --deny-read entries the policy has. Until jail_run, a fatal error
- * (die) kills that bwrap, and nothing runs. */
+ * cmd, run by the entry helper entry, before the jail is known, or takes
+ * over the one kjail's front started (front.h); allow_userns picks the
+ * seccomp program, deny_read is how many --deny-read entries the policy
+ * has. The command's environment goes with the jail (bwrap_build). Until
+ * jail_run, a fatal error (die) kills that bwrap, and nothing runs. */
 struct jail;
-struct jail *jail_start(const char *bwrap, const char *entry, char *const *cmd, char *const *envp,
+struct jail *jail_start(const char *bwrap, const char *entry, char *const *cmd,
 			bool allow_userns, size_t deny_read);
+/* First thing in main(): a bwrap the front started is killed if kjail
+ * exits before it takes it over. */
+void jail_front_claim(void);
+/* Kills the front's bwrap and closes its descriptors: not a run for bwrap
+ * (--print, --explain, another backend). */
+void jail_front_discard(void);
 /* Hands bwrap the jail of pl and the policy file (policy_json, freed),
  * waits for the command and returns kjail's exit status: the command's
  * own, 128+N for a signal, or 125 (after one line on stderr) when the jail

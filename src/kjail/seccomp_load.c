@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -40,29 +42,70 @@ static bool same_machine(void)
 	return uname(&u) == 0 && strcmp(u.machine, seccomp_embedded_machine()) == 0;
 }
 
-int seccomp_export(const struct sc_opts *o, char *err, size_t errlen)
+/* All of len bytes at the start of fd. */
+static bool put_all(int fd, const unsigned char *data, size_t len)
+{
+	size_t off = 0;
+	while (off < len) {
+		ssize_t w = pwrite(fd, data + off, len - off, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		off += (size_t)w;
+	}
+	return true;
+}
+
+bool seccomp_fill(int fd, const struct sc_opts *o, char *err, size_t errlen)
 {
 	size_t len;
 	const unsigned char *prog = seccomp_embedded(o, &len);
-	if (!prog || !len || !same_machine())
-		return seccomp_compile(o, err, errlen);
-	int fd = seccomp_memfd(err, errlen);
-	if (fd < 0)
-		return -1;
-	size_t off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, prog + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			fmt_into(err, errlen, "seccomp: writing the filter: %s", strerror(errno));
-			close(fd);
-			return -1;
+	unsigned char *compiled = NULL;
+	if (!prog || !len || !same_machine()) {
+		/* compiled here, for this machine, then copied over */
+		int c = seccomp_compile(o, err, errlen);
+		if (c < 0)
+			return false;
+		struct stat st;
+		bool read_ok = fstat(c, &st) == 0 && st.st_size > 0;
+		len = read_ok ? (size_t)st.st_size : 0;
+		compiled = read_ok ? xmalloc(len) : NULL;
+		for (size_t off = 0; read_ok && off < len;) {
+			ssize_t r = pread(c, compiled + off, len - off, (off_t)off);
+			if (r < 0 && errno == EINTR)
+				continue;
+			read_ok = r > 0;
+			off += read_ok ? (size_t)r : 0;
 		}
-		off += (size_t)w;
+		close(c);
+		if (!read_ok) {
+			free(compiled);
+			fmt_into(err, errlen, "seccomp: reading the compiled filter: %s",
+				 strerror(errno ? errno : EIO));
+			return false;
+		}
+		prog = compiled;
+	}
+	bool ok = put_all(fd, prog, len);
+	free(compiled);
+	if (!ok) {
+		fmt_into(err, errlen, "seccomp: writing the filter: %s", strerror(errno));
+		return false;
 	}
 	if (!seccomp_seal(fd)) {
 		fmt_into(err, errlen, "seccomp: sealing the filter: %s", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+int seccomp_export(const struct sc_opts *o, char *err, size_t errlen)
+{
+	int fd = seccomp_memfd(err, errlen);
+	if (fd < 0)
+		return -1;
+	if (!seccomp_fill(fd, o, err, errlen)) {
 		close(fd);
 		return -1;
 	}

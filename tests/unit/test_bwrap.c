@@ -122,6 +122,32 @@ static void test_awkward_paths_stay_single_words(void **state)
 	plan_free(&pl);
 }
 
+/* The command's environment: bwrap starts with none, so every variable
+ * the scrub kept is a --setenv, value as it is (an '=' in it too), before
+ * the mounts, so that the policy's own variable (set with the policy
+ * file's mount) comes last and wins over the caller's. */
+static void test_environment_as_setenv(void **state)
+{
+	(void)state;
+	struct plan pl;
+	base(&pl, "/w");
+	strv_push(&pl.env, "A=1");
+	strv_push(&pl.env, "B=x=y");
+	strv_push(&pl.env, "EMPTY=");
+	strv_push(&pl.env, "KJAIL_POLICY=/evil");
+	struct op *o = plan_add(&pl, OP_POLICY, "/tmp/.kjail", "policy", "x");
+	o->fd = 11;
+	char *cmd[] = { "env", NULL };
+	check(&pl, &fds, cmd,
+	      HEAD "--unshare-pid " NS CAPS
+	      "--setenv A 1 --setenv B x=y --setenv EMPTY '' --setenv KJAIL_POLICY /evil "
+	      MOUNTS "--bind /w /w "
+	      "--perms 0555 --tmpfs /tmp/.kjail --perms 0444 --ro-bind-data 11 "
+	      "/tmp/.kjail/policy.json --remount-ro /tmp/.kjail "
+	      "--setenv KJAIL_POLICY /tmp/.kjail/policy.json "
+	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3,6 -- env");
+}
+
 /* G: the writable paths (bind, tmpfs, /dev, /proc), in plan order, then
  * the go word; not pinned or read-only ones. */
 static void test_go_data(void **state)
@@ -185,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_no_network_masks_protected),
 		cmocka_unit_test(test_nested_userns_and_seccomp),
 		cmocka_unit_test(test_awkward_paths_stay_single_words),
+		cmocka_unit_test(test_environment_as_setenv),
 		cmocka_unit_test(test_go_data),
 		cmocka_unit_test(test_go_check),
 	};
