@@ -297,6 +297,10 @@ FRONT __attribute__((used)) void kjail_front_main(long *sp)
 		}
 	}
 	int ncmd = argc - cmd_at;
+	if (ncmd > FRONT_CMD_MAX) { /* bwrap's argv goes on this stack */
+		front_close_all(f);
+		return;
+	}
 	char *bargv[ncmd + 8];
 	bargv[0] = f->bwrap;
 	bargv[1] = (char *)"--args";

@@ -30,6 +30,9 @@
 #define KJ_BWRAP_CANDIDATES KJ_BWRAP_PATH "\0/usr/bin/bwrap\0/usr/local/bin/bwrap\0/bin/bwrap\0"
 #define FRONT_PATH_MAX 4096
 #define FRONT_CPU_WORDS 16 /* 1,024 CPUs */
+/* The longest command the front starts bwrap for (its words): bwrap's
+ * argv is built on the stack there. */
+#define FRONT_CMD_MAX 4096
 
 struct front_state {
 	int started;  /* 1: bwrap runs, pid below, waiting for its options */
