@@ -6,7 +6,9 @@
  * stderr descriptors. A seccomp descriptor is read to its end by bwrap, so
  * it cannot be opened once and shared by every run: this opens each one
  * afresh and execs (no fork), so its whole cost is one small exec, which
- * the benchmark measures on its own (fdexec /bin/true) and reports.
+ * the benchmark measures on its own (fdexec /bin/true) and reports. The
+ * command gets an empty environment, as kjail starts bwrap (the jail's
+ * comes with bwrap's options), so COMMAND is an absolute path.
  *
  *   fdexec [SPEC]... -- COMMAND [ARG]...
  *   fdexec @FILE      the same words, NUL-terminated, read from FILE (a
@@ -138,6 +140,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: fdexec [N:r:PATH|N-M:r:PATH|N:w:PATH|N:dup:K]... -- CMD...\n");
 		return 2;
 	}
-	execvp(argv[i + 1], argv + i + 1);
+	if (argv[i + 1][0] != '/') {
+		fprintf(stderr, "fdexec: %s: give the command's absolute path\n", argv[i + 1]);
+		return 2;
+	}
+	char *no_env[] = { NULL };
+	execve(argv[i + 1], argv + i + 1, no_env);
 	die("exec", argv[i + 1]);
 }
