@@ -267,10 +267,12 @@ FRONT __attribute__((used)) void kjail_front_main(long *sp)
 	    sys6(__NR_prlimit64, 0, RLIMIT_NOFILE_, 0, (long)&rl, 0, 0) < 0 ||
 	    rl.cur < (unsigned long)npool + 64)
 		return;
-	/* what kjail refuses or seals before it starts bwrap */
+	/* what kjail refuses or seals before it starts bwrap; a closed
+	 * standard descriptor (whose number a pipe would take) is left to
+	 * main() too */
 	for (int fd = 0; fd < 3; fd++) {
 		struct stat st;
-		if (sys3(__NR_fstat, fd, (long)&st, 0) == 0 && (st.st_mode & 0170000) == 0040000)
+		if (sys3(__NR_fstat, fd, (long)&st, 0) != 0 || (st.st_mode & 0170000) == 0040000)
 			return;
 	}
 	if (sys3(__NR_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC_) < 0)
