@@ -80,6 +80,56 @@ static const bool shell_safe[256] = {
 	['.'] = true, [','] = true, [':'] = true, ['@'] = true, ['%'] = true,
 };
 
+static bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+/* A word holding a control byte (a newline in a variable's value, say)
+ * goes out as $'...' with escapes, so that a quoted line stays one line:
+ * bash, ksh and zsh read it (and POSIX sh since its 2024 edition). */
+static bool has_control(const unsigned char *p)
+{
+	for (; *p; p++)
+		if (is_control(*p))
+			return true;
+	return false;
+}
+
+static size_t ansi_len(const unsigned char *p)
+{
+	size_t n = 3; /* $'' */
+	for (; *p; p++) {
+		if (*p == '\\' || *p == '\'' || *p == '\n' || *p == '\t')
+			n += 2;
+		else
+			n += is_control(*p) ? 4 : 1;
+	}
+	return n;
+}
+
+static char *ansi_into(char *o, const unsigned char *p)
+{
+	static const char hex[] = "0123456789abcdef";
+	*o++ = '$';
+	*o++ = '\'';
+	for (; *p; p++) {
+		if (*p == '\\' || *p == '\'') {
+			*o++ = '\\';
+			*o++ = (char)*p;
+		} else if (*p == '\n' || *p == '\t') {
+			*o++ = '\\';
+			*o++ = *p == '\n' ? 'n' : 't';
+		} else if (is_control(*p)) {
+			*o++ = '\\';
+			*o++ = 'x';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		} else {
+			*o++ = (char)*p;
+		}
+	}
+	*o++ = '\'';
+	return o;
+}
+
 /* Bytes shell_quote() needs for w (without the NUL); *plain is set when w
  * goes out as it is. */
 static size_t quoted_len(const char *w, bool *plain)
@@ -89,15 +139,21 @@ static size_t quoted_len(const char *w, bool *plain)
 	*plain = n && !p[n];
 	if (*plain)
 		return n;
-	/* the safe prefix holds no quote: count from the first unsafe byte */
+	/* the safe prefix holds no quote nor control byte: look from the
+	 * first unsafe one */
+	if (has_control(p + n))
+		return ansi_len(p);
 	for (; p[n]; n++)
 		quotes += p[n] == '\'';
 	return n + 2 + 3 * quotes;
 }
 
-/* Write w single-quoted, each ' as '\''. */
+/* Write w single-quoted, each ' as '\'', or as $'...' when it holds a
+ * control byte. */
 static char *quote_into(char *o, const char *w)
 {
+	if (has_control((const unsigned char *)w))
+		return ansi_into(o, (const unsigned char *)w);
 	*o++ = '\'';
 	for (;;) {
 		size_t n = strcspn(w, "'");
