@@ -20,6 +20,8 @@ struct jail_fds {
 /* The first minimum bwrap release with everything used here
  * (--disable-userns, --args, --ro-bind-data, --perms). */
 #define BWRAP_MIN_VERSION "0.8.0"
+/* The most option words bwrap reads (its MAX_ARGS, less some room). */
+#define BWRAP_MAX_WORDS 8990
 
 /* argv = bwrap, its options, "--", self --jail-entry=S,E,M,G "--" cmd...
  * (the options go to bwrap on --args: see run.c) */

@@ -1093,6 +1093,14 @@ int jail_run(struct jail *j, struct plan *pl, char *policy_json)
 		    go_len, JAIL_GO_MAX);
 	struct strv argv = STRV_INIT;
 	bwrap_build(pl, j->bwrap, j->entry, &j->fds, j->cmd, &argv);
+	size_t words = 0;
+	while (words + 1 < argv.n && strcmp(argv.v[words + 1], "--") != 0)
+		words++;
+	if (words > BWRAP_MAX_WORDS)
+		die("the jail takes %zu option words, more than the %d bwrap reads: the environment "
+		    "(%zu variables, three words each) and the masks count; remove variables "
+		    "(--deny-env) or name fewer --deny-read paths",
+		    words, BWRAP_MAX_WORDS, pl->env.n);
 	_cleanup_free_ char *args = args_data(&argv, &args_len);
 	for (size_t i = 0; i < pl->nops; i++)
 		pl->ops[i].fd = -1;
