@@ -6,10 +6,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static size_t count_occurrences(const char *text, const char *old)
+/* Where old (k bytes) next occurs in [p, end), or NULL. memmem with the
+ * lengths known: strstr would measure the rest of an 8 MiB text again on
+ * every match. */
+static const char *next_at(const char *p, const char *end, const char *old, size_t k)
 {
-	size_t n = 0, k = strlen(old);
-	for (const char *p = strstr(text, old); p; p = strstr(p + k, old))
+	return memmem(p, (size_t)(end - p), old, k);
+}
+
+static size_t count_occurrences(const char *text, const char *end, const char *old, size_t k)
+{
+	size_t n = 0;
+	for (const char *p = next_at(text, end, old, k); p; p = next_at(p + k, end, old, k))
 		n++;
 	return n;
 }
@@ -17,7 +25,9 @@ static size_t count_occurrences(const char *text, const char *old)
 char *edit_apply(const char *text, const char *old, const char *new_text, bool all,
 		 size_t *replaced, char *err, size_t errlen)
 {
-	size_t n = *old ? count_occurrences(text, old) : 0;
+	size_t k = strlen(old), m = strlen(new_text), len = strlen(text);
+	const char *end = text + len;
+	size_t n = k ? count_occurrences(text, end, old, k) : 0;
 	*replaced = 0;
 	if (n == 0) {
 		fmt_into(err, errlen, "old_text was not found");
@@ -28,7 +38,6 @@ char *edit_apply(const char *text, const char *old, const char *new_text, bool a
 				      "unique, or set replace_all", n);
 		return NULL;
 	}
-	size_t k = strlen(old), m = strlen(new_text), len = strlen(text);
 	/* Checked before the allocation: one short old_text, replaced
 	 * everywhere by a longer text, would take gigabytes. */
 	if (m > k && (len > EDIT_MAX || m - k > (EDIT_MAX - len) / n)) {
@@ -37,7 +46,7 @@ char *edit_apply(const char *text, const char *old, const char *new_text, bool a
 	}
 	char *out = xmalloc(len - n * k + n * m + 1), *o = out;
 	const char *p = text;
-	for (const char *q = strstr(p, old); q; q = strstr(p, old)) {
+	for (const char *q = next_at(p, end, old, k); q; q = next_at(p, end, old, k)) {
 		memcpy(o, p, (size_t)(q - p));
 		o += q - p;
 		memcpy(o, new_text, m);
