@@ -131,8 +131,8 @@ static char *ansi_into(char *o, const unsigned char *p)
 }
 
 /* Bytes shell_quote() needs for w (without the NUL); *plain is set when w
- * goes out as it is. */
-static size_t quoted_len(const char *w, bool *plain)
+ * goes out as it is. one_line: a control byte makes it $'...'. */
+static size_t quoted_len(const char *w, bool *plain, bool one_line)
 {
 	const unsigned char *p = (const unsigned char *)w;
 	size_t n = byte_run(shell_safe, p), quotes = 0;
@@ -141,18 +141,18 @@ static size_t quoted_len(const char *w, bool *plain)
 		return n;
 	/* the safe prefix holds no quote nor control byte: look from the
 	 * first unsafe one */
-	if (has_control(p + n))
+	if (one_line && has_control(p + n))
 		return ansi_len(p);
 	for (; p[n]; n++)
 		quotes += p[n] == '\'';
 	return n + 2 + 3 * quotes;
 }
 
-/* Write w single-quoted, each ' as '\'', or as $'...' when it holds a
- * control byte. */
-static char *quote_into(char *o, const char *w)
+/* Write w single-quoted, each ' as '\'', or (one_line) as $'...' when it
+ * holds a control byte. */
+static char *quote_into(char *o, const char *w, bool one_line)
 {
-	if (has_control((const unsigned char *)w))
+	if (one_line && has_control((const unsigned char *)w))
 		return ansi_into(o, (const unsigned char *)w);
 	*o++ = '\'';
 	for (;;) {
@@ -172,12 +172,12 @@ static char *quote_into(char *o, const char *w)
 char *shell_quote(const char *w)
 {
 	bool plain;
-	size_t len = quoted_len(w, &plain);
+	size_t len = quoted_len(w, &plain, false);
 	char *out = xmalloc(len + 1);
 	if (plain)
 		memcpy(out, w, len);
 	else
-		quote_into(out, w);
+		quote_into(out, w, false);
 	out[len] = '\0';
 	return out;
 }
@@ -185,13 +185,13 @@ char *shell_quote(const char *w)
 /* Each word is scanned once: the first pass keeps the length of the plain
  * ones (0 for a word that needs quoting), the second copies them as they
  * are. */
-char *strv_shell_join(const struct strv *s)
+static char *join(const struct strv *s, bool one_line)
 {
 	size_t *plain_len = xreallocarray(NULL, s->n, sizeof *plain_len);
 	size_t len = 1;
 	for (size_t i = 0; i < s->n; i++) {
 		bool plain;
-		size_t q = quoted_len(s->v[i], &plain);
+		size_t q = quoted_len(s->v[i], &plain, one_line);
 		plain_len[i] = plain ? q : 0;
 		len += q + 1;
 	}
@@ -203,10 +203,20 @@ char *strv_shell_join(const struct strv *s)
 			memcpy(o, s->v[i], plain_len[i]);
 			o += plain_len[i];
 		} else {
-			o = quote_into(o, s->v[i]);
+			o = quote_into(o, s->v[i], one_line);
 		}
 	}
 	*o = '\0';
 	free(plain_len);
 	return out;
+}
+
+char *strv_shell_join(const struct strv *s)
+{
+	return join(s, false);
+}
+
+char *strv_shell_line(const struct strv *s)
+{
+	return join(s, true);
 }

@@ -21,9 +21,13 @@ void strv_pushn(struct strv *s, const char *a, const char *b); /* two at once */
 /* Never NULL: an empty strv yields a one-element array { NULL }. */
 char *const *strv_argv(struct strv *s);
 void strv_free(struct strv *s);
-/* One line a POSIX shell reads back as the same words. */
+/* What a POSIX shell reads back as the same words (a newline in a word
+ * stays one, inside quotes). */
 char *shell_quote(const char *word);
 char *strv_shell_join(const struct strv *s);
+/* The same on one line whatever the words hold: a word with a control byte
+ * is written $'...' with escapes (bash, ksh and zsh read it). */
+char *strv_shell_line(const struct strv *s);
 /* Index of the first element equal to str, or -1. */
 long strv_find(const struct strv *s, const char *str);
 

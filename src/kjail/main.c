@@ -412,7 +412,7 @@ int main(int argc, char **argv)
 			_cleanup_free_ char *line = NULL;
 			struct strv v = STRV_INIT;
 			strv_pushv(&v, (const char *const *)cmd);
-			line = strv_shell_join(&v);
+			line = strv_shell_line(&v);
 			strv_free(&v);
 			printf("%s\n", line);
 			return 0;

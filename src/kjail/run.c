@@ -400,7 +400,7 @@ static size_t masks_of(const struct plan *pl)
 static void print_invocation(const struct strv *argv, const struct plan *pl, bool json)
 {
 	if (!json) {
-		_cleanup_free_ char *line = strv_shell_join(argv);
+		_cleanup_free_ char *line = strv_shell_line(argv);
 		printf("%s\n", line);
 		return;
 	}
