@@ -34,8 +34,9 @@
 #                              so a change of the machine's load hits them all
 #                              alike; the 1,000-mask group, seconds a run,
 #                              keeps the product in 4 rounds; the start-up
-#                              group, whose ratio is check 1, runs three times
-#                              the rounds: 108 runs per median by default)
+#                              group, whose ratio is check 1, runs twelve
+#                              times the rounds: 432 runs per median by
+#                              default, three times with --quick)
 #   --warmup N                 warmup runs per round (default 1)
 #   --only LIST                only these parts, comma-separated: startup,
 #                              peers, masks, workspace, kli, instructions
@@ -387,8 +388,12 @@ fi
 
 # 1. start-up, side by side. Check 1 is a ratio of two medians some 10%
 # apart on a machine whose bwrap runs swing by more than that from one
-# second to the next: three times the rounds (finer interleaving, more runs).
-want startup && GROUP_ROUNDS=$((rounds * 3)) group startup "$S/w10" -- \
+# second to the next (interquartile ranges of 20%): twelve times the rounds,
+# finer interleaving and more runs. With 108 runs a median the ratio moved
+# by +-0.03 from one run of this script to the next, with 432 by +-0.004
+# (doc/performance.md, the twelfth session).
+startup_rounds=$((quick == 1 ? rounds * 3 : rounds * 12))
+want startup && GROUP_ROUNDS=$startup_rounds group startup "$S/w10" -- \
 	true /bin/true \
 	fdexec-true "$(fdr true)" \
 	bwrap-raw "$(fdr base)" \
@@ -567,7 +572,7 @@ fact machine:kjail "$("$kjail" --version | head -n 1) ($kjail_built, timed as in
 fact machine:source "$(git -C "$srcdir" describe --always --dirty 2>/dev/null || echo unknown)"
 fact machine:load "$(cut -d' ' -f1-3 /proc/loadavg)"
 fact run:date "$(date -u '+%Y-%m-%d %H:%M UTC')"
-fact run:runs "$rounds rounds x $runs runs (warmup $warmup per round; start-up $((rounds * 3)) x $runs; the 1,000-mask group $(((runs * rounds + 8) / 9)) x 9)"
+fact run:runs "$rounds rounds x $runs runs (warmup $warmup per round; start-up $startup_rounds x $runs; the 1,000-mask group $(((runs * rounds + 8) / 9)) x 9)"
 fact run:quick "$quick"
 fact run:only "$only"
 fact run:mounts "$(wc -l </proc/self/mountinfo)"
