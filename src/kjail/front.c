@@ -312,7 +312,7 @@ FRONT __attribute__((used)) void kjail_front_main(long *sp)
 	bargv[5] = spec;
 	bargv[6] = (char *)"--";
 	for (int i = 0; i < ncmd; i++)
-		bargv[7 + i] = argv[cmd_at + i];
+		bargv[7 + i] = f->cmd[i] = argv[cmd_at + i];
 	bargv[7 + ncmd] = 0;
 
 	/* cpus_split(): bwrap stays on this CPU, kjail moves to the next one
@@ -365,9 +365,7 @@ FRONT __attribute__((used)) void kjail_front_main(long *sp)
 		return;
 	}
 	f->pid = (int)pid;
-	f->argc = argc;
-	f->argv = argv;
-	f->cmd_at = cmd_at;
+	f->ncmd = ncmd;
 	f->started = 1;
 }
 

@@ -37,9 +37,8 @@
 struct front_state {
 	int started;  /* 1: bwrap runs, pid below, waiting for its options */
 	int pid;
-	int argc;
-	char **argv;  /* the process's own, as the kernel laid it out */
-	int cmd_at;   /* argv index of the command's first word */
+	int ncmd;     /* the command bwrap was started with: its words, as */
+	char *cmd[FRONT_CMD_MAX + 1]; /* the kernel laid them out */
 	int status_p[2], err_p[2], info_p[2], args_p[2];
 	int user_err, policy, go, seccomp;
 	int sig_default;

@@ -855,6 +855,20 @@ static void warn_unguarded(const struct plan *pl)
 		close(rootfd);
 }
 
+/* Once bwrap runs, the descriptors it holds are its own: kjail keeps the
+ * numbers, the policy, G and the seccomp program to fill, and the pipes'
+ * other ends. */
+static void bwrap_has_them(struct jail *j)
+{
+	close_fd(&j->status_p[1]);
+	close_fd(&j->err_p[1]);
+	close_fd(&j->info_p[1]);
+	close_fd(&j->args_p[0]);
+	close_fd(&j->user_err);
+	for (size_t i = 0; i < j->npool; i++)
+		close(j->pool[i]);
+}
+
 /* Starts bwrap: its options come on the --args pipe once the plan is
  * known (jail_run). */
 static void jail_spawn(struct jail *j, size_t npool)
@@ -889,15 +903,7 @@ static void jail_spawn(struct jail *j, size_t npool)
 	j->pid = live_bwrap = child;
 	strv_free(&exec_argv);
 	free(keep);
-	/* bwrap's now; kjail keeps the numbers, the policy and G to fill, and
-	 * the pipes' other ends */
-	close_fd(&j->status_p[1]);
-	close_fd(&j->err_p[1]);
-	close_fd(&j->info_p[1]);
-	close_fd(&j->args_p[0]);
-	close_fd(&j->user_err);
-	for (size_t i = 0; i < j->npool; i++)
-		close(j->pool[i]);
+	bwrap_has_them(j);
 }
 
 /* Undoes jail_spawn: bwrap killed before it read a word of the jail. */
@@ -973,9 +979,9 @@ static bool front_adopt(struct jail *j, size_t npool)
 	bool same = strcmp(f->bwrap, j->bwrap) == 0 && strcmp(f->entry, j->entry) == 0 &&
 		    (size_t)f->npool >= npool && f->sig_default == default_signals();
 	int k = 0;
-	for (; same && j->cmd[k] && f->cmd_at + k < f->argc; k++)
-		same = strcmp(j->cmd[k], f->argv[f->cmd_at + k]) == 0;
-	if (!same || j->cmd[k] || f->cmd_at + k != f->argc) {
+	for (; same && j->cmd[k] && k < f->ncmd; k++)
+		same = strcmp(j->cmd[k], f->cmd[k]) == 0;
+	if (!same || j->cmd[k] || k != f->ncmd) {
 		jail_front_discard();
 		return false;
 	}
@@ -998,14 +1004,7 @@ static bool front_adopt(struct jail *j, size_t npool)
 	j->pid = live_bwrap = f->pid;
 	/* (the front made those bwrap keeps without close-on-exec; kjail's
 	 * own copies have it again since seal_inherited_fds) */
-	/* bwrap's now, as after jail_spawn */
-	close_fd(&j->status_p[1]);
-	close_fd(&j->err_p[1]);
-	close_fd(&j->info_p[1]);
-	close_fd(&j->args_p[0]);
-	close_fd(&j->user_err);
-	for (size_t i = 0; i < j->npool; i++)
-		close(j->pool[i]);
+	bwrap_has_them(j);
 	return true;
 }
 

@@ -339,6 +339,27 @@ static void test_shell_join_matches_quote(void **state)
 	strv_free(&s);
 }
 
+/* Runs cmd with popen (/bin/sh -c) and checks that it printed words, each
+ * NUL-terminated (printf '%s\0' WORD...); line is the quoted line, for
+ * the message. */
+static void expect_read_back(const char *cmd, const char *const *words, const char *line)
+{
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	char out[4096];
+	size_t len = fread(out, 1, sizeof out, f);
+	assert_int_equal(pclose(f), 0);
+	size_t pos = 0;
+	for (size_t i = 0; words[i]; i++) {
+		assert_true(pos < len);
+		if (strcmp(out + pos, words[i]) != 0)
+			fail_msg("word %zu: sent \"%s\", the shell read \"%s\" from: %s",
+				 i, words[i], out + pos, line);
+		pos += strlen(words[i]) + 1;
+	}
+	assert_int_equal(pos, len);
+}
+
 /* kjail --print's line: one line whatever the words hold, a word with a
  * control byte as $'...'; bash reads it back as the same words. */
 static void test_shell_line(void **state)
@@ -352,6 +373,8 @@ static void test_shell_line(void **state)
 	char *line = strv_shell_line(&s);
 	assert_string_equal(line, "plain '' 'a b' 'it'\\''s' $'new\\nline' $'tab\\there' "
 				  "'bs\\x' $'q\\'\\n' $'\\x01\\x7f' 'caf\xc3\xa9' '$HOME'");
+	free(line);
+	strv_free(&s);
 	/* without a control byte, the same as the POSIX join */
 	struct strv t = STRV_INIT;
 	strv_pushv(&t, (const char *const[]){ "a b", "it's", "", "x", NULL });
@@ -360,34 +383,21 @@ static void test_shell_line(void **state)
 	free(l1);
 	free(l2);
 	strv_free(&t);
-	/* read back by bash: printf '%s\0' each word */
+	/* read back by bash: the line, quoted once more for sh -c */
 	struct strv c = STRV_INIT;
-	strv_push(&c, "printf");
-	strv_push(&c, "%s\\0");
+	strv_pushv(&c, (const char *const[]){ "printf", "%s\\0", NULL });
 	strv_pushv(&c, words);
 	char *cl = strv_shell_line(&c);
+	assert_null(strchr(cl, '\n'));
 	char *quoted = shell_quote(cl);
 	char *cmd = malloc(strlen(quoted) + 16);
 	assert_non_null(cmd);
 	strcpy(stpcpy(cmd, "exec bash -c "), quoted);
-	FILE *f = popen(cmd, "r");
-	assert_non_null(f);
-	char out[4096];
-	size_t len = fread(out, 1, sizeof out, f);
-	assert_int_equal(pclose(f), 0);
-	size_t pos = 0;
-	for (size_t i = 0; words[i]; i++) {
-		assert_true(pos < len);
-		assert_string_equal(out + pos, words[i]);
-		pos += strlen(words[i]) + 1;
-	}
-	assert_int_equal(pos, len);
+	expect_read_back(cmd, words, cl);
 	free(cmd);
 	free(quoted);
 	free(cl);
-	free(line);
 	strv_free(&c);
-	strv_free(&s);
 }
 
 /* What --print shows must be read back by a real shell as the same words. */
@@ -404,20 +414,7 @@ static void test_shell_join_round_trip(void **state)
 	strv_push(&s, "%s\\0");
 	strv_pushv(&s, words);
 	char *cmd = strv_shell_join(&s);
-	FILE *f = popen(cmd, "r");
-	assert_non_null(f);
-	char out[4096];
-	size_t len = fread(out, 1, sizeof out, f);
-	assert_int_equal(pclose(f), 0);
-	size_t pos = 0;
-	for (size_t i = 0; words[i]; i++) {
-		assert_true(pos < len);
-		if (strcmp(out + pos, words[i]) != 0)
-			fail_msg("word %zu: sent \"%s\", the shell read \"%s\" from: %s",
-				 i, words[i], out + pos, cmd);
-		pos += strlen(words[i]) + 1;
-	}
-	assert_int_equal(pos, len);
+	expect_read_back(cmd, words, cmd);
 	free(cmd);
 	strv_free(&s);
 }
