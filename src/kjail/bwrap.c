@@ -1,6 +1,5 @@
 #include "config.h"
 #include "bwrap.h"
-#include "entry-go.h"
 
 #include <string.h>
 
@@ -20,7 +19,22 @@ static void push_fd(struct strv *a, int fd)
 	strv_push(a, p);
 }
 
-static void emit_op(struct strv *a, const struct op *o)
+/* The descriptors of OP_MASK_FILE and OP_POLICY, in plan order. */
+struct fd_cursor {
+	const struct jail_fds *fds;
+	size_t mask;
+};
+
+static int next_fd(struct fd_cursor *c, const struct op *o)
+{
+	if (o->kind == OP_POLICY)
+		return c->fds->policy;
+	if (c->mask >= c->fds->nmasks)
+		die("internal error: more masked files than descriptors for them");
+	return c->fds->masks[c->mask++];
+}
+
+static void emit_op(struct strv *a, const struct op *o, struct fd_cursor *c)
 {
 	switch (o->kind) {
 	case OP_RO_ROOT:
@@ -56,7 +70,7 @@ static void emit_op(struct strv *a, const struct op *o)
 		 * (a /dev/null bind would swallow writes instead). */
 		strv_pushn(a, "--perms", "0444");
 		strv_push(a, "--ro-bind-data");
-		push_fd(a, o->fd);
+		push_fd(a, next_fd(c, o));
 		strv_push(a, o->path);
 		break;
 	case OP_MASK_DIR:
@@ -70,7 +84,7 @@ static void emit_op(struct strv *a, const struct op *o)
 		strv_pushn(a, "--tmpfs", o->path);
 		strv_pushn(a, "--perms", "0444");
 		strv_push(a, "--ro-bind-data");
-		push_fd(a, o->fd);
+		push_fd(a, next_fd(c, o));
 		strv_pushf(a, "%s/policy.json", o->path);
 		strv_pushn(a, "--remount-ro", o->path);
 		strv_pushv(a, (const char *const[]){ "--setenv", KJ_POLICY_ENV, KJ_POLICY_FILE, NULL });
@@ -78,7 +92,7 @@ static void emit_op(struct strv *a, const struct op *o)
 	}
 }
 
-void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
+void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 		 const struct jail_fds *fds, char *const *cmd, struct strv *a)
 {
 	strv_push(a, bwrap);
@@ -103,10 +117,9 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
 		strv_push(a, "--unshare-net");
 	strv_push(a, "--die-with-parent");
 	strv_pushn(a, "--cap-drop", "ALL");
-	/* bwrap itself starts with no environment (kjail may start it before
-	 * it knows what the scrub keeps: front.h), so that neither it nor the
-	 * jail's init holds a variable the scrub took out; the command's comes
-	 * here, before the policy's own variable (emit_op), which wins */
+	/* bwrap itself starts with no environment, so that neither it nor
+	 * the jail's init holds a variable the scrub took out; the command's
+	 * comes here, before the policy's own variable (emit_op), which wins */
 	for (size_t i = 0; i < pl->env.n; i++) {
 		const char *e = pl->env.v[i], *eq = strchr(e, '=');
 		if (!eq || eq == e)
@@ -115,56 +128,25 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
 		strv_take(a, xstrndup(e, (size_t)(eq - e)));
 		strv_push(a, eq + 1);
 	}
+	struct fd_cursor c = { .fds = fds };
 	for (size_t i = 0; i < pl->nops; i++)
-		emit_op(a, &pl->ops[i]);
+		emit_op(a, &pl->ops[i], &c);
 	strv_pushn(a, "--chdir", pl->workspace);
 	if (fds->seccomp >= 0) {
 		strv_push(a, "--seccomp");
 		strv_pushf(a, "%d", fds->seccomp);
 	}
-	if (fds->info >= 0) {
-		strv_push(a, "--info-fd");
-		strv_pushf(a, "%d", fds->info);
-	}
-	bwrap_tail(self, fds, cmd, a);
-}
-
-void bwrap_tail(const char *self, const struct jail_fds *fds, char *const *cmd, struct strv *a)
-{
 	strv_push(a, "--");
-	strv_push(a, self);
-	strv_pushf(a, "--jail-entry=%d,%d,%d,%d", fds->status, fds->user_err, fds->sig_default,
-		   fds->go);
+	strv_push(a, entry);
+	strv_pushf(a, "--jail-entry=%d,%d,%d", fds->status, fds->user_err, fds->sig_default);
+	/* where the command may write: Landlock holds it there, whatever
+	 * descriptor it reopens */
+	for (size_t i = 0; i < pl->nops; i++) {
+		enum op_kind k = pl->ops[i].kind;
+		if (k == OP_BIND || k == OP_TMP || k == OP_DEV || k == OP_PROC)
+			strv_pushf(a, JAIL_RW_PREFIX "%s", pl->ops[i].path);
+	}
 	strv_push(a, "--");
 	for (; cmd && *cmd; cmd++)
 		strv_push(a, *cmd);
-}
-
-/* where the command may write: Landlock holds it there, whatever
- * descriptor it reopens */
-static bool writable(enum op_kind k)
-{
-	return k == OP_BIND || k == OP_TMP || k == OP_DEV || k == OP_PROC;
-}
-
-char *bwrap_go_data(const struct plan *pl, size_t *len)
-{
-	static const char go[] = JAIL_GO_WORD;
-	const size_t pre = strlen(JAIL_RW_PREFIX);
-	size_t n = sizeof go;
-	for (size_t i = 0; i < pl->nops; i++)
-		if (writable(pl->ops[i].kind))
-			n += pre + strlen(pl->ops[i].path) + 1;
-	char *buf = xmalloc(n), *p = buf;
-	for (size_t i = 0; i < pl->nops; i++)
-		if (writable(pl->ops[i].kind)) {
-			memcpy(p, JAIL_RW_PREFIX, pre);
-			p += pre;
-			size_t l = strlen(pl->ops[i].path) + 1;
-			memcpy(p, pl->ops[i].path, l);
-			p += l;
-		}
-	memcpy(p, go, sizeof go);
-	*len = n;
-	return buf;
 }

@@ -6,15 +6,16 @@
 #include "host.h"
 #include "strv.h"
 
-/* Descriptors the jail is handed, opened by run.c. */
+/* Descriptors the jail is handed, opened by spawn.c. */
 struct jail_fds {
-	int status;   /* the entry helper writes 'R' here just before exec */
+	int status;   /* the entry program writes 'R' here just before exec */
 	int user_err; /* the user's stderr; bwrap's own goes to kjail for diagnosis */
 	int seccomp;  /* exported BPF program, or -1 */
-	int info;     /* bwrap's --info-fd (its child's pid), or -1 */
+	int policy;   /* the policy file's data (OP_POLICY) */
+	const int *masks; /* the empty data of each OP_MASK_FILE, in plan order */
+	size_t nmasks;
 	int sig_default; /* JAIL_SIGINT_DEFAULT | JAIL_SIGQUIT_DEFAULT: what the
-			  * entry helper gives back to the command */
-	int go;       /* what bwrap_go_data() gives, once kjail is done */
+			  * entry program gives back to the command */
 };
 
 /* The first minimum bwrap release with everything used here
@@ -23,18 +24,11 @@ struct jail_fds {
 /* The most option words bwrap reads (its MAX_ARGS, less some room). */
 #define BWRAP_MAX_WORDS 8990
 
-/* argv = bwrap, its options, "--", self --jail-entry=S,E,M,G "--" cmd...
- * (the options go to bwrap on --args: see run.c) */
-void bwrap_build(const struct plan *pl, const char *bwrap, const char *self,
+/* argv = bwrap, its options, "--", entry --jail-entry=S,E,M [--rw=PATH]...
+ * "--" cmd...: --rw= names each writable path, for Landlock. (spawn.c
+ * hands bwrap the options on --args.) fds->nmasks must cover the plan's
+ * masked files. */
+void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 		 const struct jail_fds *fds, char *const *cmd, struct strv *argv);
-
-/* Only the tail of that: "--", self --jail-entry=S,E,M,G "--" cmd... (what
- * bwrap is started with, before the rest is known) */
-void bwrap_tail(const char *self, const struct jail_fds *fds, char *const *cmd, struct strv *a);
-
-/* What descriptor G holds (entry-go.h): "--rw=PATH" for each writable
- * path of the jail, then "--go", each NUL-terminated; allocated, its
- * length in *len. */
-char *bwrap_go_data(const struct plan *pl, size_t *len);
 
 #endif

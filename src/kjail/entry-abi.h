@@ -1,6 +1,5 @@
-/* What kjail and its entry helper agree on, in one place: the helper
- * without a C library (entry-nolibc.c) includes this and nothing else of
- * kjail's, so it holds macros only and includes nothing. */
+/* SPDX-License-Identifier: MIT */
+/* What kjail and its entry program agree on, in one place: macros only. */
 #ifndef KJ_ENTRY_ABI_H
 #define KJ_ENTRY_ABI_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by kjail and kjail-entry: exec the command, and the jail entry. */
 #ifndef KJ_ENTRY_H
 #define KJ_ENTRY_H
@@ -9,16 +10,15 @@
 /* execvp (with envp when not NULL); on failure one line and 126 or 127. */
 KJ_NORETURN void exec_command(char *const *cmd, char *const *envp);
 
-/* Inside the jail: read the writable paths from descriptor G (refusing to
- * go on unless kjail finished: entry-go.h), apply Landlock (writes only
- * under them, and the scopes), report readiness on the status descriptor,
- * restore the user's stderr and signal dispositions, close every
- * descriptor above 2, exec cmd.
- * spec is "STATUS,STDERR,SIGNALS,G". Never returns. */
-KJ_NORETURN void jail_entry(const char *spec, char *const *cmd);
+/* Inside the jail: apply Landlock (writes only under the nrw paths rw,
+ * and the scopes), report readiness on the status descriptor, restore the
+ * user's stderr and signal dispositions, close every descriptor above 2,
+ * exec cmd. spec is "STATUS,STDERR,SIGNALS". Never returns. */
+KJ_NORETURN void jail_entry(const char *spec, const char *const *rw, size_t nrw,
+			    char *const *cmd);
 
-/* For argv "PROG --jail-entry=S,E,M,G -- CMD...": jail_entry, which never
- * returns; any other argv: returns. */
+/* For argv "PROG --jail-entry=S,E,M [--rw=PATH]... -- CMD...": jail_entry,
+ * which never returns; dies on a malformed one; any other argv: returns. */
 void jail_entry_if_asked(int argc, char **argv);
 
 #endif

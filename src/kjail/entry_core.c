@@ -1,11 +1,9 @@
-/* The jail's first program: kjail-entry (small and static, so the exec
- * costs little), or kjail itself with --jail-entry when the helper is not
- * installed. bwrap has already set up the jail and installed the seccomp
+/* SPDX-License-Identifier: MIT */
+/* The jail's first program, kjail-entry (entry.c). bwrap has already set up the jail and installed the seccomp
  * filter; what is left is Landlock, telling kjail the jail is up, and giving
  * the command the user's stderr and signal dispositions. */
 #include "config.h"
 #include "entry.h"
-#include "entry-go.h"
 #include "bwrap.h"
 #include "landlock.h"
 #include "util.h"
@@ -48,40 +46,21 @@ static int parse_fd(const char *s, const char **end)
 
 void jail_entry_if_asked(int argc, char **argv)
 {
-	if (argc < 3 || !str_has_prefix(argv[1], "--jail-entry=") || strcmp(argv[2], "--") != 0)
+	if (argc < 3 || !str_has_prefix(argv[1], "--jail-entry="))
 		return;
-	jail_entry(argv[1] + strlen("--jail-entry="), argv + 3);
+	int i = 2;
+	while (i < argc && str_has_prefix(argv[i], JAIL_RW_PREFIX "/"))
+		i++;
+	if (i >= argc || strcmp(argv[i], "--") != 0)
+		die("--jail-entry: expected --rw=/PATH words, then --, then the command");
+	/* the writable paths, their prefix dropped in place */
+	const char **rw = (const char **)argv + 2;
+	for (int k = 2; k < i; k++)
+		rw[k - 2] = argv[k] + strlen(JAIL_RW_PREFIX);
+	jail_entry(argv[1] + strlen("--jail-entry="), rw, (size_t)(i - 2), argv + i + 1);
 }
 
-/* G of --jail-entry (entry-go.h): the writable paths once kjail has said
- * go, as an array of paths; dies otherwise. */
-static const char **read_go(int fd, size_t *nrw)
-{
-	char *buf = xmalloc(JAIL_GO_MAX + 1);
-	size_t n = 0;
-	ssize_t r = 0;
-	while (n < JAIL_GO_MAX + 1 &&
-	       ((r = pread(fd, buf + n, JAIL_GO_MAX + 1 - n, (off_t)n)) > 0 || (r < 0 && errno == EINTR)))
-		if (r > 0)
-			n += (size_t)r;
-	if (r < 0)
-		die_errno("--jail-entry: cannot read what kjail handed over");
-	close(fd);
-	long body = jail_go_check(buf, n);
-	if (body < 0)
-		die("--jail-entry: kjail did not finish setting up the jail; not running the command");
-	size_t k = 0;
-	for (const char *w = buf; w < buf + body; w = jail_go_next(w))
-		k++;
-	const char **rw = xreallocarray(NULL, k + 1, sizeof *rw);
-	k = 0;
-	for (const char *w = buf; w < buf + body; w = jail_go_next(w))
-		rw[k++] = w + strlen(JAIL_RW_PREFIX);
-	*nrw = k;
-	return rw; /* with buf: both live until the exec */
-}
-
-void jail_entry(const char *spec, char *const *cmd)
+void jail_entry(const char *spec, const char *const *rw, size_t nrw, char *const *cmd)
 {
 	const char *p;
 	int status = parse_fd(spec, &p);
@@ -91,15 +70,10 @@ void jail_entry(const char *spec, char *const *cmd)
 	if (*p != ',')
 		die("--jail-entry: bad descriptor list");
 	int sig = parse_fd(p + 1, &p);
-	if (*p != ',')
-		die("--jail-entry: bad descriptor list");
-	int go = parse_fd(p + 1, &p);
 	if (*p)
 		die("--jail-entry: bad descriptor list");
 	if (!cmd || !cmd[0])
 		die("--jail-entry: no command");
-	size_t nrw;
-	const char **rw = read_go(go, &nrw);
 	if (sig & JAIL_SIGINT_DEFAULT)
 		signal(SIGINT, SIG_DFL);
 	if (sig & JAIL_SIGQUIT_DEFAULT)

@@ -129,13 +129,10 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	for (size_t i = 0; i < pl->created.n; i++)
 		fprintf(out, "created: %s (empty, so it can be pinned read-only: %s)\n",
 			pl->created.v[i].value, pl->created.v[i].origin);
-	for (size_t i = 0; i < pl->unguarded.n; i++) {
-		bool aside = entry_list_has(&pl->move_aside, pl->unguarded.v[i].value);
+	for (size_t i = 0; i < pl->unguarded.n; i++)
 		fprintf(out, "unprotected: %s (%s; absent, so not pinned: the jail may make it, "
-			     "and kjail %s after the run)\n",
-			pl->unguarded.v[i].value, pl->unguarded.v[i].origin,
-			aside ? "moves it aside and warns" : "warns");
-	}
+			     "and kjail moves it aside and warns after the run)\n",
+			pl->unguarded.v[i].value, pl->unguarded.v[i].origin);
 	for (size_t i = 0; i < pl->skipped.n; i++)
 		fprintf(out, "skipped: %s (%s)\n", pl->skipped.v[i].value, pl->skipped.v[i].origin);
 	for (size_t i = 0; i < pl->env_removed.n; i++)
@@ -215,7 +212,6 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 	jw_end_array(w);
 	entries_json(w, "created", &pl->created, "path", "why");
 	entries_json(w, "unprotected", &pl->unguarded, "path", "why");
-	entries_json(w, "moved_aside_if_made", &pl->move_aside, "path", "why");
 	if (with_filter) /* --explain --json; the jail's copy need not list absences */
 		entries_json(w, "skipped", &pl->skipped, "path", "why");
 	entries_json(w, "env_unset", &pl->env_removed, "name", "rule");

@@ -8,8 +8,12 @@ libkjail_a_SOURCES = \
 	src/kjail/gitconfig.c src/kjail/gitconfig.h \
 	src/kjail/bwrap.c src/kjail/bwrap.h \
 	src/kjail/explain.c src/kjail/explain.h \
-	src/kjail/run.c src/kjail/run.h \
-	src/kjail/entry_core.c src/kjail/entry.h src/kjail/entry-abi.h src/kjail/entry-go.h \
+	src/kjail/stdio_guard.c src/kjail/stdio_guard.h \
+	src/kjail/locate.c src/kjail/locate.h \
+	src/kjail/spawn.c src/kjail/spawn.h \
+	src/kjail/reap.c src/kjail/reap.h \
+	src/kjail/aftercare.c src/kjail/aftercare.h \
+	src/kjail/entry_core.c src/kjail/entry.h src/kjail/entry-abi.h \
 	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \
 	src/kjail/landlock.c src/kjail/landlock.h \
 	src/kjail/probe.c src/kjail/probe.h \
@@ -17,25 +21,17 @@ libkjail_a_SOURCES = \
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)
 libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 
-# The jail's first program: tiny and, where the C library allows, static, so
-# its exec costs next to nothing on every run.
+# The jail's first program (entry_core.c): Landlock, the user's stderr and
+# signal dispositions back, descriptor hygiene, exec. One program, the same
+# in every build.
 if OS_LINUX
 pkglibexec_PROGRAMS = kjail-entry
-if ENTRY_NOLIBC
-kjail_entry_SOURCES = src/kjail/entry-nolibc.c src/kjail/entry-abi.h src/kjail/entry-go.h src/kjail/nolibc.h
-# only entry-abi.h and entry-go.h of kjail's headers: they include no others
-kjail_entry_CPPFLAGS = -I$(top_srcdir)/src/kjail
-kjail_entry_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS) $(ENTRY_NOLIBC_CFLAGS)
-kjail_entry_LDFLAGS = $(ENTRY_NOLIBC_LDFLAGS)
-kjail_entry_LDADD = -lgcc
-else
 kjail_entry_SOURCES = src/kjail/entry.c src/kjail/entry_core.c src/kjail/entry.h \
-	src/kjail/entry-go.h src/kjail/landlock.c src/kjail/landlock.h src/common/util.c src/common/util.h
+	src/kjail/entry-abi.h src/kjail/landlock.c src/kjail/landlock.h \
+	src/common/util.c src/common/util.h
 kjail_entry_CPPFLAGS = $(AM_CPPFLAGS)
-kjail_entry_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS)
-kjail_entry_LDFLAGS = $(ENTRY_STATIC_LDFLAGS)
-kjail_entry_LDADD =
-endif
+kjail_entry_CFLAGS = $(AM_CFLAGS)
+kjail_entry_LDADD = $(LIBBSD_LIBS)
 endif
 
 # The seccomp program is compiled once, at build time, for this machine.
@@ -56,21 +52,7 @@ KJAIL_LIBS = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS)
 bin_PROGRAMS += kjail
 kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-kjail_LDADD = libkjail.a libcommon.a $(KJAIL_DEP_LIBS)
-kjail_LDFLAGS = $(KJAIL_STATIC_LDFLAGS)
-# kjail's front (front.h): its ELF entry point, which starts bwrap before
-# the C library starts up. Where the entry helper builds without a C library
-# (x86-64, no sanitizers), so does the front; elsewhere kjail starts as any
-# program and main() starts bwrap itself.
-if ENTRY_NOLIBC
-noinst_LIBRARIES += libkjfront.a
-libkjfront_a_SOURCES = src/kjail/front.c src/kjail/front.h src/kjail/nolibc.h
-libkjfront_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
-libkjfront_a_CFLAGS = -std=gnu11 -Wall -Wextra $(WERROR_CFLAGS) $(FRONT_CFLAGS)
-kjail_LDADD += libkjfront.a
-kjail_LDFLAGS += -Wl,-u,kjail_front_entry -Wl,-e,kjail_front_entry
-endif
-
+kjail_LDADD = $(KJAIL_LIBS)
 check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
 	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe
 TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
@@ -100,5 +82,5 @@ tests_unit_test_seccomp_SOURCES = tests/unit/test_seccomp.c
 tests_unit_test_seccomp_CFLAGS = $(UNIT_CFLAGS) $(SECCOMP_CFLAGS)
 tests_unit_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
-TESTS += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test tests/integration/kjail-front.test
-EXTRA_DIST += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test tests/integration/kjail-front.test
+TESTS += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
+EXTRA_DIST += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test

@@ -1,5 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /* kjail: run a command with the host read-only, the workspace writable,
- * credentials masked and secrets scrubbed. */
+ * credentials masked and secrets scrubbed. main() reads top to bottom:
+ * parse, policy (config layers, then flags), plan, then one backend: the
+ * bwrap argv is built (pure) and spawned once, waited for, and its status
+ * returned. */
 #include "config.h"
 #include "bwrap.h"
 #include "conf.h"
@@ -8,7 +12,10 @@
 #include "host.h"
 #include "path.h"
 #include "policy.h"
-#include "run.h"
+#include "entry.h"
+#include "locate.h"
+#include "spawn.h"
+#include "stdio_guard.h"
 #include "seatbelt.h"
 #include "landlock.h"
 #include "probe.h"
@@ -269,8 +276,8 @@ static void refuse_writable_configs(const struct policy *p, const struct plan *p
 }
 
 #ifdef KJ_OS_LINUX
-/* kjail's own binary, from a frame that is gone once it returns. */
-KJ_NOINLINE static char *self_exe(void)
+/* kjail's own binary: its entry program is looked for beside it. */
+static char *self_exe(void)
 {
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -280,90 +287,68 @@ KJ_NOINLINE static char *self_exe(void)
 }
 #endif
 
-/* The passwd entry of uid: /etc/passwd read directly first (what NSS's
- * "files" does, without loading NSS into a static kjail), then getpwuid for
- * users that only a directory service knows. */
-static struct passwd *passwd_of(uid_t uid)
+static char **command_of(char **rest, char **default_cmd)
 {
-	FILE *f = fopen("/etc/passwd", "re");
-	if (f) {
-		struct passwd *pw;
-		while ((pw = fgetpwent(f)))
-			if (pw->pw_uid == uid)
-				break;
-		fclose(f);
-		if (pw)
-			return pw;
-	}
-	return getpwuid(uid);
+	if (rest[0])
+		return rest;
+	const char *sh = getenv("SHELL");
+	default_cmd[0] = (char *)(sh && sh[0] ? sh : "/bin/sh");
+	default_cmd[1] = NULL;
+	return default_cmd;
+}
+
+static void print_container(char *const *cmd)
+{
+	struct strv v = STRV_INIT;
+	strv_pushv(&v, (const char *const *)cmd);
+	_cleanup_free_ char *line = strv_shell_line(&v);
+	strv_free(&v);
+	printf("%s\n", line);
 }
 
 int main(int argc, char **argv)
 {
 	set_fatal_status(KJ_EXIT_FAIL);
-#ifdef KJ_OS_LINUX
-	jail_front_claim();
-#endif
-	jail_entry_if_asked(argc, argv);
 	seal_inherited_fds();
 
-	struct passwd *pw = passwd_of(getuid());
+	/* parse */
+	struct passwd *pw = getpwuid(getuid());
 	const char *home_env = getenv("HOME");
 	const char *home = home_env && home_env[0] == '/' ? home_env : pw ? pw->pw_dir : NULL;
 	struct cli cli = { .home = home };
 	pre_scan(argc, argv, &cli);
-
-	/* Only the bwrap backend re-enters kjail inside the jail. Paths are
-	 * kept as exact strings: a page of stack is a page fault per run. */
 #ifdef KJ_OS_LINUX
 	_cleanup_free_ char *self = self_exe();
-	_cleanup_free_ char *entry = entry_helper(self);
+	char enterr[PATH_MAX * 2 + 256] = "";
+	_cleanup_free_ char *entry = entry_helper_find(self, enterr, sizeof enterr);
 #else
 	_cleanup_free_ char *self = xstrdup("");
+	char enterr[64] = "";
 	char *entry = NULL;
 #endif
-	/* Before the config: a broken config is one of the things it reports. */
+	/* before the config: a broken config is one of the things it reports */
 	if (cli.doctor) {
 		if (argc != 2)
 			die("--doctor takes no other options or command");
 		return doctor(self, bwrap_find());
 	}
 
+	/* policy: config layers, then flags */
 	struct policy p;
 	policy_init(&p);
 	load_config(&p, &cli, home);
 	apply_flags(argc, argv, &cli, &p);
 	char **rest = argv + optind;
-	char *default_cmd[] = { NULL, NULL };
-	char **cmd = rest;
-	if (!cmd[0]) {
-		const char *sh = getenv("SHELL");
-		default_cmd[0] = (char *)(sh && sh[0] ? sh : "/bin/sh");
-		cmd = default_cmd;
-	}
+	char *default_cmd[2];
+	char **cmd = command_of(rest, default_cmd);
 	bool run = !cli.print && !cli.explain;
 	if (run)
 		refuse_directory_stdio();
 
-	/* The environment first: bwrap is started with it. */
-	struct strv env = STRV_INIT;
-	struct entry_list env_removed = { 0 };
-	env_filter(environ, &p, &env, &env_removed);
-	const char *bwrap = NULL;
-#ifdef KJ_OS_LINUX
-	/* bwrap starts up (its loader, its libraries) while kjail looks at the
-	 * host below; it waits for the jail before doing anything. */
-	struct jail *jail = NULL;
-	if (run && backend_effective(p.backend) == BACKEND_BWRAP && (bwrap = bwrap_find()))
-		jail = jail_start(bwrap, entry, cmd, p.allow_userns.value, p.deny_read.n);
-	else
-		jail_front_discard();
-#endif
-
+	/* plan */
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
 	if (!cwd)
 		die_errno("cannot get the current directory");
-
 	struct host h = {
 		.cwd = cwd,
 		.home = pw ? pw->pw_dir : NULL,
@@ -378,20 +363,16 @@ int main(int argc, char **argv)
 		.git_config_system = getenv("GIT_CONFIG_SYSTEM"),
 		.self = entry,
 		.uid = (unsigned)getuid(),
-		.dry_run = cli.print || cli.explain,
+		.dry_run = !run,
 		.explain = cli.explain,
 	};
 	struct plan pl;
 	char err[1024];
-	if (!plan_build(&p, &h, NULL, &pl, err, sizeof err))
+	if (!plan_build(&p, &h, environ, &pl, err, sizeof err))
 		die("%s", err);
-	pl.env = env; /* the plan's now */
-	pl.env_removed = env_removed;
 	refuse_writable_configs(&p, &pl, cwd);
 
-	enum backend be = pl.backend;
-	if (be == BACKEND_BWRAP && !bwrap)
-		bwrap = bwrap_find();
+	const char *bwrap = pl.backend == BACKEND_BWRAP ? bwrap_find() : NULL;
 	if (cli.explain) {
 		if (rest[0])
 			explain_paths(stdout, &pl, cwd, rest, cli.json);
@@ -402,20 +383,12 @@ int main(int argc, char **argv)
 		return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
 	}
 
-	/* with Landlock's write rules the jail's helper holds such a file to
-	 * what it was opened for; without them, kjail refuses it */
-	if (run && be == BACKEND_BWRAP && landlock_abi() < LANDLOCK_WRITES_ABI)
-		refuse_reopenable_stdio(&pl);
-	switch (be) {
+	/* one backend */
+	switch (pl.backend) {
 	case BACKEND_CONTAINER:
 		if (cli.print) {
-			_cleanup_free_ char *line = NULL;
-			struct strv v = STRV_INIT;
-			strv_pushv(&v, (const char *const *)cmd);
-			line = strv_shell_line(&v);
-			strv_free(&v);
-			printf("%s\n", line);
-			return 0;
+			print_container(cmd);
+			return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
 		}
 		run_container(&pl, cmd);
 	case BACKEND_SEATBELT: {
@@ -430,34 +403,31 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	case BACKEND_BWRAP:
-#ifndef KJ_OS_LINUX
-		die("--backend bwrap needs Linux (bubblewrap); on macOS use --backend seatbelt");
-#endif
-		if (!bwrap)
-			die("bubblewrap not found (looked in %s); install it: "
-			    "'apt-get install bubblewrap' (Debian, Ubuntu) or 'dnf install bubblewrap'",
-			    bwrap_search_list());
-		break;
 	case BACKEND_AUTO:
 		break;
 	}
-	/* The jail finds its own policy at KJ_POLICY_FILE: what --explain --json
-	 * says, less the constant seccomp list. */
-	char *policy_json = explain_policy_for_jail(&p, &pl, bwrap);
-	int rc;
-	if (cli.print)
-		rc = run_bwrap(&pl, bwrap, entry, cmd, policy_json, cli.json, p.deny_read.n);
-	else
-#ifdef KJ_OS_LINUX
-	{
-		if (!jail) /* bwrap was not there then: started now, all the same */
-			jail = jail_start(bwrap, entry, cmd, p.allow_userns.value, p.deny_read.n);
-		rc = jail_run(jail, &pl, policy_json);
-	}
+#ifndef KJ_OS_LINUX
+	die("--backend bwrap needs Linux (bubblewrap); on macOS use --backend seatbelt");
 #else
-		rc = run_bwrap(&pl, bwrap, entry, cmd, policy_json, cli.json, 0); /* refuses */
-#endif
+	if (!bwrap)
+		die("bubblewrap not found (looked in %s); install it: "
+		    "'apt-get install bubblewrap' (Debian, Ubuntu) or 'dnf install bubblewrap'",
+		    bwrap_search_list());
+	if (!entry)
+		die("%s", enterr);
+	/* with Landlock's write rules the entry program holds such a file to
+	 * what it was opened for; without them, kjail refuses it */
+	if (run && landlock_abi() < LANDLOCK_WRITES_ABI)
+		refuse_reopenable_stdio(&pl);
+	/* the jail finds its own policy at KJ_POLICY_FILE: what --explain
+	 * --json says, less the constant seccomp list */
+	char *policy_json = explain_policy_for_jail(&p, &pl, bwrap);
+	int rc = cli.print ? jail_print(&pl, bwrap, entry, cmd, cli.json)
+			   : jail_run(&pl, bwrap, entry, cmd, policy_json);
+	if (cli.print)
+		free(policy_json);
 	plan_free(&pl);
 	policy_free(&p);
 	return rc;
+#endif
 }

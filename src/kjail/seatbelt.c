@@ -25,7 +25,7 @@
 #include "config.h"
 #include "seatbelt.h"
 #include "path.h"
-#include "run.h"
+#include "entry.h"
 
 #include <errno.h>
 #include <jansson.h>

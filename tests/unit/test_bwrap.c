@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Golden argv for representative plans. */
 #include "config.h"
 #include <stdarg.h>
@@ -9,7 +10,6 @@
 #include <string.h>
 
 #include "kjail/bwrap.h"
-#include "kjail/entry-go.h"
 
 static void base(struct plan *pl, const char *ws)
 {
@@ -42,8 +42,10 @@ static void check(struct plan *pl, const struct jail_fds *fds, char *const *cmd,
 #define CAPS "--die-with-parent --cap-drop ALL "
 #define MOUNTS "--ro-bind / / --dev /dev --proc /proc --ro-bind /proc/sys /proc/sys --tmpfs /tmp "
 
-static const struct jail_fds fds = { .status = 4, .user_err = 5, .seccomp = -1, .info = -1,
-				     .sig_default = 3, .go = 6 };
+static const int mask_fds[] = { 9, 10 };
+static const struct jail_fds fds = { .status = 4, .user_err = 5, .seccomp = -1, .policy = 11,
+				     .masks = mask_fds, .nmasks = 2, .sig_default = 3 };
+#define RW "--rw=/dev --rw=/proc --rw=/tmp "
 
 static void test_default(void **state)
 {
@@ -54,7 +56,7 @@ static void test_default(void **state)
 	check(&pl, &fds, cmd,
 	      HEAD "--unshare-pid " NS CAPS MOUNTS
 	      "--bind /home/u/proj /home/u/proj --chdir /home/u/proj "
-	      "-- /usr/bin/kjail --jail-entry=4,5,3,6 -- make -j2");
+	      "-- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/home/u/proj -- make -j2");
 }
 
 static void test_no_network_masks_protected(void **state)
@@ -66,15 +68,16 @@ static void test_no_network_masks_protected(void **state)
 	plan_add(&pl, OP_PIN, "/w/.git", "pinned", "x");
 	plan_add(&pl, OP_PROTECT, "/w/.git/hooks", "protected: git hooks", "x");
 	plan_add(&pl, OP_MASK_DIR, "/home/u/.aws", "masked", "built-in credential store");
-	struct op *f = plan_add(&pl, OP_MASK_FILE, "/home/u/.netrc", "masked", "x");
-	f->fd = 9;
+	plan_add(&pl, OP_MASK_FILE, "/home/u/.netrc", "masked", "x");
+	plan_add(&pl, OP_MASK_FILE, "/home/u/.pgpass", "masked", "x");
 	char *cmd[] = { "sh", NULL };
 	check(&pl, &fds, cmd,
 	      HEAD "--unshare-pid " NS "--unshare-net " CAPS MOUNTS
 	      "--bind /w /w --bind /w/.git /w/.git --ro-bind /w/.git/hooks /w/.git/hooks "
 	      "--perms 0555 --tmpfs /home/u/.aws --remount-ro /home/u/.aws "
 	      "--perms 0444 --ro-bind-data 9 /home/u/.netrc "
-	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3,6 -- sh");
+	      "--perms 0444 --ro-bind-data 10 /home/u/.pgpass "
+	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/w -- sh");
 }
 
 static void test_nested_userns_and_seccomp(void **state)
@@ -93,13 +96,13 @@ static void test_nested_userns_and_seccomp(void **state)
 	plan_add(&pl, OP_TMP, "/tmp", "private", "x");
 	plan_add(&pl, OP_HELPER, "/tmp/b/kjail", "helper", "x");
 	plan_add(&pl, OP_BIND, "/w", "workspace", "x");
-	struct jail_fds f = { .status = 3, .user_err = 7, .seccomp = 8, .info = 6, .go = 9 };
+	struct jail_fds f = { .status = 3, .user_err = 7, .seccomp = 8, .policy = -1 };
 	char *cmd[] = { "true", NULL };
 	check(&pl, &f, cmd,
 	      "/usr/bin/bwrap --unshare-user --uid 65534 --gid 65534 " NS CAPS
 	      "--ro-bind / / --dev /dev --ro-bind /proc /proc --tmpfs /tmp "
 	      "--ro-bind /tmp/b/kjail /tmp/b/kjail --bind /w /w --chdir /w --seccomp 8 "
-	      "--info-fd 6 -- /usr/bin/kjail --jail-entry=3,7,0,9 -- true");
+	      "-- /usr/bin/kjail --jail-entry=3,7,0 --rw=/dev --rw=/tmp --rw=/w -- true");
 }
 
 static void test_awkward_paths_stay_single_words(void **state)
@@ -135,8 +138,7 @@ static void test_environment_as_setenv(void **state)
 	strv_push(&pl.env, "B=x=y");
 	strv_push(&pl.env, "EMPTY=");
 	strv_push(&pl.env, "KJAIL_POLICY=/evil");
-	struct op *o = plan_add(&pl, OP_POLICY, "/tmp/.kjail", "policy", "x");
-	o->fd = 11;
+	plan_add(&pl, OP_POLICY, "/tmp/.kjail", "policy", "x");
 	char *cmd[] = { "env", NULL };
 	check(&pl, &fds, cmd,
 	      HEAD "--unshare-pid " NS CAPS
@@ -145,12 +147,13 @@ static void test_environment_as_setenv(void **state)
 	      "--perms 0555 --tmpfs /tmp/.kjail --perms 0444 --ro-bind-data 11 "
 	      "/tmp/.kjail/policy.json --remount-ro /tmp/.kjail "
 	      "--setenv KJAIL_POLICY /tmp/.kjail/policy.json "
-	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3,6 -- env");
+	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/w -- env");
 }
 
-/* G: the writable paths (bind, tmpfs, /dev, /proc), in plan order, then
- * the go word; not pinned or read-only ones. */
-static void test_go_data(void **state)
+/* Landlock's writable paths, as --rw= words of the entry program: the
+ * writable ones (bind, tmpfs, /dev, /proc) in plan order; not pinned,
+ * read-only or masked ones. */
+static void test_rw_words(void **state)
 {
 	(void)state;
 	struct plan pl;
@@ -159,49 +162,14 @@ static void test_go_data(void **state)
 	plan_add(&pl, OP_PROTECT, "/w/.git/hooks", "protected: git hooks", "x");
 	plan_add(&pl, OP_BIND, "/home/u/.cache", "writable", "--writable");
 	plan_add(&pl, OP_MASK_FILE, "/home/u/.netrc", "masked", "x");
-	size_t len;
-	char *d = bwrap_go_data(&pl, &len);
-	static const char want[] = "--rw=/dev\0--rw=/proc\0--rw=/tmp\0--rw=/w\0"
-				   "--rw=/home/u/.cache\0--go"; /* and its NUL */
-	assert_int_equal(len, sizeof want);
-	assert_memory_equal(d, want, sizeof want);
-	assert_int_equal(jail_go_check(d, len), (long)(sizeof want - sizeof JAIL_GO_WORD));
-	free(d);
-	plan_free(&pl);
-}
-
-/* The entry helper's check: only kjail's complete data passes. Any prefix
- * of it (kjail died or gave up while writing) is refused. */
-static void test_go_check(void **state)
-{
-	(void)state;
-	static const char ok[] = "--rw=/a b\0--rw=/tmp\0--go";
-	assert_int_equal(jail_go_check(ok, sizeof ok), (long)(sizeof ok - 5));
-	for (size_t n = 0; n < sizeof ok; n++)
-		assert_int_equal(jail_go_check(ok, n), -1);
-	static const char none[] = "--go";
-	assert_int_equal(jail_go_check(none, sizeof none), 0);
-#define CASE(lit) { lit, sizeof lit } /* its own NUL included */
-	static const struct {
-		const char *data;
-		size_t len;
-	} bad[] = {
-		CASE("--go\0--go"),          /* a word that is not a writable path */
-		CASE("--rw=relative\0--go"), /* not absolute */
-		CASE("--rw=\0--go"),         /* empty */
-		CASE("\0--go"),              /* an empty word */
-		CASE("--rw=/a--go"),         /* no NUL before the go */
-		CASE("--rw=/a\0--gone"),     /* not the go */
-		CASE("--rw=/a\0--go\0x"),    /* something after the go */
-	};
-#undef CASE
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-		assert_int_equal(jail_go_check(bad[i].data, bad[i].len), -1);
-	/* too large */
-	char *big = calloc(JAIL_GO_MAX + 16, 1);
-	memcpy(big + JAIL_GO_MAX + 16 - 5, "--go", 5);
-	assert_int_equal(jail_go_check(big, JAIL_GO_MAX + 16), -1);
-	free(big);
+	plan_add(&pl, OP_HELPER, "/opt/kjail-entry", "helper", "x");
+	char *cmd[] = { "true", NULL };
+	check(&pl, &fds, cmd,
+	      HEAD "--unshare-pid " NS CAPS MOUNTS
+	      "--bind /w /w --bind /w/.git /w/.git --ro-bind /w/.git/hooks /w/.git/hooks "
+	      "--bind /home/u/.cache /home/u/.cache --perms 0444 --ro-bind-data 9 /home/u/.netrc "
+	      "--ro-bind /opt/kjail-entry /opt/kjail-entry --chdir /w "
+	      "-- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/w --rw=/home/u/.cache -- true");
 }
 
 int main(void)
@@ -212,8 +180,7 @@ int main(void)
 		cmocka_unit_test(test_nested_userns_and_seccomp),
 		cmocka_unit_test(test_awkward_paths_stay_single_words),
 		cmocka_unit_test(test_environment_as_setenv),
-		cmocka_unit_test(test_go_data),
-		cmocka_unit_test(test_go_check),
+		cmocka_unit_test(test_rw_words),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

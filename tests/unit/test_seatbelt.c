@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kjail/run.h"
+#include "kjail/entry.h"
 #include "kjail/seatbelt.h"
 #include "path.h"
 

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* Where kjail finds the programs it runs: by absolute path only, never
+ * through a PATH entry the workspace could plant. */
+#ifndef KJ_LOCATE_H
+#define KJ_LOCATE_H
+
+/* bwrap: the configure-time path, then fixed system directories. NULL when
+ * none is an executable regular file. */
+const char *bwrap_find(void);
+/* "installed ... looked in ..." for the missing-bwrap message. */
+const char *bwrap_search_list(void);
+
+#include <stddef.h>
+
+/* The jail's entry program, kjail-entry: next to kjail's own binary self
+ * (the build tree, a copy made with install(1)), else in kjail's libexec
+ * directory. Allocated; NULL with one line naming both places in err when
+ * neither has it. */
+char *entry_helper_find(const char *self, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Waiting for the jail: kjail is the subreaper of everything bwrap starts,
+ * and returns only once none of it is left. */
+#ifndef KJ_REAP_H
+#define KJ_REAP_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+/* kjail's signals while the jail runs, set before bwrap is started:
+ * SIGCHLD, SIGTERM, SIGHUP wait in the returned signalfd (the caller's mask
+ * in *was, for the child to restore), SIGPIPE blocked, SIGINT and SIGQUIT
+ * ignored (they reach the whole foreground group: the command decides),
+ * and kjail made the subreaper of the jail. Dies when it cannot. */
+struct reap_signals {
+	int sfd;
+	sigset_t was;
+};
+void reap_prepare(struct reap_signals *rs);
+
+/* Waits for bwrap, passing SIGTERM and SIGHUP on to it; its wait status.
+ * Closes the signalfd. */
+int reap_bwrap(pid_t bwrap, struct reap_signals *rs);
+
+/* After bwrap: every process of the jail left (the jail's init, orphans
+ * without a PID namespace) is killed and reaped, so none acts after kjail
+ * returns, and their CPU time is counted as kjail's children's. */
+void reap_jail(void);
+
+#endif
