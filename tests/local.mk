@@ -50,3 +50,8 @@ clean-kjail-integration:
 	-chmod -R u+rwX tests/integration/work.* 2>/dev/null
 	-rm -rf tests/integration/work.*
 .PHONY: clean-kjail-integration
+
+# The source files' graph as nm reads it from the objects of src/: no two
+# files call each other in a loop, none defines a C library function's name.
+TESTS += tests/integration/source-graph.test
+EXTRA_DIST += tests/integration/source-graph.test tests/helpers/source-graph.py
