@@ -16,7 +16,7 @@ libkli_a_SOURCES = \
 	src/kli/model/chat.c src/kli/model/chat.h \
 	src/kli/model/client.c src/kli/model/client.h \
 	src/kli/model/key.c src/kli/model/key.h \
-	src/kli/tools/tools.c src/kli/tools/tools.h \
+	src/kli/tools/tools.c src/kli/tools/tools.h src/kli/tools/result.c \
 	src/kli/tools/text.c src/kli/tools/text.h \
 	src/kli/tools/files.c \
 	src/kli/tools/edit.c \

@@ -400,31 +400,6 @@ void tool_call_clear(struct tool_call *c)
 
 /* ------------------------------------------------------------ running */
 
-void tool_fail(struct barrier_out *out, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	free(out->text);
-	out->text = xvasprintf(fmt, ap);
-	va_end(ap);
-	out->ok = false;
-}
-
-void tool_ok(struct barrier_out *out, char *text)
-{
-	free(out->text);
-	out->text = text;
-	out->ok = true;
-}
-
-const char *tool_shown_path(const char *path, const char *workspace)
-{
-	const char *rel = path_relative_to(path, workspace);
-	if (!rel)
-		return path;
-	return *rel ? rel : ".";
-}
-
 void tool_execute(void *arg, struct barrier_out *out)
 {
 	const struct tool_run *run = arg;
