@@ -53,5 +53,6 @@ clean-kjail-integration:
 
 # The source files' graph as nm reads it from the objects of src/: no two
 # files call each other in a loop, none defines a C library function's name.
-TESTS += tests/integration/source-graph.test
-EXTRA_DIST += tests/integration/source-graph.test tests/helpers/source-graph.py
+TESTS += tests/integration/source-graph.test tests/integration/license-lint.test
+EXTRA_DIST += tests/integration/source-graph.test tests/helpers/source-graph.py \
+	tests/integration/license-lint.test tests/helpers/spdx-files.sh LICENSE
