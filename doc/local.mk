@@ -3,4 +3,4 @@
 dist_man_MANS += doc/kjail.1 doc/kjail.ini.5 doc/kli.ini.5
 TESTS += tests/integration/man-lint.test
 EXTRA_DIST += tests/integration/man-lint.test
-EXTRA_DIST += doc/security-model.md doc/recipes.md
+EXTRA_DIST += doc/security-model.md doc/recipes.md doc/policy-json.md

@@ -167,6 +167,14 @@ void jw_bool(struct jsonw *w, bool v)
 	puts_w(w, v ? "true" : "false");
 }
 
+void jw_int(struct jsonw *w, long v)
+{
+	char buf[24];
+	snprintf(buf, sizeof buf, "%ld", v);
+	separate(w);
+	puts_w(w, buf);
+}
+
 void jw_kstring(struct jsonw *w, const char *key, const char *s)
 {
 	jw_key(w, key);

@@ -33,6 +33,7 @@ void jw_key(struct jsonw *w, const char *key);
  * always valid JSON. */
 void jw_string(struct jsonw *w, const char *s);
 void jw_bool(struct jsonw *w, bool v);
+void jw_int(struct jsonw *w, long v);
 
 /* Shorthands for "key": value inside an object. */
 void jw_kstring(struct jsonw *w, const char *key, const char *s);

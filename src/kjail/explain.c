@@ -183,6 +183,8 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 {
 	jw_begin_object(w);
 	jw_kstring(w, "type", "policy");
+	jw_key(w, "version");
+	jw_int(w, KJ_POLICY_VERSION);
 	jw_kstring(w, "backend", backend_name(pl->backend));
 	jw_kstring(w, "bwrap", bwrap);
 	jw_key(w, "sources");
