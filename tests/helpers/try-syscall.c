@@ -334,6 +334,28 @@ int80(long nr, long a, long b, long c, long d, long e)
 }
 #endif
 
+#if defined(__x86_64__)
+/* A kernel built or booted without the ia32 entry (ia32_emulation=0)
+ * kills a process that makes "int $0x80" with SIGSEGV: then there is no
+ * i386 system call to refuse. A child tries a harmless one first. */
+static int
+ia32_entry_works(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return 1; /* cannot tell: the probe itself will say */
+	if (pid == 0) {
+		int80(20 /* getpid */, 0, 0, 0, 0, 0);
+		_exit(0);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return 1;
+	return !(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+}
+#endif
+
 /* sc NAME ARGS: the raw kernel answer, -errno on failure (never touches
  * errno's meaning of libc wrappers: there are none on this path). */
 static long
@@ -693,6 +715,12 @@ main(int argc, char **argv)
 	name = argv[1];
 	arg = argc > 2 ? argv[2] : NULL;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+#if defined(__x86_64__)
+	if (abi == ABI_I386 && !ia32_entry_works()) {
+		puts("setup:NOIA32"); /* no ia32 entry in this kernel */
+		return 0;
+	}
+#endif
 
 	/* --userns: first a user and mount namespace of our own, natively
 	 * and without an id map: this process then holds every capability
