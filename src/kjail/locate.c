@@ -29,20 +29,29 @@ const char *bwrap_search_list(void)
 	return KJ_BWRAP_PATH ", /usr/bin/bwrap, /usr/local/bin/bwrap, /bin/bwrap";
 }
 
+/* Where the entry program may be, in order: beside kjail (the build tree,
+ * a copy made with install(1)), in ../libexec/kjail from kjail's directory
+ * (an installed tree moved elsewhere, or staged with DESTDIR), in the
+ * libexec directory kjail was built for. All from kjail's own real path
+ * or the build, never from the environment. */
 char *entry_helper_find(const char *self, char *err, size_t errlen)
 {
 	const char *slash = strrchr(self, '/');
-	_cleanup_free_ char *beside = slash ? xasprintf("%.*s/kjail-entry", (int)(slash - self), self)
-					    : NULL;
-	if (beside && executable_file(beside))
-		return steal_pointer(&beside);
-	char *p = xconcat(KJ_PKGLIBEXECDIR, "/kjail-entry", (char *)NULL);
-	if (executable_file(p))
-		return p;
-	fmt_into(err, errlen,
-		 "kjail's entry program is missing: neither %s nor %s is an executable file; "
-		 "reinstall kjail ('make install' puts it in %s)",
-		 beside ? beside : "kjail-entry beside kjail", p, KJ_PKGLIBEXECDIR);
-	free(p);
-	return NULL;
+	int dir = slash ? (int)(slash - self) : 0;
+	char *cand[] = { slash ? xasprintf("%.*s/kjail-entry", dir, self) : NULL,
+			 slash ? xasprintf("%.*s/../libexec/kjail/kjail-entry", dir, self) : NULL,
+			 xconcat(KJ_PKGLIBEXECDIR, "/kjail-entry", (char *)NULL) };
+	char *found = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(cand); i++)
+		if (!found && cand[i] && executable_file(cand[i]))
+			found = steal_pointer(&cand[i]);
+	if (!found)
+		fmt_into(err, errlen,
+			 "kjail's entry program is missing: none of %s, %s, %s is an executable "
+			 "file; reinstall kjail ('make install' puts it in %s)",
+			 cand[0] ? cand[0] : "(beside kjail)", cand[1] ? cand[1] : "(../libexec/kjail)",
+			 cand[2], KJ_PKGLIBEXECDIR);
+	for (size_t i = 0; i < ARRAY_SIZE(cand); i++)
+		free(cand[i]);
+	return found;
 }

@@ -13,9 +13,9 @@ const char *bwrap_search_list(void);
 #include <stddef.h>
 
 /* The jail's entry program, kjail-entry: next to kjail's own binary self
- * (the build tree, a copy made with install(1)), else in kjail's libexec
- * directory. Allocated; NULL with one line naming both places in err when
- * neither has it. */
+ * (the build tree, a copy made with install(1)), in ../libexec/kjail from
+ * there, else in kjail's libexec directory. Allocated; NULL with one line
+ * naming where it looked in err when none has it. */
 char *entry_helper_find(const char *self, char *err, size_t errlen);
 
 #endif
