@@ -17,6 +17,7 @@
 
 #include "kjail/defaults.h"
 #include "kjail/host.h"
+#include "kjail/protected.h"
 #include "path.h"
 
 #include "tree-fixture.h"
@@ -417,15 +418,18 @@ static bool unguarded(const struct plan *pl, const char *rel)
 static void test_nested_configs_only_when_present(void **state)
 {
 	(void)state;
-	size_t n = 0;
-	while (protected_in_root[n].rel)
-		n++;
-	assert_true(n <= KJ_SCAN_MAX);
-	/* the home directory's names are read in one go too (symlinks) */
-	n = 0;
-	while (protected_in_home[n].rel)
-		n++;
-	assert_true(n <= KJ_SCAN_MAX);
+	/* one read answers for each writable root's rows, and for the home
+	 * directory's (symlinks) */
+	size_t roots = 0, homes = 0;
+	for (const struct protected_rule *r = protected_rules; r->pattern; r++) {
+		roots += !!(r->where & WHERE_EVERY_ROOT);
+		homes += !!(r->where & WHERE_HOME);
+		/* $XDG_CONFIG_HOME stands for ~/.config: its rows are those names */
+		bool config = strncmp(r->pattern, ".config/", 8) == 0 && (r->where & WHERE_HOME);
+		assert_int_equal(config, !!(r->where & WHERE_XDG_CONFIG));
+	}
+	assert_true(roots <= KJ_SCAN_MAX);
+	assert_true(homes <= KJ_SCAN_MAX);
 
 	static const char *const dirs[] = { "tm", "tm/.config", "tm/mise" };
 	static const char *const files[] = { "tm/mise.toml", "tm/.config/mise.toml",
