@@ -459,6 +459,13 @@ static void test_nested_configs_only_when_present(void **state)
 	assert_true(unguarded(&f.pl, "tm/.helix"));
 	assert_true(unguarded(&f.pl, "tm/.vimrc"));
 	assert_true(unguarded(&f.pl, "tm/.exrc"));
+	/* one rule for every absent name (protected.h): each one reported is
+	 * renamed aside after the run, .envrc and .vscode as .git/commondir */
+	assert_true(unguarded(&f.pl, "tm/.envrc"));
+	assert_true(unguarded(&f.pl, "tm/.vscode"));
+	assert_int_equal(f.pl.move_aside.n, f.pl.unguarded.n);
+	for (size_t i = 0; i < f.pl.unguarded.n; i++)
+		assert_true(entry_list_has(&f.pl.move_aside, f.pl.unguarded.v[i].value));
 	fx_free(&f);
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		_cleanup_free_ char *p = at(files[i]);
