@@ -37,14 +37,14 @@ void cand_push(struct cands *c, struct cand x)
 
 /* Adds a candidate that takes ownership of path. */
 void cand_take(struct plan *pl, struct cands *c, enum op_kind kind, char *path,
-		      const char *rule, const char *origin)
+	       const char *rule, const char *origin)
 {
 	cand_push(c, (struct cand){ path, strpool_intern(&pl->strings, rule),
 				    strpool_intern(&pl->strings, origin), kind, c->n });
 }
 
 void cand_add(struct plan *pl, struct cands *c, enum op_kind kind, const char *path,
-		     const char *rule, const char *origin)
+	      const char *rule, const char *origin)
 {
 	cand_take(pl, c, kind, xstrdup(path), rule, origin);
 }
@@ -174,7 +174,7 @@ void listings_forget(struct builder *b)
 }
 
 bool scan_dir(struct builder *b, const char *dir, const char *const *name,
-		     const size_t *len, size_t n, bool *present, bool *link)
+	      const size_t *len, size_t n, bool *present, bool *link)
 {
 #if defined(__linux__) && defined(SYS_getdents64)
 	struct listing *free_slot = NULL;

@@ -9,7 +9,7 @@
 /* Appends an op that takes ownership of path; rule and origin are already
  * the plan's pool's. */
 struct op *plan_take(struct plan *pl, enum op_kind kind, char *path, const char *rule,
-			    const char *origin)
+		     const char *origin)
 {
 	if (pl->nops == pl->ops_cap) {
 		pl->ops_cap = pl->ops_cap ? 2 * pl->ops_cap : 16;

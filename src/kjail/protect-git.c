@@ -22,7 +22,7 @@ static const char *git_home(const struct host *h)
  * add or diff there. A relative path is the work tree's (git runs these
  * from its top; with no work tree, root NULL, only absolute and ~ paths
  * are known). Directories are left alone (an argument, not a program);
- * an absent file the jail makes is reported after the run. */
+ * an absent file the jail makes is renamed aside after the run. */
 static void protect_git_programs(struct builder *b, const char *root, const struct gitconfig *g)
 {
 	const struct protected_rule *row = protected_git_rule(GIT_PROGRAM);
@@ -74,12 +74,13 @@ static void protect_git_dirs(struct builder *b, const char *tree, const struct g
  * more config from each file include.path and includeIf.*.path name (a
  * repository's shared config kept in its work tree), whose core.fsmonitor
  * or aliases git then runs. Such a directory or file in a writable root is
- * protected like .git/hooks and .git/config; an include that is absent at
- * the start and that the jail makes is moved aside after the run, like
- * .git/commondir. Every file included is read in turn, 10 deep as in git.
+ * protected like .git/hooks and .git/config; one that is absent at the
+ * start and that the jail makes is renamed aside after the run, like every
+ * absent protected name. Every file included is read in turn, 10 deep as
+ * in git.
  * True when the file or one it includes sets extensions.worktreeConfig. */
-bool protect_git_config(struct builder *b, const char *root, const char *file,
-			       int depth, const char *tree)
+bool protect_git_config(struct builder *b, const char *root, const char *file, int depth,
+			const char *tree)
 {
 	/* git itself refuses more than 10 levels */
 	if (depth > 10)
