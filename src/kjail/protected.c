@@ -102,7 +102,7 @@ const struct protected_rule protected_rules[] = {
 	ROW(".helix", ROOT, PROTECT_RESERVE, "editor config"),
 	ROW(".vimrc", ROOT, PROTECT_RESERVE, "editor startup file"),
 	ROW(".exrc", ROOT, PROTECT_RESERVE, "editor startup file"),
-	
+
 	/* git reads config.worktree only under extensions.worktreeConfig, and
 	 * then while the jail runs too (an editor's git status): an absent one
 	 * is made empty and pinned; otherwise one the jail makes is renamed
@@ -130,8 +130,12 @@ const struct protected_rule protected_rules[] = {
 	  .why = "git hooks (core.hooksPath)", .git = GIT_HOOKS_PATH },
 	{ .pattern = "init.templateDir", .where = WHERE_GIT_SETTING, .kind = PROTECT_RESERVE,
 	  .why = "git hooks for new clones (init.templateDir)", .git = GIT_TEMPLATE_DIR },
+	/* and includeIf.COND.path, whatever the condition */
 	{ .pattern = "include.path", .where = WHERE_GIT_SETTING, .kind = PROTECT_RESERVE,
 	  .why = "git config included by another", .git = GIT_INCLUDE },
+	/* the row of every program setting gitconfig.h lists (filters, diff
+	 * and merge drivers, credential helpers, ...): --explain names the
+	 * setting after the reason */
 	{ .pattern = "core.fsmonitor", .where = WHERE_GIT_SETTING, .kind = PROTECT_RESERVE,
 	  .why = "program git runs", .git = GIT_PROGRAM },
 	/* the user's and the system's git config themselves, where a writable
