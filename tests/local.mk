@@ -10,7 +10,8 @@ check_PROGRAMS += \
 	tests/helpers/unix-listen \
 	tests/helpers/unix-connect \
 	tests/helpers/tcp-listen \
-	tests/helpers/tcp-connect
+	tests/helpers/tcp-connect \
+	tests/helpers/protected-table
 tests_helpers_try_SOURCES = tests/helpers/try.c tests/helpers/errname.h
 tests_helpers_pfind_SOURCES = tests/helpers/pfind.c
 tests_helpers_handle_open_SOURCES = tests/helpers/handle-open.c tests/helpers/errname.h
@@ -28,12 +29,17 @@ tests_helpers_unix_listen_LDADD = $(LIBBSD_LIBS)
 tests_helpers_unix_connect_LDADD = $(LIBBSD_LIBS)
 tests_helpers_tcp_listen_LDADD = $(LIBBSD_LIBS)
 tests_helpers_tcp_connect_LDADD = $(LIBBSD_LIBS)
+# the table of protected paths, as TSV, from kjail's own library
+tests_helpers_protected_table_SOURCES = tests/helpers/protected-table.c
+tests_helpers_protected_table_LDADD = $(KJAIL_LIBS)
 
 KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-works.test \
 	tests/integration/kjail-entry.test \
 	tests/integration/kjail-masks.test \
 	tests/integration/kjail-protected.test \
+	tests/integration/kjail-protected-table.test \
+	tests/integration/kjail-protected-docs.test \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \

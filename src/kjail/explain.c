@@ -129,9 +129,10 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	for (size_t i = 0; i < pl->created.n; i++)
 		fprintf(out, "created: %s (empty, so it can be pinned read-only: %s)\n",
 			pl->created.v[i].value, pl->created.v[i].origin);
+	/* every absent protected name is reserved (protected.h) */
 	for (size_t i = 0; i < pl->unguarded.n; i++)
 		fprintf(out, "unprotected: %s (%s; absent, so not pinned: the jail may make it, "
-			     "and kjail moves it aside and warns after the run)\n",
+			     "and kjail moves it aside after the run and warns)\n",
 			pl->unguarded.v[i].value, pl->unguarded.v[i].origin);
 	for (size_t i = 0; i < pl->skipped.n; i++)
 		fprintf(out, "skipped: %s (%s)\n", pl->skipped.v[i].value, pl->skipped.v[i].origin);

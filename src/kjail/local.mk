@@ -4,7 +4,10 @@ libkjail_a_SOURCES = \
 	src/kjail/defaults.c src/kjail/defaults.h \
 	src/kjail/conf.c src/kjail/conf.h \
 	src/kjail/env.c src/kjail/env.h \
-	src/kjail/host.c src/kjail/host.h \
+	src/kjail/plan.c src/kjail/plan.h src/kjail/plan-build.c src/kjail/plan-build.h \
+	src/kjail/host.c src/kjail/host.h src/kjail/hostcheck.c src/kjail/masks.c \
+	src/kjail/protected.c src/kjail/protected.h src/kjail/protect.c \
+	src/kjail/protect-git.c src/kjail/protect-home.c src/kjail/protect-path.c \
 	src/kjail/gitconfig.c src/kjail/gitconfig.h \
 	src/kjail/bwrap.c src/kjail/bwrap.h \
 	src/kjail/explain.c src/kjail/explain.h \

@@ -17,6 +17,7 @@
 
 #include "kjail/defaults.h"
 #include "kjail/host.h"
+#include "kjail/protected.h"
 #include "path.h"
 
 #include "tree-fixture.h"
@@ -417,15 +418,18 @@ static bool unguarded(const struct plan *pl, const char *rel)
 static void test_nested_configs_only_when_present(void **state)
 {
 	(void)state;
-	size_t n = 0;
-	while (protected_in_root[n].rel)
-		n++;
-	assert_true(n <= KJ_SCAN_MAX);
-	/* the home directory's names are read in one go too (symlinks) */
-	n = 0;
-	while (protected_in_home[n].rel)
-		n++;
-	assert_true(n <= KJ_SCAN_MAX);
+	/* one read answers for each writable root's rows, and for the home
+	 * directory's (symlinks) */
+	size_t roots = 0, homes = 0;
+	for (const struct protected_rule *r = protected_rules; r->pattern; r++) {
+		roots += !!(r->where & WHERE_EVERY_ROOT);
+		homes += !!(r->where & WHERE_HOME);
+		/* $XDG_CONFIG_HOME stands for ~/.config: its rows are those names */
+		bool config = strncmp(r->pattern, ".config/", 8) == 0 && (r->where & WHERE_HOME);
+		assert_int_equal(config, !!(r->where & WHERE_XDG_CONFIG));
+	}
+	assert_true(roots <= KJ_SCAN_MAX);
+	assert_true(homes <= KJ_SCAN_MAX);
 
 	static const char *const dirs[] = { "tm", "tm/.config", "tm/mise" };
 	static const char *const files[] = { "tm/mise.toml", "tm/.config/mise.toml",
@@ -455,6 +459,10 @@ static void test_nested_configs_only_when_present(void **state)
 	assert_true(unguarded(&f.pl, "tm/.helix"));
 	assert_true(unguarded(&f.pl, "tm/.vimrc"));
 	assert_true(unguarded(&f.pl, "tm/.exrc"));
+	/* one rule for every absent name (protected.h): each one reported is
+	 * renamed aside after the run, .envrc and .vscode as .git/commondir */
+	assert_true(unguarded(&f.pl, "tm/.envrc"));
+	assert_true(unguarded(&f.pl, "tm/.vscode"));
 	fx_free(&f);
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		_cleanup_free_ char *p = at(files[i]);
@@ -516,7 +524,7 @@ static void test_worktree_config(void **state)
 				if (on) {
 					assert_non_null(find(&f.pl, OP_PROTECT, wconfigs[i]));
 					assert_true(entry_list_has(&f.pl.created, p));
-					assert_false(entry_list_has(&f.pl.move_aside, p));
+					assert_false(entry_list_has(&f.pl.unguarded, p));
 					/* made only for a real run, empty */
 					assert_int_equal(made, !dry);
 					if (made)
@@ -527,7 +535,7 @@ static void test_worktree_config(void **state)
 					}
 				} else {
 					assert_null(find(&f.pl, OP_PROTECT, wconfigs[i]));
-					assert_true(entry_list_has(&f.pl.move_aside, p));
+					assert_true(entry_list_has(&f.pl.unguarded, p));
 					assert_true(unguarded(&f.pl, wconfigs[i]));
 					assert_false(made);
 				}
@@ -537,7 +545,7 @@ static void test_worktree_config(void **state)
 			/* a linked worktree's link to the common directory: git
 			 * always makes it, so one the jail makes is moved aside */
 			_cleanup_free_ char *common = at("wr/.git/worktrees/x/commondir");
-			assert_true(entry_list_has(&f.pl.move_aside, common));
+			assert_true(entry_list_has(&f.pl.unguarded, common));
 			fx_free(&f);
 		}
 	}
@@ -571,7 +579,7 @@ static void test_global_git_config_in_workspace(void **state)
 	_cleanup_free_ char *absent = at("nr/absent.gitconfig");
 	f.h.git_config_global = absent;
 	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
-	assert_true(entry_list_has(&f.pl.move_aside, absent));
+	assert_true(entry_list_has(&f.pl.unguarded, absent));
 	fx_free(&f);
 	remove_tree("nr");
 }
@@ -629,7 +637,7 @@ static void test_git_includes(void **state)
 	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
 	assert_non_null(find(&f.pl, OP_PROTECT, "ws/shared.gitconfig"));
 	_cleanup_free_ char *absent = at("ws/absent.gitconfig");
-	assert_true(entry_list_has(&f.pl.move_aside, absent));
+	assert_true(entry_list_has(&f.pl.unguarded, absent));
 	assert_true(entry_list_has(&f.pl.unguarded, absent));
 	fx_free(&f);
 

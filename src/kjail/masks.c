@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/* The masks: the built-in ones (credential stores, sockets that reach
+ * past the jail, the machine's secrets as root), those under no network,
+ * and --deny-read's. */
+#include "config.h"
+#include "defaults.h"
+#include "plan-build.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void add_mask(struct builder *b, const char *path, const char *origin)
+{
+	_cleanup_free_ char *real = path_resolve_memo(path, b->h->cwd, &b->memo);
+	if (!real) {
+		skip(b, path, "unresolvable, not masked", origin);
+		return;
+	}
+	/* the resolver's own lookup of the last component, when it made one */
+	enum kind k = b->memo.absent ? K_MISSING
+		      : b->memo.last ? (S_ISDIR(b->memo.last) ? K_DIR : K_FILE)
+				     : kind_in(b, real, true);
+	switch (k) {
+	case K_MISSING:
+	case K_LINK:
+		skip(b, real, "missing, nothing to mask", origin);
+		return;
+	case K_DIR:
+		cand_take(b->pl, &b->masks, OP_MASK_DIR, steal_pointer(&real), "masked", origin);
+		return;
+	case K_FILE:
+		cand_take(b->pl, &b->masks, OP_MASK_FILE, steal_pointer(&real), "masked", origin);
+		return;
+	}
+}
+
+/* add_mask for each of n paths, in order; those under dir ("DIR/NAME...")
+ * that one read of dir shows absent are skipped without a lookup.
+ * --explain looks each one up, so it can say what it skipped. */
+static void add_masks_under(struct builder *b, const char *dir, const char *const *paths,
+			    const char *const *whys, size_t n)
+{
+	const char *name[SCAN_MAX];
+	size_t len[SCAN_MAX], at[SCAN_MAX], m = 0;
+	bool present[SCAN_MAX];
+	size_t dl = strlen(dir);
+	bool known = !b->h->explain && n <= SCAN_MAX;
+	for (size_t i = 0; known && i < n; i++) {
+		at[i] = SIZE_MAX;
+		if (strncmp(paths[i], dir, dl) != 0 || paths[i][dl] != '/' || !paths[i][dl + 1])
+			continue;
+		name[m] = paths[i] + dl + 1;
+		len[m] = strcspn(name[m], "/");
+		at[i] = m++;
+	}
+	known = known && scan_dir(b, dir, name, len, m, present, NULL);
+	for (size_t i = 0; i < n; i++)
+		if (!known || at[i] == SIZE_MAX || present[at[i]])
+			add_mask(b, paths[i], whys[i]);
+}
+
+static void add_home_masks(struct builder *b, const char *home)
+{
+	if (!home || home[0] != '/')
+		return;
+	char *paths[SCAN_MAX] = { 0 };
+	const char *whys[SCAN_MAX] = { 0 };
+	size_t n = 0;
+	for (const char *const *m = default_home_masks; *m; m++) {
+		if (n == SCAN_MAX) { /* more than one read answers: looked up one by one */
+			_cleanup_free_ char *p = xconcat(home, "/", *m, (char *)NULL);
+			add_mask(b, p, "built-in credential store");
+			continue;
+		}
+		paths[n] = xconcat(home, "/", *m, (char *)NULL);
+		whys[n++] = "built-in credential store";
+	}
+	add_masks_under(b, home, (const char *const *)paths, whys, n);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+}
+
+/* A terminal multiplexer's server types whatever a client sends it into
+ * the user's shells outside the jail. screen's sockets live in /run/screen
+ * (a default mask) or $SCREENDIR; tmux's in /tmp (private in the jail),
+ * $TMUX_TMPDIR, or where $TMUX says. The variables only add masks. */
+static void add_multiplexer_masks(struct builder *b)
+{
+	const struct host *h = b->h;
+	static const char why[] = "built-in: terminal multiplexer sockets";
+	if (h->screendir && h->screendir[0] == '/')
+		add_mask(b, h->screendir, why);
+	if (h->tmux_tmpdir && h->tmux_tmpdir[0] == '/') {
+		char uid[16];
+		snprintf(uid, sizeof uid, "%u", h->uid);
+		_cleanup_free_ char *dir = xconcat(h->tmux_tmpdir, "/tmux-", uid, (char *)NULL);
+		add_mask(b, dir, why);
+	}
+	if (h->tmux && h->tmux[0] == '/') {
+		/* the socket of the server this caller runs in (its directory is
+		 * the default one or $TMUX_TMPDIR's, unless tmux -S chose it) */
+		_cleanup_free_ char *sock = xstrndup(h->tmux, strcspn(h->tmux, ","));
+		add_mask(b, sock, why);
+	}
+}
+
+static void add_default_masks(struct builder *b)
+{
+	const struct host *h = b->h;
+	add_home_masks(b, h->home);
+	if (h->home_env && (!h->home || strcmp(h->home_env, h->home) != 0))
+		add_home_masks(b, h->home_env);
+	if (h->xdg_runtime_dir && h->xdg_runtime_dir[0] == '/')
+		add_mask(b, h->xdg_runtime_dir, "built-in: session bus, agent and display sockets");
+	_cleanup_free_ char *run_user = xasprintf("/run/user/%u", h->uid);
+	add_mask(b, run_user, "built-in: session bus, agent and display sockets");
+	if (h->ssh_auth_sock && h->ssh_auth_sock[0] == '/')
+		add_mask(b, h->ssh_auth_sock, "built-in: ssh agent socket");
+	add_multiplexer_masks(b);
+	/* most are in /run: one read of it for those */
+	const char *sock[SCAN_MAX] = { 0 }, *why[SCAN_MAX] = { 0 };
+	size_t nsock = 0;
+	for (const struct default_mask *m = default_socket_masks; m->path; m++) {
+		if (nsock == SCAN_MAX) {
+			add_mask(b, m->path, m->why);
+			continue;
+		}
+		sock[nsock] = m->path;
+		why[nsock++] = m->why;
+	}
+	add_masks_under(b, "/run", sock, why, nsock);
+	if (h->uid == 0)
+		for (const struct default_mask *m = root_masks; m->path; m++)
+			add_mask(b, m->path, m->why);
+}
+
+void add_policy_masks(struct builder *b)
+{
+	const struct policy *p = b->p;
+	if (p->defaults.value)
+		add_default_masks(b);
+	if (!p->network.value) {
+		/* /sys is the host's: without this it still lists the host's
+		 * interfaces, though none of them is reachable. */
+		_cleanup_free_ char *o = xasprintf("host interfaces under no network (%s)",
+						   p->network.origin);
+		add_mask(b, "/sys/class/net", o);
+		for (const struct default_mask *m = no_network_socket_masks; m->path; m++) {
+			_cleanup_free_ char *why = xconcat(m->why, " under no network (",
+							   p->network.origin, ")", (char *)NULL);
+			add_mask(b, m->path, why);
+		}
+	}
+	for (size_t i = 0; i < p->deny_read.n; i++)
+		add_mask(b, p->deny_read.v[i].value, p->deny_read.v[i].origin);
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/* The planner's insides, shared by the files that build the plan (host.c
+ * drives them). Calls go one way only, top to bottom:
+ *   host.c          the builder: writable roots, then the rest in order
+ *   protect.c       the protected paths of each writable root (protected.h)
+ *   protect-git.c   what git config names
+ *   protect-home.c  the home directory's names, $XDG_CONFIG_HOME's
+ *   protect-path.c  protecting one path: bind, pin, make or reserve it
+ *   masks.c         the masks: built-in, --deny-read, under no network
+ *   hostcheck.c     the checks of what was planned against the host
+ *   plan-build.c    candidates, lookups, directory reads, errors
+ *   plan.c          the plan itself
+ * A file calls only those below it (protect.c calls protect-git.c and
+ * protect-home.c, both call protect-path.c), never one above. */
+#ifndef KJ_PLAN_BUILD_H
+#define KJ_PLAN_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "host.h"
+#include "path.h"
+#include "protected.h"
+#include "util.h"
+
+enum kind { K_MISSING, K_DIR, K_FILE, K_LINK };
+
+/* A candidate mount before ordering; rule and origin live in the plan's
+ * string pool. */
+struct cand {
+	char *path;
+	const char *rule;
+	const char *origin;
+	enum op_kind kind;
+	size_t seq;   /* insertion order: for one path, the first rule wins */
+};
+
+struct cands {
+	struct cand *v;
+	size_t n;
+	size_t cap;
+};
+
+/* Directory listings already read, for a directory read twice (the home
+ * directory: its symlinks, then its masks). Small ones only. */
+struct listing {
+	char *dir;
+	char *buf;
+	size_t size;
+};
+#define LISTINGS 4
+
+#define SCAN_MAX KJ_SCAN_MAX
+#define GIT_INCLUDES_MAX 256
+
+struct builder {
+	const struct policy *p;
+	const struct host *h;
+	struct plan *pl;
+	struct cands roots;    /* writable roots */
+	struct cands pins;
+	struct cands protects;
+	struct cands masks;
+	struct path_memo memo;  /* the home directory, once, for its many masks */
+	int git_includes;       /* included git config files still to be read */
+	size_t git_roots;       /* writable roots that are repositories */
+	char *git_err;          /* a git config kjail cannot fully read: the
+				 * plan fails with this */
+	struct listing listings[LISTINGS];
+	/* the symbolic links met on the way to the workspace and the writable
+	 * paths, in the same lookup that gave their roots (check_planted) */
+	struct seen_link {
+		char *link, *real;
+		const char *given, *origin;
+	} *seen;
+	size_t nseen;
+	char *err;
+	size_t errlen;
+};
+
+/* plan.c: appends an op that takes ownership of path; rule and origin are
+ * already the plan's pool's. */
+struct op *plan_take(struct plan *pl, enum op_kind kind, char *path, const char *rule,
+		     const char *origin);
+
+/* plan-build.c */
+enum kind kind_of(const char *path, bool follow);
+/* kind_of, answered from the memo when the path is a directory already
+ * found real (a real directory is the same with or without following). */
+enum kind kind_in(struct builder *b, const char *path, bool follow);
+void cand_push(struct cands *c, struct cand x);
+/* Adds a candidate that takes ownership of path. */
+void cand_take(struct plan *pl, struct cands *c, enum op_kind kind, char *path,
+	       const char *rule, const char *origin);
+void cand_add(struct plan *pl, struct cands *c, enum op_kind kind, const char *path,
+	      const char *rule, const char *origin);
+void cands_free(struct cands *c);
+/* Sorted in tree order, one entry per path (the first added). */
+void cands_sort_unique(struct cands *c);
+/* Parents sort before children, so mounts stack the right way round. */
+void emit_sorted(struct plan *pl, struct cands *c);
+bool in_private_area(const char *path);
+const struct cand *covering(const struct cands *c, const char *path);
+KJ_PRINTF(2, 3) bool fail(struct builder *b, const char *fmt, ...);
+void skip(struct builder *b, const char *path, const char *why, const char *origin);
+/* What kjail makes itself changes a directory: no listing is trusted
+ * after that. */
+void listings_forget(struct builder *b);
+/* Which of the n names (first components: name[i], len[i] bytes) are
+ * entries of dir: one read of the directory where a lookup per name would
+ * cost a system call each, most of them for nothing. False when dir cannot
+ * be read in full: then nothing is known. Only absence is taken from it
+ * (what is there is still looked up), so the answer is that of a lookup
+ * per name. link, when given: which of them are symlinks. */
+bool scan_dir(struct builder *b, const char *dir, const char *const *name,
+	      const size_t *len, size_t n, bool *present, bool *link);
+
+/* hostcheck.c */
+bool check_planted(struct builder *b);
+bool check_kernel_mounts(struct builder *b);
+/* Orders the masks and drops those nested in another or private in the
+ * jail; false when one would hide a writable root. */
+bool check_masks(struct builder *b);
+
+/* masks.c */
+void add_mask(struct builder *b, const char *path, const char *origin);
+/* The built-in masks (with defaults on), those under no network and
+ * --deny-read's. */
+void add_policy_masks(struct builder *b);
+
+/* protect-path.c: what a row's kind does at one place */
+enum protect_act {
+	ACT_RESERVE,    /* present: read-only; absent: reserved */
+	ACT_IF_PRESENT, /* present: read-only; absent: nothing */
+	ACT_IF_FILE,    /* a file: read-only; else nothing */
+	ACT_MAKE_DIR,   /* absent: made an empty directory, then read-only */
+	ACT_MAKE_FILE,  /* absent: made an empty file, then read-only */
+};
+/* may_make: a CREATE_DIR row's directory may be made here (a repository's
+ * .git/hooks, a config directory); wtc: extensions.worktreeConfig is set
+ * (a MAKE_FILE row's file is made). Otherwise both are reserved. */
+enum protect_act protect_act_of(enum protect_kind k, bool may_make, bool wtc);
+/* Protect root/rel, which is p, of kind k (looked up already). */
+void protect_kind(struct builder *b, const char *root, const char *rel, const char *why,
+		  enum protect_act act, const char *p, enum kind k);
+void protect(struct builder *b, const char *root, const char *rel, const char *why,
+	     enum protect_act act);
+/* path (real) inside a writable root: protected there. */
+void protect_at(struct builder *b, const char *real, const char *why, enum protect_act act);
+
+/* protect-git.c */
+/* Protects what the git config file names; true when it or a file it
+ * includes sets extensions.worktreeConfig. tree: the work tree relative
+ * paths are taken against, NULL when unknown. */
+bool protect_git_config(struct builder *b, const char *root, const char *file, int depth,
+			const char *tree);
+/* The repository's config, then the user's and the system's; true when the
+ * repository's sets extensions.worktreeConfig. */
+bool protect_git_configs(struct builder *b, const char *root);
+void protect_global_git_configs(struct builder *b);
+
+/* protect-home.c: the WHERE_HOME and WHERE_XDG_CONFIG rows */
+void protect_homes(struct builder *b);
+
+/* protect.c: every row of the table, for every writable root */
+bool protect_all(struct builder *b);
+
+#endif

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* The plan: what the jail mounts where, and what kjail made, reserved or
+ * removed on the way. host.h builds it from the policy and the host;
+ * bwrap.c, seatbelt.c and explain.c are pure functions of it. */
+#ifndef KJ_PLAN_H
+#define KJ_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "policy.h"
+#include "strv.h"
+
+enum op_kind {
+	OP_RO_ROOT,   /* --ro-bind / / */
+	OP_DEV,       /* --dev /dev */
+	OP_PROC,      /* --proc /proc */
+	OP_PROC_BIND, /* --ro-bind /proc /proc (--nested-userns) */
+	OP_TMP,       /* --tmpfs /tmp */
+	OP_BIND,      /* a writable root */
+	OP_PIN,       /* an ancestor of a protected path, bound onto itself so it
+		       * cannot be renamed away and rebuilt */
+	OP_PROTECT,   /* read-only inside a writable root */
+	OP_MASK_FILE, /* empty read-only file over it */
+	OP_MASK_DIR,  /* empty read-only tmpfs over it */
+	OP_HELPER,    /* kjail's own binary, when the jail would not see it */
+	OP_POLICY,    /* a read-only directory holding the policy as JSON, so the
+		       * jail (and kli's hints) can tell why something was refused */
+};
+
+/* Inside the jail: the policy, and the variable that names it. */
+#define KJ_POLICY_DIR "/tmp/.kjail"
+#define KJ_POLICY_FILE KJ_POLICY_DIR "/policy.json"
+#define KJ_POLICY_ENV "KJAIL_POLICY"
+
+struct op {
+	enum op_kind kind;
+	char *path;    /* real path on the host and in the jail */
+	const char *rule;    /* "workspace", "masked", "protected: git hooks", ... */
+	const char *origin;  /* "built-in credential store", "FILE:LINE", "--deny-read" */
+};
+
+struct host {
+	const char *cwd;             /* absolute and real, as getcwd gives it */
+	const char *home;            /* the account's home (passwd) */
+	const char *home_env;        /* $HOME, may be NULL */
+	const char *xdg_config_home; /* may be NULL */
+	const char *xdg_runtime_dir; /* may be NULL */
+	const char *ssh_auth_sock;   /* may be NULL */
+	const char *tmux;            /* $TMUX: "SOCKET,PID,SESSION", may be NULL */
+	const char *tmux_tmpdir;     /* may be NULL */
+	const char *screendir;       /* may be NULL */
+	const char *git_config_global; /* $GIT_CONFIG_GLOBAL, may be NULL */
+	const char *git_config_system; /* $GIT_CONFIG_SYSTEM, may be NULL */
+	const char *self;            /* the jail's entry helper (kjail-entry or kjail), real path */
+	unsigned uid;
+	bool dry_run;                /* --print/--explain: create nothing */
+	bool explain;                /* --explain: also list what was skipped, and why */
+};
+
+struct plan {
+	enum backend backend;        /* resolved: never BACKEND_AUTO */
+	char *workspace;
+	bool network;
+	bool nested_userns;
+	bool allow_userns;
+	long inside_id;               /* uid and gid inside the jail, or -1: the caller's */
+	struct op *ops;
+	size_t nops;
+	size_t ops_cap;
+	struct strpool strings;      /* the ops' rules and origins, one copy each */
+	struct entry_list skipped;   /* value: path, origin: why and from where;
+				      * only for --explain (host.explain) */
+	struct entry_list created;   /* directories kjail made so it could pin them */
+	struct entry_list unguarded; /* protected names absent at start, which the
+				      * jail may make (reserved, protected.h): one
+				      * it makes is renamed aside after the run,
+				      * with a warning naming where it went */
+	struct strv env;             /* the environment bwrap gets */
+	struct entry_list env_removed;
+};
+
+/* AUTO as this system takes it: bwrap on Linux, seatbelt on macOS. */
+enum backend backend_effective(enum backend b);
+
+void plan_free(struct plan *pl);
+/* Appends an op (copies strings); exposed for tests that build plans by hand. */
+struct op *plan_add(struct plan *pl, enum op_kind kind, const char *path, const char *rule,
+		    const char *origin);
+
+/* The op that decides what the jail does with PATH (a clean absolute real
+ * path): the last one covering it, or NULL for a path under no op. */
+const struct op *plan_verdict(const struct plan *pl, const char *path);
+
+#endif
