@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Set up and build kjail and kli from a fresh checkout:
 #
 #   ./bootstrap.sh [CONFIGURE-ARGUMENT]...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # contrib/: what is installed besides the programs and the manual pages
 # (shell completions, example configurations), the recipes that are only
 # distributed (systemd, containers, AppArmor, CI; see doc/recipes.md), and

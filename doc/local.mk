@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Manual pages (kli.1 is in src/kli/local.mk), and a test that each one is
 # lint-clean and, for a program's page, names the same options as its --help.
 dist_man_MANS += doc/kjail.1 doc/kjail.ini.5 doc/kli.ini.5

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # kjail and kli for Nix. Use it as `git+https://...?dir=nix` (or
 # `github:OWNER/REPO?dir=nix`): the package is built from the directory
 # above this one.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The logic of kli's Nix packaging, as pure functions over builtins only.
 #
 # Nothing here needs nixpkgs: nix/tests.nix checks every function with

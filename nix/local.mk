@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Nix flake, package, module and their tests (issue 7).
 #
 # nix-eval.test evaluates nix/tests.nix (lib.nix, package.nix, module.nix

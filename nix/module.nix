@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # programs.kli, for NixOS (and nix-darwin) and for home-manager: the same
 # module file. It puts one `kli` on PATH: environment.systemPackages where
 # the configuration has no `home` options, home.packages where it does.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # kjail and kli, built with autotools. callPackage-style:
 #
 #   pkgs.callPackage ./nix/package.nix { }

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests of lib.nix, package.nix, module.nix and flake.nix, with builtins
 # only: no nixpkgs, no store, no network. Run
 #

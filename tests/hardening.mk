@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # seccomp/Landlock integration tests and try-syscall (issue 4).
 #
 # try-syscall attempts one named system call and prints one word (OK or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Integration tests (TAP shell) for kjail, and their C helpers.
 #
 # The helpers are tiny probes the tests run both on the host and inside the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Seatbelt (macOS) profile generator tests and the SBPL reader (issue 6).
 #
 # test_seatbelt: golden profiles and argv for representative plans, and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-authority.sh: fail when kli would hold more authority than a
 # checked-in policy allows.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bash completion for kjail(1)                              -*- shell-script -*-
 #
 # Installed as $(datadir)/bash-completion/completions/kjail.bash, where

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bash completion for kli(1)                                -*- shell-script -*-
 #
 # Installed as $(datadir)/bash-completion/completions/kli.bash, where

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fish completion for kli(1). Installed in
 # $(datadir)/fish/vendor_completions.d, which fish reads on its own.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # kli-sandboxed.sh [KLI-ARG]...: run kli, inside kjail, inside a transient
 # systemd user unit whose own sandbox makes the whole file system read-only
 # (ProtectSystem=strict, ProtectHome=read-only) except the current

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The guarded INI reader: inih underneath, a schema on top.
  *
  * inih on its own accepts things a security tool must not: unknown keys are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A streaming JSON writer: no tree, no allocation. kjail writes its policy
  * (thousands of mounts with a long policy) on every run; building it as a
  * jansson tree first cost more than all the rest of kjail's work. */

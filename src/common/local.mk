@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 noinst_LIBRARIES += libcommon.a
 libcommon_a_SOURCES = \
 	src/common/util.c src/common/util.h \

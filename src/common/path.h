@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Path helpers. Every result is a fresh string the caller frees. */
 #ifndef KJ_PATH_H
 #define KJ_PATH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Interned strings: one copy of each distinct string, freed all at once.
  * A plan names the same few rules and origins ("masked", "--deny-read")
  * for thousands of paths; the pool keeps one copy of each. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A growable argv: always NULL-terminated, owns its strings. */
 #ifndef KJ_STRV_H
 #define KJ_STRV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small shared helpers: fatal errors, allocators that cannot fail, cleanup. */
 #ifndef KJ_UTIL_H
 #define KJ_UTIL_H

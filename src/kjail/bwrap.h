@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Plan in, bubblewrap argv out. Pure: no I/O. */
 #ifndef KJ_BWRAP_H
 #define KJ_BWRAP_H

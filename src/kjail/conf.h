@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The only reader of kjail policy files (named conf, not config, so it cannot
  * shadow autoconf's config.h). */
 #ifndef KJ_CONF_H

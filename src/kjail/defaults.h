@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What kjail protects without being asked. */
 #ifndef KJ_DEFAULTS_H
 #define KJ_DEFAULTS_H

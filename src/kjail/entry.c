@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kjail-entry: the first program in every jail (see entry_core.c). */
 #include "config.h"
 #include "entry.h"

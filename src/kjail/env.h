@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The environment handed to bwrap (and so to every process of the jail). */
 #ifndef KJ_ENV_H
 #define KJ_ENV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --explain: the jail in words (or JSON), and the verdict on a path. Pure
  * over the plan and policy, except that it writes to the stream it is given. */
 #ifndef KJ_EXPLAIN_H

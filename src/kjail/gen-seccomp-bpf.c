@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Build-time: compile both filter variants with libseccomp and print them
  * as C arrays, for seccomp_load.c. */
 #include "config.h"

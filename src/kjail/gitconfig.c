@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A reader for the part of git's config syntax that core.hooksPath, the
  * include directives and the program-valued keys need: section headers ([core], [include],
  * [includeIf "COND"], names in any case; [core "x"] and [core.x] are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What kjail reads in a git config file: the settings that make git run or
  * read files from elsewhere, which the jail must not be able to plant.
  *   core.hooksPath: the directory git runs hooks from instead of .git/hooks;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* From policy to plan: the one place that looks at the host (stat,
  * realpath) and decides what the jail mounts where (host.c, with the
  * planner's parts that plan-build.h lists). The builders (bwrap.c,

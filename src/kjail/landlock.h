@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Landlock, applied by the jail's entry helper right before exec. */
 #ifndef KJ_LANDLOCK_H
 #define KJ_LANDLOCK_H

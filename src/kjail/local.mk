@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 noinst_LIBRARIES += libkjail.a
 libkjail_a_SOURCES = \
 	src/kjail/policy.c src/kjail/policy.h \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The policy: plain data, every entry with its origin. */
 #ifndef KJ_POLICY_H
 #define KJ_POLICY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "probe.h"
 #include "bwrap.h"

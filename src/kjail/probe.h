@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the host allows: used to explain a jail that did not start, and by
  * --doctor. Every probe is read-only (sysctls, a child that tries unshare). */
 #ifndef KJ_PROBE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The plan as a Seatbelt profile for sandbox-exec (see seatbelt.h).
  *
  * Posture: (allow default), then denials. The Linux jail is a whole-host

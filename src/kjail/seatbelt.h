@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* macOS backend: the plan rendered as a Seatbelt (SBPL) profile for
  * /usr/bin/sandbox-exec.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The seccomp filter: a pure rule list, and a thin libseccomp exporter. */
 #ifndef KJ_SECCOMP_H
 #define KJ_SECCOMP_H

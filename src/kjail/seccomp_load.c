@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Loading the filter: the BPF compiled at build time, written into a sealed
  * memfd. Compiling ~150 rules for three ABIs with libseccomp costs more than
  * the rest of kjail's start-up together, and the program depends only on the

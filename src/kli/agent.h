@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The agent loop: ask the model, run the tool calls it makes (each through
  * mediate() and a fault barrier), hand the results back, until the model
  * answers without a tool call or the turns run out.

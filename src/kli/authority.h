@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kli's authority lattice: atoms, constraints, grants.
  *
  * A grant says which capabilities ("atoms", group/verb) an agent holds and,

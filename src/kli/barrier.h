@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fault barrier: run a function in a forked child so that whatever it
  * does (fail, hang, crash) the agent goes on. The child's answer comes back
  * over a pipe; a deadline kills the child's whole process group.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sandbox hints: read kjail's policy, recognise a denial in a command's
  * output, and say which rule most likely refused it and how to change that.
  * See hint.h. Only hint_policy_load() and the callbacks touch the system. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sandbox hints: when kli runs inside a kjail jail, a command that fails
  * the way a jail makes commands fail (a write refused with EROFS, EACCES or
  * EPERM; a read of a masked path that comes back empty; a connection or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # kli: the authority core (lattice, config layers, reports), the agent
 # (model client, tools, the mediation seam, fault barriers, sessions) and
 # their tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kli: the command line. Parses flags, finds the config files, and hands
  * the run grant to the report, the check, or the agent (headless with -p,
  * else an interactive session). */

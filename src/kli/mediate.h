@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The mediation seam: the one place where a tool call meets the grant.
  *
  * From a call's live arguments it builds the request: one (atom, object)

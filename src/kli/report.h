@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The authority report of `kli --print-authority`, as text or as one line
  * of JSON. Both formats are compatible with the original kli's; JSON only
  * ever gains keys (profile, sources). Pure: each returns a string. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The interactive session: a line-oriented loop over an input stream. A
  * line is a prompt for the agent, or a command: /authority, /profile
  * [NAME], /reset, /help, /quit. Errors are reported and the session goes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kli's configuration: three INI layers and the profiles, folded into the
  * run grant.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* On SIGINT, SIGTERM or SIGHUP, kli takes every process it started with it:
  * background jobs (in their own process groups, so the terminal's Ctrl-C
  * never reaches them), the command a tool is running, and whatever those

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kli's end on SIGINT, SIGTERM or SIGHUP: every process it started (tool
  * commands, background jobs, their orphans) is killed first. */
 #ifndef KLI_SHUTDOWN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness for the capability-entry parser.
  *
  * Input: a capabilities value (comma-separated entries), optionally

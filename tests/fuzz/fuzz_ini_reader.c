@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness for the guarded INI reader.
  *
  * Besides crashes and sanitizer reports, it checks what the reader promises:

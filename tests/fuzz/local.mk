@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # libFuzzer harnesses (built with clang when present).
 #
 # A harness is compiled by an explicit rule with $(FUZZ_CC) and $(FUZZ_CFLAGS)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* errname.h: the symbolic name of an errno value, for probe output that a
  * test can match ("EROFS", "ECONNREFUSED") without depending on locale. */
 #ifndef KJ_TEST_ERRNAME_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A scripted chat-completions server for kli's tests.
 
 It speaks just enough of the OpenAI-compatible protocol

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* handle-open save PATH HANDLEFILE | handle-open open DIR HANDLEFILE
  * The "shocker" bypass of a mount: save the file handle of PATH, then open
  * the file by that handle from anywhere on the same file system, which

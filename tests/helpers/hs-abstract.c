@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hs-abstract listen NAME READYFILE [SECONDS]
  * hs-abstract connect NAME
  *

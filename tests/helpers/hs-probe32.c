@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hs-probe32 NAME [FILE]: a real 32-bit (i386) program, for the seccomp
  * tests: a 32-bit binary must not walk around the filter.
  *

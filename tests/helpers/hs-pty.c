@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hs-pty [-t SECONDS] COMMAND [ARG...]
  *
  * Run COMMAND on a new pseudo-terminal that is its controlling terminal:

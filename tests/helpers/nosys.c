@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nosys NAME[,NAME...] CMD [ARG...]
  *
  * Run CMD with the named system calls answering ENOSYS, as a kernel that

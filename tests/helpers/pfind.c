@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pfind STRING
  * Print the pid of every process whose command line (arguments joined by
  * spaces) contains STRING, except pfind itself. Exit 0 when one was found,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sbpl-check: read a sandbox-exec command line as kjail makes it and check
  * its Seatbelt profile. Exits 0 when it is well formed, 1 with one line
  * naming the fault otherwise, 2 on a usage error.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sockaddr-un.h: fill a sockaddr_un from a path; a leading '@' names an
  * abstract socket (which lives in the network namespace, not the file system). */
 #ifndef KJ_TEST_SOCKADDR_UN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tcp-connect HOST PORT
  * Connect over TCP (IPv4 address HOST) within 3 seconds; prints "connected"
  * (having read the greeting) or the errno name. Exit 0 when connected. */

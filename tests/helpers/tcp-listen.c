@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tcp-listen [-t SECONDS] PORTFILE
  * Listen on 127.0.0.1 on a free port, write the port number to PORTFILE
  * (atomically, through a rename) and answer every connection with "hello\n".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* try-syscall [--abi=native|i386|x32] [--userns] NAME [ARG...]
  *
  * Attempt ONE named system call (or ioctl) with raw syscall(2) and print

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* try: perform one file-system or process operation and print its outcome
  * as one word ("ok", "ok N", or an errno name such as "EROFS"), so a test
  * can tell "the jail refused" from "the probe was wrong".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unix-connect PATH|@NAME
  * Connect to a Unix stream socket; prints "connected" (having read the
  * listener's greeting) or the errno name. Exit 0 when connected, else 1. */

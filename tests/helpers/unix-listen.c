@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unix-listen [-t SECONDS] [-r READYFILE] PATH
  * Listen on a Unix stream socket (PATH, or @NAME for an abstract one) and
  * answer every connection with "hello\n". Creates READYFILE once listening;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # hardening-lib.sh: TAP output, fixtures and the probe tables shared by
 # tests/integration/hardening-*.test (issue 4: the seccomp filter and the
 # Landlock scopes).

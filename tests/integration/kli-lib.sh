@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # kli-lib.sh: fixtures for tests/integration/kli-*.test (TAP from tap.sh).
 #
 # Every test runs the real kli with HOME and XDG_CONFIG_HOME pointing into a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib.sh: TAP output, fixtures, and the "baseline first, then the jail"
 # attempt used by every tests/integration/kjail-*.test.
 #

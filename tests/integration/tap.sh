@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tap.sh: what every integration test script shares, sourced first by
 # lib.sh (kjail-*.test) and hardening-lib.sh (hardening-*.test): the
 # locations, TAP output, background jobs, polling and the cleanup of $WORK.

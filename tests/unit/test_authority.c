@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The authority lattice: laws checked exhaustively over generated
  * constraints and grants, the capability syntax, and the path cases on a
  * real directory tree (symlinks included). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --explain: the verdict on a path, its rule and origin, in words and as
  * JSON, over plans built by hand (as bwrap.c's tests do) and by plan_build
  * over a real tree (made under the build directory, like test_host's). */

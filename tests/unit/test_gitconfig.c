@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gitconfig_parse: core.hooksPath, the include paths and the program
  * values, as git reads them (each case checked against git config --list);
  * gitconfig_command_paths: the files a program value names. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan_build over a real directory tree (made under the build directory,
  * not /tmp, like the rest of the suite). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the guarded INI reader (src/common/ini_reader).
  *
  * Every refusal is checked by its exact one-line message, "FILE:LINE: what",

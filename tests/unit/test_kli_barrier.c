@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fault barrier, with functions that really crash, hang, exit or
  * flood, and the fault log's cap. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sandbox hints (src/kli/hint.c): kjail's policy as kli reads it, the
  * verdict on a path, and the hint for each denial signature in the words
  * real tools print, and none for failures the jail did not cause. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kli's model client, the pure parts: the request body, reply parsing
  * (every malformed shape a server can send), the endpoint, the retry
  * policy, UTF-8 scrubbing; and the API key loader. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kli's config layers, profiles and reports, on fixture files written into
  * a temporary directory under the build tree. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kli's tools: argument validation, the pure text functions (edit,
  * line ranges, globs, truncation and paging), the tool environment, and
  * the file tools on a scratch directory (edit is all or nothing). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The mediation seam: the request built from a call's live arguments
  * (paths resolved as the lattice does, written back into the call), the
  * covers check and its denial text, conferral for sub-agents. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the path helpers (src/common/path).
  *
  * path_resolve is tested on a real directory tree, made with mkdtemp in the

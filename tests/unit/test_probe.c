@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bwrap's version as --doctor and a failed start report it: the first line
  * "bwrap --version" prints, over stand-in bwrap scripts (made under the
  * build directory, like test_host's tree). */

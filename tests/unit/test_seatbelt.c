@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Seatbelt generator: golden profiles and argv for representative plans
  * (tests/unit/golden/seatbelt/; KJ_UPDATE_GOLDEN=1 rewrites them), and the
  * proof that no path can change the profile text. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rule list for every policy variant, and the exported program. */
 #include "config.h"
 #include <stdarg.h>

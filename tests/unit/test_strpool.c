@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the string pool (src/common/strpool). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the growable, always NULL-terminated argv (src/common/strv). */
 #include "config.h"
 

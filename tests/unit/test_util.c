@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proc_children_read: the pid list of a /proc children file, parsed with
  * system calls only (kli calls it from a signal handler). Fed files of the
  * same form, and the real file of a process with children; read again

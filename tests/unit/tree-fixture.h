@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tree-fixture.h: a scratch directory tree for a unit test's group, made
  * under the current directory and resolved (root has no link in it), and
  * removed after. One group per test binary: root is the binary's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unit-skip.h: make a skipped cmocka case visible to automake.
  *
  * cmocka counts a case that calls skip() apart from the failures, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The chat-completions protocol (OpenAI-compatible), as data: the request
  * body kli sends, the reply it accepts, and the retry policy. Pure: no I/O,
  * so every malformed reply a server can produce is a unit test.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The model client: one chat-completions exchange over libcurl, with
  * retries on 429 and 5xx. Runs inside a fault barrier child (see agent.c),
  * so whatever libcurl or a hostile server does to it, the agent survives. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The model API key: read once, kept only in memory, sent only in the
  * Authorization header. Never printed, logged, put in argv, or handed to a
  * tool: a key named by api-key-env is wiped from kli's own environment

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bash and its background jobs. A command runs with the environment
  * main.c built (the [bash] env-allowlist, never the API key), in the
  * workspace, in its own process group so a timeout stops all of it. */

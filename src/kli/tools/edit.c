@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* edit: exact replacements across one or more files, all or nothing.
  * mediate() has checked every file before this runs; here every
  * replacement is worked out in memory first, so an absent or ambiguous

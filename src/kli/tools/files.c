@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* read, find, search, write: the file tools. Every path they get has been
  * resolved and checked by mediate(); they act on exactly that path and
  * follow no symlink on the way down a tree. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pure parts of the tools: text in, text out. Unit-tested on their own. */
 #ifndef KLI_TOOLS_TEXT_H
 #define KLI_TOOLS_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tool table, argument parsing, and the dispatch a barrier child runs. */
 #include "config.h"
 #include "tools/tools.h"

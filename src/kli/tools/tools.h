@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kli's tools: what the model may call, how its arguments are read, and
  * the code that runs each call (inside a fault barrier child).
  *
