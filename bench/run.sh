@@ -167,12 +167,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-# load_start N: N CPU-bound processes (a shell's empty loop each), stopped by
+# load_start N: N CPU-bound processes (a shell's empty loop each, named
+# $S/load so that they can be told from anyone else's), stopped by
 # load_stop or, whatever happens to the script, by the trap above.
 load_start() {
 	local i
 	for ((i = 0; i < $1; i++)); do
-		sh -c 'while :; do :; done' &
+		sh -c 'while :; do :; done' "$S/load" &
 		load_pids+=("$!")
 	done
 }
@@ -502,12 +503,12 @@ if want workspace; then
 	done
 fi
 
-# 1. start-up, side by side. Check 1 is a ratio of two medians some 10%
-# apart on a machine whose bwrap runs swing by more than that from one
-# second to the next (interquartile ranges of 20%): twelve times the rounds,
-# finer interleaving and more runs. With 108 runs a median the ratio moved
-# by +-0.03 from one run of this script to the next, with 432 by +-0.004
-# (doc/performance.md, the twelfth session).
+# 1. start-up, side by side. Checks 1 and 2 are ratios of two medians some
+# 10-20% apart on a machine whose bwrap runs swing by more than that from
+# one second to the next (interquartile ranges of 20%): twelve times the
+# rounds, finer interleaving and more runs. With 108 runs a median the ratio
+# moved by +-0.03 from one run of this script to the next, with 432 by
+# +-0.004 (measured on this project's 2-CPU test machine, 2026-12-01).
 startup_rounds=$((quick == 1 ? rounds * 3 : rounds * 12))
 want startup && GROUP_ROUNDS=$startup_rounds cpu_busy startup group startup "$S/w10" -- \
 	true /bin/true \
@@ -934,8 +935,8 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	r1, r2 = ratio(k, rawh), ratio(kl, rawhl)
 	check(1, "`kjail -- /bin/true` / its raw bwrap command (net), idle", r1, x3(r1), "≤ 1.20×", r1 is not None and r1 <= 1.20)
 	check(2, "`kjail -- /bin/true` / its raw bwrap command (net), two CPU-bound processes running", r2, x3(r2), "≤ 1.20×", r2 is not None and r2 <= 1.20)
-	for i, (key, label) in enumerate([("git", "`git status`, 20,000 files, in the jail / outside"),
-	                                  ("find", "`find /usr`, in the jail / outside"),
+	for i, (key, label) in enumerate([("git", "`git status`, %s files, in the jail / outside" % facts.get("work:repo", "?").split(" ")[0]),
+	                                  ("find", "`find %s`, in the jail / outside" % facts.get("work:find_root", "?")),
 	                                  ("make", "`make -j2` of a small C project, in the jail / outside")], start=3):
 	    r = ratio(med(key + "-in"), med(key + "-out"))
 	    check(i, label, r, x3(r), "≤ 1.05×", r is not None and r <= 1.05)
