@@ -521,10 +521,13 @@ want startup && GROUP_ROUNDS=$startup_rounds cpu_busy startup group startup "$S/
 # ... and the same with the machine busy: two CPU-bound processes (as many
 # as this machine has CPUs here; a build or a test run on a laptop), started
 # for this group only. Net again: the opener is timed under the same load.
+# Runs take two to three times as long there: four times the rounds (144
+# runs per median), so that the others' machine is not held busy for long.
+load_rounds=$((quick == 1 ? rounds * 3 : rounds * 4))
 if want load; then
 	load_start 2
 	fact load:procs "2 × sh -c 'while :; do :; done' (nproc $(nproc))"
-	GROUP_ROUNDS=$startup_rounds cpu_busy load group load "$S/w10" -- \
+	GROUP_ROUNDS=$load_rounds cpu_busy load group load "$S/w10" -- \
 		true-load /bin/true \
 		fdexec-true-load "$(fdr true)" \
 		bwrap-raw+helper-load "$(fdr base+h)" \
@@ -707,7 +710,7 @@ fact machine:srt "$([ -n "$srt_bin" ] && echo "srt $("$srt_bin" --version 2>/dev
 fact machine:kjail "$("$kjail" --version | head -n 1) ($kjail_built, timed as installed by install(1))"
 fact machine:source "$(git -C "$srcdir" describe --always --dirty 2>/dev/null || echo unknown)"
 fact run:date "$(date -u '+%Y-%m-%d %H:%M UTC')"
-fact run:runs "$rounds rounds x $runs runs (warmup $warmup per round; start-up, idle and under load, $startup_rounds x $runs; the 1,000-mask group $(((runs * rounds + 8) / 9)) x 9)"
+fact run:runs "$rounds rounds x $runs runs (warmup $warmup per round; start-up $startup_rounds x $runs, under load $load_rounds x $runs; the 1,000-mask group $(((runs * rounds + 8) / 9)) x 9)"
 fact run:quick "$quick"
 fact run:only "$only"
 fact run:mounts "$(wc -l </proc/self/mountinfo)"
