@@ -543,12 +543,14 @@ fi
 
 # 2. work inside the jail against the same work outside, in the same
 # directory, interleaved: what a user of a whole-process jail feels. find
-# and make take seconds a run: half the rounds, two thirds of the runs
-# (warmed up once beforehand, for make, by the check above).
+# and make take seconds a run: half the rounds, and two thirds of the runs
+# for find, a third for make (each of its runs is 41 compiler runs; warmed
+# up once beforehand by the check above).
 if want work; then
 	long_rounds=$(((rounds + 1) / 2))
 	long_runs=$((quick == 1 ? runs : (2 * runs * rounds / 3 + long_rounds - 1) / long_rounds))
-	fact work:runs "git status $rounds x $runs; find $long_rounds x $long_runs; make $long_rounds x $long_runs (no warmup, make clean before each run)"
+	make_runs=$((quick == 1 ? runs : (runs * rounds / 3 + long_rounds - 1) / long_rounds))
+	fact work:runs "git status $rounds x $runs; find $long_rounds x $long_runs; make $long_rounds x $make_runs (no warmup, make clean before each run)"
 	cpu_busy git group git "$S/repo" -- \
 		git-out "git status" \
 		git-in "$kjc -C $(q "$S/repo") -- git status"
@@ -558,7 +560,7 @@ if want work; then
 		find-in "$kjc -C $(q "$S/w10") -- $find_cmd"
 	# make's own variables from `make bench` would reach the inner make
 	(unset MAKEFLAGS MFLAGS MAKELEVEL GNUMAKEFLAGS
-	GROUP_ROUNDS=$long_rounds GROUP_RUNS=$long_runs GROUP_WARMUP=0 GROUP_PREPARE="make -s clean" \
+	GROUP_ROUNDS=$long_rounds GROUP_RUNS=$make_runs GROUP_WARMUP=0 GROUP_PREPARE="make -s clean" \
 		cpu_busy make group make "$S/cproj" -- \
 		make-out "make -s -j2" \
 		make-in "$kjc -C $(q "$S/cproj") -- make -s -j2")
