@@ -43,8 +43,9 @@
 #                              group, whose ratio is check 1, runs twelve
 #                              times the rounds: 432 runs per median by
 #                              default, three times with --quick; the
-#                              start-up under load as many; make -j2 and
-#                              find, seconds a run, fewer: see the table)
+#                              start-up under load four times the rounds;
+#                              find and make -j2, seconds a run, half the
+#                              rounds: see the table)
 #   --warmup N                 warmup runs per round (default 1)
 #   --only LIST                only these parts, comma-separated: startup,
 #                              load, work, peers, masks, workspace, kli,
