@@ -861,11 +861,15 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	    w("| %s / kjail | %s | |" % (p, x(ratio(med(p), k)) if med(p) is not None else "not installed" if peers_run else "not run"))
 	w("")
 
+	def commas(text):  # "20000 files ..." -> "20,000 files ..."
+	    head, _, rest = text.partition(" ")
+	    return "{:,}".format(int(head)) + " " + rest if head.isdigit() else text
+
 	w("## 2. Work inside the jail against the same work outside")
 	w("")
 	w("`kjail --config EMPTY -C WORKSPACE -- CMD` against `CMD`, in the same directory, the two")
 	w("interleaved round by round (%s)." % facts.get("work:runs", "?"))
-	w("The git repository: %s (`git status`); find: `find %s -type d ! -readable -prune -o" % (facts.get("work:repo", "?"), facts.get("work:find_root", "?")))
+	w("The git repository: %s (`git status`); find: `find %s -type d ! -readable -prune -o" % (commas(facts.get("work:repo", "?")), facts.get("work:find_root", "?")))
 	w("-name '*.h' -print` (%s files out, %s in the jail: the jail's root cannot read what" % (facts.get("work:find_out", "?"), facts.get("work:find_in", "?")))
 	w("only the host's root may); make: `make -s -j2` of a generated project of %s small C" % facts.get("work:units", "?"))
 	w("files and a main, `make -s clean` before each run (hyperfine `--prepare`, not timed).")
@@ -941,7 +945,7 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	r1, r2 = ratio(k, rawh), ratio(kl, rawhl)
 	check(1, "`kjail -- /bin/true` / its raw bwrap command (net), idle", r1, x3(r1), "≤ 1.20×", r1 is not None and r1 <= 1.20)
 	check(2, "`kjail -- /bin/true` / its raw bwrap command (net), two CPU-bound processes running", r2, x3(r2), "≤ 1.20×", r2 is not None and r2 <= 1.20)
-	for i, (key, label) in enumerate([("git", "`git status`, %s files, in the jail / outside" % facts.get("work:repo", "?").split(" ")[0]),
+	for i, (key, label) in enumerate([("git", "`git status`, %s files, in the jail / outside" % commas(facts.get("work:repo", "?")).split(" ")[0]),
 	                                  ("find", "`find %s`, in the jail / outside" % facts.get("work:find_root", "?")),
 	                                  ("make", "`make -j2` of a small C project, in the jail / outside")], start=3):
 	    r = ratio(med(key + "-in"), med(key + "-out"))
