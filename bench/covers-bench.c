@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* covers-bench: how many covers checks per second kli's authority lattice
  * answers on a bounded grant of 1,000 path constraints.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fdexec: open descriptors at fixed numbers, then exec a command.
  *
  * The raw bwrap lines of the benchmark need what kjail hands bwrap: the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Benchmarks (issue 8): `make bench` builds three small helpers and runs
 # bench/run.sh with this build's kjail and kli. Nothing here is part of
 # `make all` or `make check` (EXTRA_PROGRAMS are built only on demand).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/run.sh: issue 8's and issue 24's measurements, in one run on one
 # machine.
 #

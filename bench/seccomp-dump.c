@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* seccomp-dump: write the seccomp program kjail hands bwrap to a file.
  *
  * Links kjail's own seccomp_export() (libkjail.a), so the bytes are exactly
