@@ -26,6 +26,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,7 +310,12 @@ static void print_container(char *const *cmd)
 int main(int argc, char **argv)
 {
 	set_fatal_status(KJ_EXIT_FAIL);
+	open_closed_stdio();
 	seal_inherited_fds();
+	/* kjail waits for bwrap and reaps the jail: a SIGCHLD the caller
+	 * ignores would have the kernel reap them, and kjail never see the
+	 * command's status */
+	signal(SIGCHLD, SIG_DFL);
 
 	/* parse */
 	struct passwd *pw = getpwuid(getuid());

@@ -3,6 +3,7 @@
 #include "stdio_guard.h"
 #include "path.h"
 #include "util.h"
+#include "entry-abi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,17 @@
 #include <sys/statvfs.h>
 #endif
 #include <unistd.h>
+
+void open_closed_stdio(void)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (n != fd) /* nothing to say it on, perhaps: the status says it */
+			_exit(KJ_EXIT_FAIL);
+	}
+}
 
 /* A descriptor the caller leaked (a directory, a file on the host) reaches
  * around every mount of the jail: through /proc/self/fd/N, or openat, the

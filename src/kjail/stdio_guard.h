@@ -8,6 +8,11 @@
 
 #include "host.h"
 
+/* First thing: a standard descriptor the caller left closed is opened on
+ * /dev/null, so that none of kjail's own (a pipe of the jail's) takes its
+ * number and reaches the command as its stdin, stdout or stderr. Exits 125
+ * when it cannot. */
+void open_closed_stdio(void);
 /* Marks every descriptor above 2 close-on-exec: what the caller leaked
  * never reaches the jail. Dies when it cannot. */
 void seal_inherited_fds(void);
