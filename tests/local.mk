@@ -12,7 +12,8 @@ check_PROGRAMS += \
 	tests/helpers/unix-connect \
 	tests/helpers/tcp-listen \
 	tests/helpers/tcp-connect \
-	tests/helpers/protected-table
+	tests/helpers/protected-table \
+	tests/helpers/hs-meta
 tests_helpers_try_SOURCES = tests/helpers/try.c tests/helpers/errname.h
 tests_helpers_pfind_SOURCES = tests/helpers/pfind.c
 tests_helpers_handle_open_SOURCES = tests/helpers/handle-open.c tests/helpers/errname.h
@@ -30,6 +31,8 @@ tests_helpers_unix_listen_LDADD = $(LIBBSD_LIBS)
 tests_helpers_unix_connect_LDADD = $(LIBBSD_LIBS)
 tests_helpers_tcp_listen_LDADD = $(LIBBSD_LIBS)
 tests_helpers_tcp_connect_LDADD = $(LIBBSD_LIBS)
+tests_helpers_hs_meta_SOURCES = tests/helpers/hs-meta.c tests/helpers/errname.h
+tests_helpers_hs_meta_LDADD = $(LIBBSD_LIBS)
 # the table of protected paths, as TSV, from kjail's own library
 tests_helpers_protected_table_SOURCES = tests/helpers/protected-table.c
 tests_helpers_protected_table_LDADD = $(KJAIL_LIBS)
@@ -45,6 +48,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \
 	tests/integration/kjail-host-sockets.test \
+	tests/integration/kjail-host-metadata.test \
 	tests/integration/kjail-badinput.test \
 	tests/integration/bench-smoke.test
 TESTS += $(KJAIL_INTEGRATION_TESTS)
