@@ -4,6 +4,9 @@
 
 #include <string.h>
 
+const char *const bwrap_dev_nodes[] = { "/dev/null",    "/dev/zero", "/dev/full",
+					"/dev/random", "/dev/urandom", "/dev/tty", NULL };
+
 /* A descriptor number as a word: one per masked file, so no printf. */
 static void push_fd(struct strv *a, int fd)
 {
@@ -35,13 +38,18 @@ static int next_fd(struct fd_cursor *c, const struct op *o)
 	return c->fds->masks[c->mask++];
 }
 
-static void emit_op(struct strv *a, const struct op *o, struct fd_cursor *c)
+static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
+		    struct fd_cursor *c)
 {
 	switch (o->kind) {
 	case OP_RO_ROOT:
 		strv_pushv(a, (const char *const[]){ "--ro-bind", "/", "/", NULL });
 		break;
 	case OP_DEV:
+		/* The host nodes it binds are read-only when kjail run as root
+		 * owns them (pl->host_devices, spawn.c): not here, because
+		 * bwrap's --remount-ro adds nodev, and a device on a nodev
+		 * mount no longer opens. */
 		strv_pushn(a, "--dev", o->path);
 		break;
 	case OP_PROC:
@@ -53,6 +61,13 @@ static void emit_op(struct strv *a, const struct op *o, struct fd_cursor *c)
 		 * The host's /proc/sys, read-only, reads the same: a
 		 * per-namespace sysctl answers for the reader's namespace. */
 		strv_pushv(a, (const char *const[]){ "--ro-bind", "/proc/sys", "/proc/sys", NULL });
+		/* Run as root, a chmod of /proc/kallsyms, /proc/self/net/tcp or
+		 * any other entry the kernel keeps once (proc_dir_entry) changes
+		 * it for every procfs mount on the host, whatever route the
+		 * jail takes to it (a path, a descriptor, another pid's net/):
+		 * read-only, each answers EROFS. proc is already nodev. */
+		if (pl->proc_read_only)
+			strv_pushn(a, "--remount-ro", o->path);
 		break;
 	case OP_TMP:
 		strv_pushn(a, "--tmpfs", o->path);
@@ -131,7 +146,7 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	}
 	struct fd_cursor c = { .fds = fds };
 	for (size_t i = 0; i < pl->nops; i++)
-		emit_op(a, &pl->ops[i], &c);
+		emit_op(a, pl, &pl->ops[i], &c);
 	strv_pushn(a, "--chdir", pl->workspace);
 	if (fds->seccomp >= 0) {
 		strv_push(a, "--seccomp");

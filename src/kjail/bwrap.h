@@ -25,6 +25,11 @@ struct jail_fds {
 /* The most option words bwrap reads (its MAX_ARGS, less some room). */
 #define BWRAP_MAX_WORDS 8990
 
+/* What bwrap's --dev binds from the host's /dev (SETUP_MOUNT_DEV: null,
+ * zero, full, random, urandom, tty), NULL-terminated; with the terminal on
+ * its standard output at /dev/console too. */
+extern const char *const bwrap_dev_nodes[];
+
 /* argv = bwrap, its options, "--", entry --jail-entry=S,E,M [--rw=PATH]...
  * "--" cmd...: --rw= names each writable path, for Landlock. (spawn.c
  * hands bwrap the options on --args.) fds->nmasks must cover the plan's

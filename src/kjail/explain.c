@@ -119,6 +119,14 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 				    "what the command leaves running is killed when it exits"
 				  : "nothing outlives the command");
 	fprintf(out, "capabilities: all dropped\n");
+	/* run as root: what the jail would own (plan.h) */
+	for (size_t i = 0; i < pl->host_devices.n; i++)
+		fprintf(out, "read-only device: %s (run as root, the jail owns it: bound "
+			     "read-only, it still opens for reading and writing)\n",
+			pl->host_devices.v[i]);
+	if (pl->proc_read_only)
+		fprintf(out, "read-only: /proc (run as root: a chmod there would change the "
+			     "kernel's entry for every /proc on the host; writing /proc/self fails)\n");
 	fprintf(out, "landlock: %s\n", landlock_status());
 	text_filter(out, pl);
 	for (size_t i = 0; i < pl->nops; i++) {

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "host.h"
 #include "env.h"
+#include "bwrap.h"
 #include "plan-build.h"
 
 #include <errno.h>
@@ -149,6 +150,13 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	 * held CAP_SETFCAP, which the jail never has; so a root run that allows
 	 * user namespaces is uid 65534 inside (still root outside). */
 	out->inside_id = out->allow_userns && h->uid == 0 ? 65534 : -1;
+	/* root's jail owns what root owns (whatever its uid inside) */
+	if (h->uid == 0 && out->backend == BACKEND_BWRAP) {
+		out->proc_read_only = !out->nested_userns; /* that one binds /proc read-only */
+		strv_pushv(&out->host_devices, bwrap_dev_nodes);
+		if (h->console)
+			strv_push(&out->host_devices, h->console);
+	}
 	struct builder b = { .p = p, .h = h, .pl = out, .err = err, .errlen = errlen,
 			     .git_includes = GIT_INCLUDES_MAX };
 	bool ok = build(&b);

@@ -15,6 +15,7 @@ libkjail_a_SOURCES = \
 	src/kjail/stdio_guard.c src/kjail/stdio_guard.h \
 	src/kjail/locate.c src/kjail/locate.h \
 	src/kjail/spawn.c src/kjail/spawn.h \
+	src/kjail/devlock.c src/kjail/devlock.h \
 	src/kjail/reap.c src/kjail/reap.h \
 	src/kjail/aftercare.c src/kjail/aftercare.h \
 	src/kjail/entry_core.c src/kjail/entry.h src/kjail/entry-abi.h \

@@ -368,6 +368,8 @@ int main(int argc, char **argv)
 		.git_config_global = getenv("GIT_CONFIG_GLOBAL"),
 		.git_config_system = getenv("GIT_CONFIG_SYSTEM"),
 		.self = entry,
+		/* as bwrap finds what it binds at /dev/console */
+		.console = isatty(STDOUT_FILENO) ? ttyname(STDOUT_FILENO) : NULL,
 		.uid = (unsigned)getuid(),
 		.dry_run = !run,
 		.explain = cli.explain,

@@ -51,6 +51,7 @@ void plan_free(struct plan *pl)
 	entry_list_free(&pl->unguarded);
 	entry_list_free(&pl->env_removed);
 	strv_free(&pl->env);
+	strv_free(&pl->host_devices);
 	memset(pl, 0, sizeof *pl);
 }
 

@@ -52,6 +52,8 @@ struct host {
 	const char *git_config_global; /* $GIT_CONFIG_GLOBAL, may be NULL */
 	const char *git_config_system; /* $GIT_CONFIG_SYSTEM, may be NULL */
 	const char *self;            /* the jail's entry helper (kjail-entry or kjail), real path */
+	const char *console;         /* the terminal on standard output (ttyname(1)), which
+				      * bwrap binds at the jail's /dev/console; NULL if none */
 	unsigned uid;
 	bool dry_run;                /* --print/--explain: create nothing */
 	bool explain;                /* --explain: also list what was skipped, and why */
@@ -64,6 +66,15 @@ struct plan {
 	bool nested_userns;
 	bool allow_userns;
 	long inside_id;               /* uid and gid inside the jail, or -1: the caller's */
+	/* Run as root, the jail's uid is the owner of what root owns, and an
+	 * owner needs no capability to chmod, chown to its group, touch or set
+	 * attributes: what the jail sees of the host must be read-only mounts. */
+	bool proc_read_only;         /* --remount-ro /proc: a chmod there writes the
+				      * kernel's shared entry, seen by every procfs */
+	struct strv host_devices;    /* the host's device nodes behind the jail's
+				      * /dev (and console), bound read-only onto
+				      * themselves in a mount namespace of kjail's
+				      * own before bwrap binds them (spawn.c) */
 	struct op *ops;
 	size_t nops;
 	size_t ops_cap;

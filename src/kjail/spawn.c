@@ -3,6 +3,7 @@
 #include "spawn.h"
 #include "aftercare.h"
 #include "bwrap.h"
+#include "devlock.h"
 #include "entry.h"
 #include "probe.h"
 #include "reap.h"
@@ -175,15 +176,37 @@ static char *args_data(const struct strv *argv, size_t *len)
 	return buf;
 }
 
+/* In the vfork child: why devlock_read_only() failed, on stderr (kjail's
+ * pipe, for diagnose()), as one line; write(2) only. */
+static void say_devlock_failed(const char *path, int err)
+{
+	char num[16], *p = num + sizeof num;
+	unsigned v = (unsigned)err;
+	*--p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	const char *part[] = { "run as root, kjail cannot ",
+			       path ? "bind " : "make a mount namespace of its own",
+			       path ? path : "",
+			       path ? " read-only for the jail's /dev" : "",
+			       " (errno ", p, "); without it the jail could change the host's "
+			       "device nodes\n" };
+	for (size_t i = 0; i < ARRAY_SIZE(part); i++)
+		(void)!write(STDERR_FILENO, part[i], strlen(part[i]));
+}
+
 /* In the vfork child: system calls only (it shares kjail's memory until
- * the exec). The descriptors bwrap reads lose close-on-exec; stderr
- * becomes kjail's pipe; the caller's signal mask comes back, SIGINT and
+ * the exec). The host's device nodes the jail would own are bound
+ * read-only first (devlock.h); the descriptors bwrap reads lose
+ * close-on-exec; stderr becomes kjail's pipe; the caller's signal mask comes back, SIGINT and
  * SIGQUIT ignored (bwrap would die of a Ctrl-C before the command had
  * handled it; the entry program gives the command the caller's
  * dispositions back); no environment (the command's comes with the
  * options, so no process of the jail holds a scrubbed variable). */
 static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, const int *keep,
-				   size_t nkeep, int err_w, const sigset_t *mask)
+				   size_t nkeep, int err_w, const sigset_t *mask,
+				   char *const *devices)
 {
 	/* kjail going away for any reason takes the jail with it */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
@@ -195,6 +218,11 @@ static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, const i
 	if (dup2(err_w, STDERR_FILENO) < 0 || sigaction(SIGINT, &ign, NULL) < 0 ||
 	    sigaction(SIGQUIT, &ign, NULL) < 0 || sigprocmask(SIG_SETMASK, mask, NULL) < 0)
 		_exit(KJ_EXIT_FAIL);
+	const char *failed;
+	if (devlock_read_only(devices, &failed) != 0) {
+		say_devlock_failed(failed, errno);
+		_exit(KJ_EXIT_FAIL);
+	}
 	char *const no_env[] = { NULL };
 	execve(bwrap, argv, no_env);
 	/* stderr is kjail's pipe: diagnose() reads this */
@@ -207,20 +235,21 @@ static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, const i
  * copied for a child that only execs; not inlined, so no local of a
  * caller lives across it. */
 KJ_NOINLINE static pid_t start_bwrap(const char *bwrap, char *const *argv, const int *keep,
-				     size_t nkeep, int err_w, const sigset_t *mask)
+				     size_t nkeep, int err_w, const sigset_t *mask,
+				     char *const *devices)
 {
 	pid_t pid = vfork();
 	if (pid < 0)
 		die_errno("vfork");
 	if (pid == 0)
-		exec_bwrap(bwrap, argv, keep, nkeep, err_w, mask);
+		exec_bwrap(bwrap, argv, keep, nkeep, err_w, mask, devices);
 	return pid;
 }
 
 /* Starts bwrap as "bwrap --args FD -- ENTRY ... -- CMD...", its options in
  * the memfd FD; returns its pid. */
-static pid_t jail_spawn(struct jail *j, const struct strv *argv, const char *bwrap,
-			const sigset_t *mask)
+static pid_t jail_spawn(struct jail *j, const struct plan *pl, const struct strv *argv,
+			const char *bwrap, const sigset_t *mask)
 {
 	size_t len;
 	_cleanup_free_ char *args = args_data(argv, &len);
@@ -242,7 +271,8 @@ static pid_t jail_spawn(struct jail *j, const struct strv *argv, const char *bwr
 	const int more[] = { j->args, j->status_p[1], j->user_err, j->seccomp, j->policy };
 	for (size_t i = 0; i < ARRAY_SIZE(more); i++)
 		keep[nkeep++] = more[i];
-	pid_t pid = start_bwrap(bwrap, strv_argv(&exec_argv), keep, nkeep, j->err_p[1], mask);
+	pid_t pid = start_bwrap(bwrap, strv_argv(&exec_argv), keep, nkeep, j->err_p[1], mask,
+				pl->host_devices.n ? pl->host_devices.v : NULL);
 	strv_free(&exec_argv);
 	free(keep);
 	return pid;
@@ -290,7 +320,7 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	 * bwrap once it runs */
 	struct reap_signals rs;
 	reap_prepare(&rs);
-	pid_t pid = jail_spawn(&j, &argv, bwrap, &rs.was);
+	pid_t pid = jail_spawn(&j, pl, &argv, bwrap, &rs.was);
 	strv_free(&argv);
 	/* bwrap holds its own copies now */
 	close_fd(&j.status_p[1]);

@@ -172,6 +172,37 @@ static void test_rw_words(void **state)
 	      "-- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/w --rw=/home/u/.cache -- true");
 }
 
+/* Run as root: the jail's own /proc is remounted read-only after its
+ * /proc/sys bind (a chmod there would change the kernel's shared entry).
+ * The host's device nodes are not in bwrap's options (spawn.c binds them
+ * read-only before bwrap starts): --dev stays as it is. */
+static void test_root_proc_read_only(void **state)
+{
+	(void)state;
+	struct plan pl;
+	base(&pl, "/w");
+	pl.proc_read_only = true;
+	strv_pushv(&pl.host_devices, bwrap_dev_nodes);
+	char *cmd[] = { "true", NULL };
+	check(&pl, &fds, cmd,
+	      HEAD "--unshare-pid " NS CAPS
+	      "--ro-bind / / --dev /dev --proc /proc --ro-bind /proc/sys /proc/sys "
+	      "--remount-ro /proc --tmpfs /tmp --bind /w /w --chdir /w "
+	      "-- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/w -- true");
+}
+
+/* What --dev binds from the host, as bwrap's SETUP_MOUNT_DEV lists it. */
+static void test_dev_nodes(void **state)
+{
+	(void)state;
+	struct strv a = STRV_INIT;
+	strv_pushv(&a, bwrap_dev_nodes);
+	char *got = strv_shell_join(&a);
+	assert_string_equal(got, "/dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/tty");
+	free(got);
+	strv_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +212,8 @@ int main(void)
 		cmocka_unit_test(test_awkward_paths_stay_single_words),
 		cmocka_unit_test(test_environment_as_setenv),
 		cmocka_unit_test(test_rw_words),
+		cmocka_unit_test(test_root_proc_read_only),
+		cmocka_unit_test(test_dev_nodes),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

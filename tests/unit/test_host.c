@@ -320,6 +320,46 @@ static void test_refusals(void **state)
 	fx_free(&f);
 }
 
+/* Run as root, the jail owns what root owns: /proc is remounted read-only
+ * and the host's nodes behind its /dev (the console too, when there is
+ * one) are listed for spawn.c to bind read-only; not as a user, and not
+ * /proc with --nested-userns, which binds the host's read-only already. */
+static void test_root_read_only_devices_and_proc(void **state)
+{
+	(void)state;
+	struct fixture f;
+	char *envp[] = { NULL };
+	fx_init(&f, true);
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_false(f.pl.proc_read_only);
+	assert_int_equal(f.pl.host_devices.n, 0);
+	fx_free(&f);
+
+	fx_init(&f, true);
+	f.h.uid = 0;
+	f.h.console = "/dev/pts/7";
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	if (f.pl.backend != BACKEND_BWRAP) {
+		fx_free(&f);
+		skip();
+	}
+	assert_true(f.pl.proc_read_only);
+	static const char *const want[] = { "/dev/null",    "/dev/zero", "/dev/full", "/dev/random",
+					    "/dev/urandom", "/dev/tty",  "/dev/pts/7" };
+	assert_int_equal(f.pl.host_devices.n, sizeof want / sizeof *want);
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		assert_string_equal(f.pl.host_devices.v[i], want[i]);
+	fx_free(&f);
+
+	fx_init(&f, true);
+	f.h.uid = 0;
+	f.p.nested_userns.value = true;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_false(f.pl.proc_read_only);
+	assert_int_equal(f.pl.host_devices.n, 6);
+	fx_free(&f);
+}
+
 static void test_home_as_workspace(void **state)
 {
 	(void)state;
@@ -691,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_skips_only_for_explain),
 		cmocka_unit_test(test_home_as_workspace),
+		cmocka_unit_test(test_root_read_only_devices_and_proc),
 		cmocka_unit_test(test_xdg_config_home_in_workspace),
 		cmocka_unit_test(test_git_includes),
 		cmocka_unit_test(test_nested_configs_only_when_present),
