@@ -189,9 +189,11 @@ static void say_devlock_failed(const char *path, int err)
 	const char *part[] = { "run as root, kjail cannot ",
 			       path ? "bind " : "make a mount namespace of its own",
 			       path ? path : "",
-			       path ? " read-only for the jail's /dev" : "",
-			       " (errno ", p, "); without it the jail could change the host's "
-			       "device nodes\n" };
+			       path ? " read-only" : "",
+			       " (errno ", p, err == EPERM ? ", EPERM: it needs CAP_SYS_ADMIN" : "",
+			       "), without which the jail could change the host's device nodes "
+			       "behind its /dev; run kjail as a user, or as root with "
+			       "CAP_SYS_ADMIN\n" };
 	for (size_t i = 0; i < ARRAY_SIZE(part); i++)
 		(void)!write(STDERR_FILENO, part[i], strlen(part[i]));
 }
