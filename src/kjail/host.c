@@ -152,7 +152,10 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	out->inside_id = out->allow_userns && h->uid == 0 ? 65534 : -1;
 	/* root's jail owns what root owns (whatever its uid inside) */
 	if (h->uid == 0 && out->backend == BACKEND_BWRAP) {
-		out->proc_read_only = !out->nested_userns; /* that one binds /proc read-only */
+		/* --nested-userns binds the host's read-only already; with
+		 * --allow-userns a nested namespace needs /proc/PID/uid_map
+		 * written, so /proc stays writable there (a documented gap) */
+		out->proc_read_only = !out->nested_userns && !out->allow_userns;
 		strv_pushv(&out->host_devices, bwrap_dev_nodes);
 		if (h->console)
 			strv_push(&out->host_devices, h->console);

@@ -323,7 +323,8 @@ static void test_refusals(void **state)
 /* Run as root, the jail owns what root owns: /proc is remounted read-only
  * and the host's nodes behind its /dev (the console too, when there is
  * one) are listed for spawn.c to bind read-only; not as a user, and not
- * /proc with --nested-userns, which binds the host's read-only already. */
+ * /proc with --nested-userns, which binds the host's read-only already,
+ * or with --allow-userns, whose nested namespaces write their uid_map. */
 static void test_root_read_only_devices_and_proc(void **state)
 {
 	(void)state;
@@ -354,6 +355,14 @@ static void test_root_read_only_devices_and_proc(void **state)
 	fx_init(&f, true);
 	f.h.uid = 0;
 	f.p.nested_userns.value = true;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_false(f.pl.proc_read_only);
+	assert_int_equal(f.pl.host_devices.n, 6);
+	fx_free(&f);
+
+	fx_init(&f, true);
+	f.h.uid = 0;
+	f.p.allow_userns.value = true;
 	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
 	assert_false(f.pl.proc_read_only);
 	assert_int_equal(f.pl.host_devices.n, 6);
