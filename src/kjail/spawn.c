@@ -201,10 +201,10 @@ static void say_devlock_failed(const char *path, int err)
 /* In the vfork child: system calls only (it shares kjail's memory until
  * the exec). The host's device nodes the jail would own are bound
  * read-only first (devlock.h); the descriptors bwrap reads lose
- * close-on-exec; stderr becomes kjail's pipe; the caller's signal mask comes back, SIGINT and
- * SIGQUIT ignored (bwrap would die of a Ctrl-C before the command had
- * handled it; the entry program gives the command the caller's
- * dispositions back); no environment (the command's comes with the
+ * close-on-exec; stderr becomes kjail's pipe; the caller's signal mask
+ * comes back, SIGINT and SIGQUIT ignored (bwrap would die of a Ctrl-C
+ * before the command had handled it; the entry program gives the command
+ * the caller's dispositions back); no environment (the command's comes with the
  * options, so no process of the jail holds a scrubbed variable). */
 static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, const int *keep,
 				   size_t nkeep, int err_w, const sigset_t *mask,
