@@ -44,6 +44,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \
+	tests/integration/kjail-socket-families.test \
 	tests/integration/kjail-host-sockets.test \
 	tests/integration/kjail-badinput.test \
 	tests/integration/bench-smoke.test
