@@ -38,6 +38,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-works.test \
 	tests/integration/kjail-entry.test \
 	tests/integration/kjail-masks.test \
+	tests/integration/kjail-mask-aliases.test \
 	tests/integration/kjail-protected.test \
 	tests/integration/kjail-protected-table.test \
 	tests/integration/kjail-protected-docs.test \

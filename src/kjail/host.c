@@ -112,7 +112,7 @@ static bool build(struct builder *b)
 	if (!add_roots(b) || !protect_all(b))
 		return false;
 	add_policy_masks(b);
-	if (!check_masks(b))
+	if (!add_mask_aliases(b) || !check_masks(b))
 		return false;
 	if (b->h->self) {
 		const struct cand *m = covering(&b->masks, b->h->self);

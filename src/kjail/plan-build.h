@@ -7,6 +7,7 @@
  *   protect-home.c  the home directory's names, $XDG_CONFIG_HOME's
  *   protect-path.c  protecting one path: bind, pin, make or reserve it
  *   masks.c         the masks: built-in, --deny-read, under no network
+ *   mask-aliases.c  the masks again at the other mounts of their objects
  *   hostcheck.c     the checks of what was planned against the host
  *   plan-build.c    candidates, lookups, directory reads, errors
  *   plan.c          the plan itself
@@ -126,6 +127,11 @@ void add_mask(struct builder *b, const char *path, const char *origin);
 /* The built-in masks (with defaults on), those under no network and
  * --deny-read's. */
 void add_policy_masks(struct builder *b);
+
+/* mask-aliases.c: each mask planned so far, also at every other name the
+ * mount table gives its object (mountinfo.h), confirmed by stat; false
+ * with the error set when the table cannot be read or there are too many. */
+bool add_mask_aliases(struct builder *b);
 
 /* protect-path.c: what a row's kind does at one place */
 enum protect_act {
