@@ -157,6 +157,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	cands_free(&b.protects);
 	cands_free(&b.masks);
 	path_memo_free(&b.memo);
+	mount_table_free(&b.mounts);
 	for (size_t i = 0; i < b.nseen; i++) {
 		free(b.seen[i].link);
 		free(b.seen[i].real);

@@ -7,7 +7,6 @@
 #include "mountinfo.h"
 #include "plan-build.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,7 +14,6 @@
 /* More than this many aliases is no mount table kjail was made for: it
  * refuses rather than plan hundreds of mounts. */
 #define ALIASES_MAX 256
-#define MOUNTINFO_MAX (16u << 20)
 
 #ifdef KJ_OS_LINUX
 static bool same_object(const char *a, const char *b, struct stat *st)
@@ -69,28 +67,18 @@ bool add_mask_aliases(struct builder *b)
 #ifdef KJ_OS_LINUX
 	if (!b->masks.n)
 		return true;
-	size_t len = 0;
-	_cleanup_free_ char *text = read_file_capped("/proc/self/mountinfo", MOUNTINFO_MAX, &len);
-	if (!text)
-		return fail(b, "cannot read /proc/self/mountinfo to find the other mounts of the "
-			       "masked paths: %s",
-			    strerror(errno));
-	struct mount_table t;
-	size_t bad = 0;
-	if (!mountinfo_parse(text, len, &t, &bad))
-		return fail(b, "/proc/self/mountinfo:%zu: cannot parse the line, so the other "
-			       "mounts of the masked paths are unknown",
-			    bad);
+	const struct mount_table *t = host_mounts(b);
+	if (!t)
+		return false;
 	/* only the masks planned so far: an alias's own aliases are among
 	 * those of its original */
 	size_t n = b->masks.n, count = 0;
-	bool ok = true;
-	for (size_t i = 0; i < n && ok; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct cand m = b->masks.v[i]; /* cand_add may move the array */
-		ok = mask_aliases_of(b, &t, &m, &count);
+		if (!mask_aliases_of(b, t, &m, &count))
+			return false;
 	}
-	mount_table_free(&t);
-	return ok;
+	return true;
 #else
 	(void)b;
 	return true;

@@ -74,11 +74,13 @@ static bool parse_line(char *line, struct mount_entry *e)
 		return false;
 	mountinfo_unescape(f[3]);
 	mountinfo_unescape(f[4]);
+	mountinfo_unescape(tok);
 	/* a root need not be a path (nsfs: "net:[4026531840]"), a point must */
 	if (!f[3][0] || f[4][0] != '/')
 		return false;
 	e->root = xstrdup(f[3]);
 	e->point = xstrdup(f[4]);
+	e->type = xstrdup(tok);
 	return true;
 }
 
@@ -119,6 +121,7 @@ void mount_table_free(struct mount_table *t)
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->v[i].root);
 		free(t->v[i].point);
+		free(t->v[i].type);
 	}
 	free(t->v);
 	memset(t, 0, sizeof *t);

@@ -22,6 +22,7 @@ struct mount_entry {
 	unsigned major, minor;
 	char *root;   /* the mount's root within its file system, unescaped */
 	char *point;  /* where it is mounted, unescaped */
+	char *type;   /* the file system's type ("ext4", "proc"), unescaped */
 };
 
 struct mount_table {

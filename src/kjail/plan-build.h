@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "host.h"
+#include "mountinfo.h"
 #include "path.h"
 #include "protected.h"
 #include "util.h"
@@ -74,6 +75,8 @@ struct builder {
 		const char *given, *origin;
 	} *seen;
 	size_t nseen;
+	struct mount_table mounts; /* /proc/self/mountinfo, once (host_mounts) */
+	bool mounts_read;
 	char *err;
 	size_t errlen;
 };
@@ -116,6 +119,10 @@ bool scan_dir(struct builder *b, const char *dir, const char *const *name,
 	      const size_t *len, size_t n, bool *present, bool *link);
 
 /* hostcheck.c */
+#define MOUNTINFO_MAX (16u << 20)
+/* The mount table as this process sees it (bwrap binds from it), read and
+ * parsed on first use; NULL with the error set when it cannot be. */
+const struct mount_table *host_mounts(struct builder *b);
 bool check_planted(struct builder *b);
 bool check_kernel_mounts(struct builder *b);
 /* Orders the masks and drops those nested in another or private in the

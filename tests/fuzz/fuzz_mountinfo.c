@@ -73,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < t.n; i++) {
 		CHECK(t.v[i].point[0] == '/');
 		CHECK(t.v[i].root[0] != '\0');
+		CHECK(t.v[i].type != NULL);
 	}
 	/* the paths the table itself names, and a few fixed ones */
 	static const char *const fixed[] = { "/", "/home/u/.ssh", "/home/u/.netrc", "/etc/shadow" };

@@ -35,6 +35,7 @@ static void test_parse_fields(void **state)
 	assert_int_equal(t.v[0].minor, 0);
 	assert_string_equal(t.v[0].root, "/");
 	assert_string_equal(t.v[0].point, "/");
+	assert_string_equal(t.v[0].type, "ext4");
 	/* escapes undone, optional fields skipped */
 	assert_string_equal(t.v[1].root, "/home/u/a b");
 	assert_string_equal(t.v[1].point, "/run/host/with\ttab");
@@ -42,6 +43,7 @@ static void test_parse_fields(void **state)
 	assert_int_equal(t.v[1].minor, 45);
 	/* a root need not be a path */
 	assert_string_equal(t.v[2].root, "net:[4026532289]");
+	assert_string_equal(t.v[2].type, "nsfs");
 	mount_table_free(&t);
 	/* no final newline, empty lines */
 	parse_ok("\n1 0 8:1 / / rw - ext4 /dev/sda1 rw", &t);
