@@ -7,7 +7,7 @@
  * The benchmark exports it once and hands the raw bwrap line a fresh
  * descriptor on it per run (bench/fdexec).
  *
- *   seccomp-dump [--allow-userns] FILE
+ *   seccomp-dump [--allow-userns] [--no-network] FILE
  */
 #include "config.h"
 #include "seccomp.h"
@@ -23,12 +23,16 @@ int main(int argc, char **argv)
 {
 	struct sc_opts o = { .allow_userns = false };
 	int i = 1;
-	if (i < argc && strcmp(argv[i], "--allow-userns") == 0) {
-		o.allow_userns = true;
-		i++;
+	for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+		if (strcmp(argv[i], "--allow-userns") == 0)
+			o.allow_userns = true;
+		else if (strcmp(argv[i], "--no-network") == 0)
+			o.no_network = true;
+		else
+			break;
 	}
 	if (i + 1 != argc) {
-		fprintf(stderr, "usage: seccomp-dump [--allow-userns] FILE\n");
+		fprintf(stderr, "usage: seccomp-dump [--allow-userns] [--no-network] FILE\n");
 		return 2;
 	}
 	char err[512];

@@ -41,12 +41,14 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-works.test \
 	tests/integration/kjail-entry.test \
 	tests/integration/kjail-masks.test \
+	tests/integration/kjail-mask-aliases.test \
 	tests/integration/kjail-protected.test \
 	tests/integration/kjail-protected-table.test \
 	tests/integration/kjail-protected-docs.test \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \
+	tests/integration/kjail-socket-families.test \
 	tests/integration/kjail-host-sockets.test \
 	tests/integration/kjail-host-metadata.test \
 	tests/integration/kjail-badinput.test \

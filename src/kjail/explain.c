@@ -53,7 +53,7 @@ void explain_verdict(const struct plan *pl, const char *path, const char *cwd, s
 
 static const char *errno_name(int e)
 {
-	return e == EPERM ? "EPERM" : e == ENOSYS ? "ENOSYS" : "error";
+	return e == EPERM ? "EPERM" : e == ENOSYS ? "ENOSYS" : e == EAFNOSUPPORT ? "EAFNOSUPPORT" : "error";
 }
 
 /* seccomp_rules() lists the rules of one idea next to each other. */
@@ -67,7 +67,7 @@ static bool same_rule(const struct sc_rule *a, const struct sc_rule *b)
  * rule is dozens of BPF rules but one idea. */
 static void text_filter(FILE *out, const struct plan *pl)
 {
-	struct sc_opts o = { .allow_userns = pl->allow_userns };
+	struct sc_opts o = { .allow_userns = pl->allow_userns, .no_network = !pl->network };
 	size_t n;
 	struct sc_rule *r = seccomp_rules(&o, &n);
 	fprintf(out, "seccomp: %s\n", seccomp_built_in() ? "filter on" : "NOT built in");
@@ -166,7 +166,7 @@ static void entries_json(struct jsonw *w, const char *name, const struct entry_l
 
 static void filter_json(struct jsonw *w, const struct plan *pl)
 {
-	struct sc_opts o = { .allow_userns = pl->allow_userns };
+	struct sc_opts o = { .allow_userns = pl->allow_userns, .no_network = !pl->network };
 	size_t n;
 	struct sc_rule *r = seccomp_rules(&o, &n);
 	jw_key(w, "seccomp");

@@ -3,6 +3,7 @@
  * kernel file system, none reached through a symlink a jail could have
  * planted, no mask that would hide a writable root. */
 #include "config.h"
+#include "mountinfo.h"
 #include "plan-build.h"
 
 #include <errno.h>
@@ -80,20 +81,36 @@ static const char *const kernel_fstypes[] = {
 };
 
 
-/* A mountinfo path field, its \ooo escapes undone, in place. */
-static void mountinfo_unescape(char *s)
+/* The mount table, read and parsed once per plan: the writable roots'
+ * check and the masks' aliases (mask-aliases.c) both need it. */
+const struct mount_table *host_mounts(struct builder *b)
 {
-	char *w = s;
-	for (char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-		    r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 3;
-		} else {
-			*w++ = *r;
-		}
+	if (b->mounts_read)
+		return &b->mounts;
+	size_t len = 0, bad = 0;
+	_cleanup_free_ char *text = read_file_capped("/proc/self/mountinfo", MOUNTINFO_MAX, &len);
+	if (!text) {
+		fail(b, "cannot read /proc/self/mountinfo (to check the writable paths and find "
+			"the other mounts of the masked paths): %s",
+		     strerror(errno));
+		return NULL;
 	}
-	*w = '\0';
+	if (!mountinfo_parse(text, len, &b->mounts, &bad)) {
+		fail(b, "/proc/self/mountinfo:%zu: cannot parse the line, so the mounts the jail "
+			"would see are unknown",
+		     bad);
+		return NULL;
+	}
+	b->mounts_read = true;
+	return &b->mounts;
+}
+
+static bool is_kernel_fs(const char *type)
+{
+	for (const char *const *t = kernel_fstypes; *t; t++)
+		if (strcmp(type, *t) == 0)
+			return true;
+	return false;
 }
 
 /* Every writable root, and every mount under it (a bind is recursive: a
@@ -102,59 +119,26 @@ static void mountinfo_unescape(char *s)
 bool check_kernel_mounts(struct builder *b)
 {
 #ifdef KJ_OS_LINUX
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return fail(b, "cannot read /proc/self/mountinfo to check the writable paths: %s",
-			    strerror(errno));
-	size_t nroots = b->roots.n;
-	size_t *deepest = xcalloc(nroots ? nroots : 1, sizeof *deepest); /* length + 1 */
-	char **on = xcalloc(nroots ? nroots : 1, sizeof *on);              /* its type */
-	char *line = NULL;
-	size_t cap = 0;
-	bool ok = true;
-	while (ok && getline(&line, &cap, f) > 0) {
-		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
-		char *save = NULL, *field = strtok_r(line, " ", &save);
-		char *mp = NULL, *type = NULL;
-		for (int i = 0; field; i++, field = strtok_r(NULL, " ", &save)) {
-			if (i == 4)
-				mp = field;
-			if (strcmp(field, "-") == 0) {
-				type = strtok_r(NULL, " ", &save);
-				break;
-			}
-		}
-		if (!mp || !type)
-			continue;
-		mountinfo_unescape(mp);
-		bool kernel = false;
-		for (const char *const *t = kernel_fstypes; *t && !kernel; t++)
-			kernel = strcmp(type, *t) == 0;
-		for (size_t r = 0; r < nroots && ok; r++) {
-			const char *root = b->roots.v[r].path;
-			if (path_is_under(root, mp) && strlen(mp) + 1 > deepest[r]) {
-				deepest[r] = strlen(mp) + 1;
-				free(on[r]);
-				on[r] = kernel ? xstrdup(type) : NULL;
-			} else if (kernel && path_is_under(mp, root) && strcmp(mp, root) != 0) {
-				ok = fail(b, "%s: refusing to make %s writable: %s below it is the "
-					     "kernel's %s file system, never the jail's to write",
-					  b->roots.v[r].origin, root, mp, type);
-			}
+	const struct mount_table *t = host_mounts(b);
+	if (!t)
+		return false;
+	for (size_t r = 0; r < b->roots.n; r++) {
+		const char *root = b->roots.v[r].path;
+		const struct mount_entry *at = mount_of(t, root);
+		if (at && is_kernel_fs(at->type))
+			return fail(b, "%s: refusing to make %s writable: it is on the kernel's %s "
+				       "file system, never the jail's to write",
+				    b->roots.v[r].origin, root, at->type);
+		for (size_t i = 0; i < t->n; i++) {
+			const struct mount_entry *e = &t->v[i];
+			if (is_kernel_fs(e->type) && path_is_under(e->point, root) &&
+			    strcmp(e->point, root) != 0)
+				return fail(b, "%s: refusing to make %s writable: %s below it is the "
+					       "kernel's %s file system, never the jail's to write",
+					    b->roots.v[r].origin, root, e->point, e->type);
 		}
 	}
-	for (size_t r = 0; r < nroots && ok; r++)
-		if (on[r])
-			ok = fail(b, "%s: refusing to make %s writable: it is on the kernel's %s "
-				     "file system, never the jail's to write",
-				  b->roots.v[r].origin, b->roots.v[r].path, on[r]);
-	for (size_t r = 0; r < nroots; r++)
-		free(on[r]);
-	free(on);
-	free(deepest);
-	free(line);
-	fclose(f);
-	return ok;
+	return true;
 #else
 	(void)b;
 	return true;

@@ -7,6 +7,7 @@ libkjail_a_SOURCES = \
 	src/kjail/env.c src/kjail/env.h \
 	src/kjail/plan.c src/kjail/plan.h src/kjail/plan-build.c src/kjail/plan-build.h \
 	src/kjail/host.c src/kjail/host.h src/kjail/hostcheck.c src/kjail/masks.c \
+	src/kjail/mask-aliases.c src/kjail/mountinfo.c src/kjail/mountinfo.h \
 	src/kjail/protected.c src/kjail/protected.h src/kjail/protect.c \
 	src/kjail/protect-git.c src/kjail/protect-home.c src/kjail/protect-path.c \
 	src/kjail/gitconfig.c src/kjail/gitconfig.h \
@@ -59,9 +60,12 @@ kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = $(KJAIL_LIBS)
 check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
-	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe
+	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo
 TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
-	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe
+	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo
+tests_unit_test_mountinfo_SOURCES = tests/unit/test_mountinfo.c
+tests_unit_test_mountinfo_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_mountinfo_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_explain_SOURCES = tests/unit/test_explain.c tests/unit/tree-fixture.h
 tests_unit_test_explain_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
 tests_unit_test_explain_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
@@ -89,3 +93,27 @@ tests_unit_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
 TESTS += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
 EXTRA_DIST += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
+
+# libFuzzer harness for the mountinfo parser and the alias finder, on the
+# conventions of tests/fuzz/local.mk (FUZZ_TARGETS, seeds in
+# tests/fuzz/corpus/mountinfo). Compiled by clang from the sources
+# themselves: the gcc-built archives carry no coverage instrumentation.
+KJAIL_FUZZ_TARGETS =
+if HAVE_CLANG
+KJAIL_FUZZ_TARGETS += tests/fuzz/fuzz_mountinfo
+endif
+FUZZ_TARGETS += $(KJAIL_FUZZ_TARGETS)
+EXTRA_DIST += tests/fuzz/fuzz_mountinfo.c
+CLEANFILES += tests/fuzz/fuzz_mountinfo
+FUZZ_MOUNTINFO_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_mountinfo.c \
+	$(srcdir)/src/kjail/mountinfo.c \
+	$(srcdir)/src/common/path.c \
+	$(srcdir)/src/common/util.c
+tests/fuzz/fuzz_mountinfo: $(FUZZ_MOUNTINFO_SRCS) src/kjail/mountinfo.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_MOUNTINFO_SRCS) $(LIBBSD_LIBS)
+
+fuzz-mountinfo-run:
+	$(MAKE) $(AM_MAKEFLAGS) fuzz-run FUZZ_TARGETS='$(KJAIL_FUZZ_TARGETS)'
+.PHONY: fuzz-mountinfo-run

@@ -7,6 +7,7 @@
  *   protect-home.c  the home directory's names, $XDG_CONFIG_HOME's
  *   protect-path.c  protecting one path: bind, pin, make or reserve it
  *   masks.c         the masks: built-in, --deny-read, under no network
+ *   mask-aliases.c  the masks again at the other mounts of their objects
  *   hostcheck.c     the checks of what was planned against the host
  *   plan-build.c    candidates, lookups, directory reads, errors
  *   plan.c          the plan itself
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "host.h"
+#include "mountinfo.h"
 #include "path.h"
 #include "protected.h"
 #include "util.h"
@@ -73,6 +75,8 @@ struct builder {
 		const char *given, *origin;
 	} *seen;
 	size_t nseen;
+	struct mount_table mounts; /* /proc/self/mountinfo, once (host_mounts) */
+	bool mounts_read;
 	char *err;
 	size_t errlen;
 };
@@ -115,6 +119,10 @@ bool scan_dir(struct builder *b, const char *dir, const char *const *name,
 	      const size_t *len, size_t n, bool *present, bool *link);
 
 /* hostcheck.c */
+#define MOUNTINFO_MAX (16u << 20)
+/* The mount table as this process sees it (bwrap binds from it), read and
+ * parsed on first use; NULL with the error set when it cannot be. */
+const struct mount_table *host_mounts(struct builder *b);
 bool check_planted(struct builder *b);
 bool check_kernel_mounts(struct builder *b);
 /* Orders the masks and drops those nested in another or private in the
@@ -126,6 +134,11 @@ void add_mask(struct builder *b, const char *path, const char *origin);
 /* The built-in masks (with defaults on), those under no network and
  * --deny-read's. */
 void add_policy_masks(struct builder *b);
+
+/* mask-aliases.c: each mask planned so far, also at every other name the
+ * mount table gives its object (mountinfo.h), confirmed by stat; false
+ * with the error set when the table cannot be read or there are too many. */
+bool add_mask_aliases(struct builder *b);
 
 /* protect-path.c: what a row's kind does at one place */
 enum protect_act {

@@ -87,6 +87,72 @@ static void add_personality(struct rules *r)
 	}
 }
 
+size_t seccomp_variant(const struct sc_opts *o)
+{
+	return (o->allow_userns ? 1u : 0u) | (o->no_network ? 2u : 0u);
+}
+
+struct sc_opts seccomp_variant_opts(size_t i)
+{
+	return (struct sc_opts){ .allow_userns = i & 1, .no_network = i & 2 };
+}
+
+/* Under no network, the socket families a network namespace does not cut
+ * off (include/linux/socket.h numbers). The jail's own network namespace
+ * isolates every family that is per namespace: AF_INET, AF_INET6,
+ * AF_PACKET, AF_NETLINK (the namespace's own routes and links; audit is
+ * the initial namespace's only, uevents are a read-only view), AF_KEY,
+ * AF_CAN, AF_TIPC, AF_RDS (its InfiniBand transport serves the initial
+ * namespace only), AF_RXRPC, AF_PHONET, AF_CAIF and AF_IEEE802154 (per
+ * namespace devices), AF_KCM and AF_SMC (over the namespace's TCP: SMC's
+ * handshake is TCP), AF_XDP (a device of the namespace), AF_MCTP,
+ * AF_PPPOX. AF_UNIX is the file system's (its sockets there are masked or
+ * read-only) and the namespace's (abstract ones). AF_ALG is the kernel's
+ * crypto, no network. The rest, refused with the answer of a kernel
+ * without the family: */
+static const struct {
+	int family;
+	const char *name, *why;
+} no_netns_families[] = {
+	/* the kernel keeps no per-namespace state for these: any namespace
+	 * reaches them */
+	{ 40, "AF_VSOCK", "VM sockets reach the hypervisor and host, whatever the network namespace" },
+	{ 42, "AF_QIPCRTR", "Qualcomm IPC router: one node for the machine, modem and DSP services" },
+	{ 32, "AF_IUCV", "s390 IUCV reaches other z/VM guests and the hypervisor" },
+	{ 34, "AF_ISDN", "mISDN devices are the machine's, not a namespace's" },
+	/* the kernel refuses these outside the initial namespace today:
+	 * refused here too, so the jail does not depend on that */
+	{ 31, "AF_BLUETOOTH", "the machine's Bluetooth adapters, not a namespace's" },
+	{ 39, "AF_NFC", "the machine's NFC devices, not a namespace's" },
+	{ 8, "AF_ATMPVC", "ATM devices are the initial namespace's" },
+	{ 20, "AF_ATMSVC", "ATM devices are the initial namespace's" },
+	{ 3, "AF_AX25", "amateur radio devices are the initial namespace's" },
+	{ 6, "AF_NETROM", "amateur radio devices are the initial namespace's" },
+	{ 11, "AF_ROSE", "amateur radio devices are the initial namespace's" },
+	{ 9, "AF_X25", "X.25 devices are the initial namespace's" },
+	{ 5, "AF_APPLETALK", "AppleTalk is the initial namespace's" },
+	{ 26, "AF_LLC", "802.2 LLC is the initial namespace's" },
+};
+
+/* socket(2) and socketpair(2) with one of those families. On i386, libc
+ * may create sockets through socketcall(2), whose arguments sit in memory
+ * a filter cannot read: for these rules libseccomp refuses socketcall's
+ * SYS_SOCKET and SYS_SOCKETPAIR whole, so a 32-bit program whose libc goes
+ * that way creates no socket at all under no network (fails closed). */
+static void add_no_network(struct rules *r)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(no_netns_families); i++) {
+		static const char *const calls[] = { "socket", "socketpair" };
+		for (size_t c = 0; c < ARRAY_SIZE(calls); c++) {
+			struct sc_rule *x = add(r, calls[c], EAFNOSUPPORT,
+						no_netns_families[i].name,
+						no_netns_families[i].why);
+			cond(x, 0, SC_MASKED_EQ, 0xffffffffULL,
+			     (uint64_t)no_netns_families[i].family);
+		}
+	}
+}
+
 struct sc_rule *seccomp_rules(const struct sc_opts *o, size_t *n)
 {
 	struct rules r = { 0 };
@@ -140,6 +206,8 @@ struct sc_rule *seccomp_rules(const struct sc_opts *o, size_t *n)
 	add_mode_rules(&r, "mknod", 1, 0, 0);
 	add_mode_rules(&r, "mknodat", 2, 0, 0);
 	add(&r, "openat2", ENOSYS, NULL, "its mode sits in memory a filter cannot read");
+	if (o->no_network)
+		add_no_network(&r);
 	*n = r.n;
 	return r.v;
 }

@@ -27,7 +27,17 @@ struct sc_rule {
 
 struct sc_opts {
 	bool allow_userns;
+	bool no_network;   /* the plan cuts the network: socket families a
+			    * network namespace does not isolate are refused */
 };
+
+/* Every combination of the options is a variant, compiled at build time
+ * (gen-seccomp-bpf.c) and embedded (seccomp_load.c): variant i has the
+ * options seccomp_variant_opts(i) gives, and seccomp_variant(o) is its
+ * index. */
+#define SC_VARIANTS 4
+size_t seccomp_variant(const struct sc_opts *o);
+struct sc_opts seccomp_variant_opts(size_t i);
 
 /* The rules for these options, in a fresh array (*n of them). */
 struct sc_rule *seccomp_rules(const struct sc_opts *o, size_t *n);

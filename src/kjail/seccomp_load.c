@@ -16,13 +16,14 @@
 
 #ifdef HAVE_SECCOMP
 extern const char kj_bpf_machine[];
-extern const unsigned char kj_bpf_default[], kj_bpf_allow_userns[];
-extern const size_t kj_bpf_default_len, kj_bpf_allow_userns_len;
+extern const unsigned char *const kj_bpf[SC_VARIANTS];
+extern const size_t kj_bpf_len[SC_VARIANTS];
 
 const unsigned char *seccomp_embedded(const struct sc_opts *o, size_t *len)
 {
-	*len = o->allow_userns ? kj_bpf_allow_userns_len : kj_bpf_default_len;
-	return o->allow_userns ? kj_bpf_allow_userns : kj_bpf_default;
+	size_t v = seccomp_variant(o);
+	*len = kj_bpf_len[v];
+	return kj_bpf[v];
 }
 
 const char *seccomp_embedded_machine(void) { return kj_bpf_machine; }

@@ -122,7 +122,7 @@ static void jail_open(struct jail *j, const struct plan *pl)
 		die_errno("cannot duplicate stderr");
 	open_masks(j, masks_of(pl));
 	j->policy = new_memfd("kjail-policy");
-	struct sc_opts so = { .allow_userns = pl->allow_userns };
+	struct sc_opts so = { .allow_userns = pl->allow_userns, .no_network = !pl->network };
 	char err[512];
 	j->seccomp = seccomp_export(&so, err, sizeof err);
 	if (j->seccomp < 0)

@@ -73,6 +73,13 @@
  *   openat2 PATH             open PATH read-only through openat2
  *   kill PID [SIG]           kill(PID, SIG), SIG default 0
  *   kill-parent [SIG]        kill(getppid(), SIG)
+ *   socket FAMILY [TYPE]     socket(FAMILY, TYPE, 0), TYPE default 1
+ *                            (SOCK_STREAM); the socket is closed at once,
+ *                            nothing is connected (creation is the probe)
+ *   socketpair FAMILY [TYPE] socketpair(FAMILY, TYPE, 0, sv) likewise
+ *   socketcall-socket FAMILY [TYPE]   i386 only: socket through the
+ *                            socketcall(2) multiplexer (SYS_SOCKET), whose
+ *                            arguments sit in memory a filter cannot read
  *   getpid                   always allowed: shows the ABI works at all
  *   landlock-abi             the Landlock ABI version (a number)
  */
@@ -187,6 +194,11 @@ struct scnr {
 #else
 #define NATIVE_mknod -1
 #endif
+#ifdef __NR_socketcall
+#define NATIVE_socketcall __NR_socketcall
+#else
+#define NATIVE_socketcall -1
+#endif
 #ifdef __NR_chmod
 #define NATIVE_chmod __NR_chmod
 #else
@@ -298,6 +310,9 @@ static const struct scnr nrs[] = {
 	{ "openat2",           __NR_openat2,           437, 437 },
 	{ "kill",              __NR_kill,              37,  62 },
 	{ "getpid",            __NR_getpid,            20,  39 },
+	{ "socket",            __NR_socket,            359, 41 },
+	{ "socketpair",        __NR_socketpair,        360, 53 },
+	{ "socketcall",        NATIVE_socketcall,      102, -1 },
 	{ "landlock_create_ruleset", __NR_landlock_create_ruleset, 444, 444 },
 };
 
@@ -688,6 +703,34 @@ number(const char *s)
 	return v;
 }
 
+/* socket creation only: what is made is closed at once, never connected */
+static long
+probe_socket(const char *name, const char *fam, const char *type)
+{
+	long f, t = type ? (long)number(type) : 1 /* SOCK_STREAM */, r;
+
+	if (!fam)
+		usage();
+	f = (long)number(fam);
+	if (strcmp(name, "socketpair") == 0) {
+		int *sv = low(NULL, 2 * sizeof *sv);
+		r = sc("socketpair", f, t, 0, sv, 0);
+		if (r >= 0) {
+			close(sv[0]);
+			close(sv[1]);
+		}
+		return r;
+	}
+	if (strcmp(name, "socketcall-socket") == 0) {
+		/* unsigned long args[3], as the i386 ABI lays them out */
+		uint32_t *args = low(NULL, 3 * sizeof *args);
+		args[0] = (uint32_t)f;
+		args[1] = (uint32_t)t;
+		return close_ok(sc("socketcall", 1 /* SYS_SOCKET */, args, 0, 0, 0));
+	}
+	return close_ok(sc("socket", f, t, 0, 0, 0));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -898,6 +941,9 @@ main(int argc, char **argv)
 		r = sc("kill", pp, arg ? (long)number(arg) : 0, 0, 0, 0);
 	} else if (strcmp(name, "getpid") == 0) {
 		r = sc("getpid", 0, 0, 0, 0, 0);
+	} else if (strcmp(name, "socket") == 0 || strcmp(name, "socketpair") == 0 ||
+		   strcmp(name, "socketcall-socket") == 0) {
+		r = probe_socket(name, arg, argc > 3 ? argv[3] : NULL);
 	} else if (strcmp(name, "landlock-abi") == 0) {
 		r = sc("landlock_create_ruleset", 0, 0, LANDLOCK_CREATE_RULESET_VERSION_, 0, 0);
 		if (r >= 0) {

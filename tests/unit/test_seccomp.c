@@ -15,6 +15,10 @@
 
 #include "kjail/seccomp.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 static size_t count(const struct sc_rule *r, size_t n, const char *sys)
 {
 	size_t c = 0;
@@ -140,6 +144,78 @@ static void test_allow_userns_lifts_only_userns_rules(void **state)
 	free(ra);
 }
 
+static size_t family_rules(const struct sc_rule *r, size_t n, const char *sys, uint64_t fam)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += strcmp(r[i].syscall, sys) == 0 && r[i].ncond == 1 && r[i].cond[0].arg == 0 &&
+		     r[i].cond[0].op == SC_MASKED_EQ && r[i].cond[0].mask == 0xffffffffULL &&
+		     r[i].cond[0].value == fam && r[i].err == EAFNOSUPPORT;
+	return c;
+}
+
+/* Under no network: socket and socketpair of the families a network
+ * namespace does not isolate answer EAFNOSUPPORT; those it does isolate
+ * (and AF_UNIX, AF_ALG) are untouched; nothing else changes. */
+static void test_no_network_refuses_families(void **state)
+{
+	(void)state;
+	static const uint64_t refused[] = { 40 /* VSOCK */, 42 /* QIPCRTR */, 32 /* IUCV */,
+					    34 /* ISDN */, 31 /* BLUETOOTH */, 39 /* NFC */ };
+	static const uint64_t kept[] = { 1 /* UNIX */, 2 /* INET */, 10 /* INET6 */,
+					 16 /* NETLINK */, 17 /* PACKET */, 38 /* ALG */,
+					 44 /* XDP */, 30 /* TIPC */ };
+	for (int userns = 0; userns < 2; userns++) {
+		struct sc_opts off = { .allow_userns = userns };
+		struct sc_opts on = { .allow_userns = userns, .no_network = true };
+		size_t nf, nn;
+		struct sc_rule *rf = seccomp_rules(&off, &nf);
+		struct sc_rule *rn = seccomp_rules(&on, &nn);
+		assert_int_equal(count(rf, nf, "socket"), 0);
+		assert_int_equal(count(rf, nf, "socketpair"), 0);
+		for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+			assert_int_equal(family_rules(rn, nn, "socket", refused[i]), 1);
+			assert_int_equal(family_rules(rn, nn, "socketpair", refused[i]), 1);
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(kept); i++) {
+			assert_int_equal(family_rules(rn, nn, "socket", kept[i]), 0);
+			assert_int_equal(family_rules(rn, nn, "socketpair", kept[i]), 0);
+		}
+		/* only socket rules added, after the others, which are identical */
+		assert_true(nn > nf);
+		assert_int_equal(count(rn, nn, "socket") + count(rn, nn, "socketpair"), nn - nf);
+		for (size_t i = 0; i < nf; i++) {
+			assert_string_equal(rf[i].syscall, rn[i].syscall);
+			assert_int_equal(rf[i].err, rn[i].err);
+			assert_memory_equal(rf[i].cond, rn[i].cond, sizeof rf[i].cond);
+		}
+		for (size_t i = nf; i < nn; i++) {
+			assert_non_null(rn[i].what);
+			assert_non_null(rn[i].why);
+		}
+		free(rf);
+		free(rn);
+	}
+}
+
+/* Every option combination has its own variant index, and back. */
+static void test_variants_cover_every_option(void **state)
+{
+	(void)state;
+	bool seen[SC_VARIANTS] = { false };
+	for (int u = 0; u < 2; u++)
+		for (int n = 0; n < 2; n++) {
+			struct sc_opts o = { .allow_userns = u, .no_network = n };
+			size_t v = seccomp_variant(&o);
+			assert_true(v < SC_VARIANTS);
+			assert_false(seen[v]);
+			seen[v] = true;
+			struct sc_opts back = seccomp_variant_opts(v);
+			assert_int_equal(back.allow_userns, u);
+			assert_int_equal(back.no_network, n);
+		}
+}
+
 static void test_export(void **state)
 {
 	(void)state;
@@ -170,8 +246,8 @@ static void test_embedded_matches_rules(void **state)
 	(void)state;
 	if (!seccomp_built_in())
 		skip();
-	for (int v = 0; v < 2; v++) {
-		struct sc_opts o = { .allow_userns = v };
+	for (size_t v = 0; v < SC_VARIANTS; v++) {
+		struct sc_opts o = seccomp_variant_opts(v);
 		size_t len;
 		const unsigned char *emb = seccomp_embedded(&o, &len);
 		assert_non_null(emb);
@@ -193,6 +269,8 @@ int main(void)
 		cmocka_unit_test(test_default_rules),
 		cmocka_unit_test(test_personality_allows_exactly_two_values),
 		cmocka_unit_test(test_allow_userns_lifts_only_userns_rules),
+		cmocka_unit_test(test_no_network_refuses_families),
+		cmocka_unit_test(test_variants_cover_every_option),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_embedded_matches_rules),
 	};
