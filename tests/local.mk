@@ -45,6 +45,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-protected.test \
 	tests/integration/kjail-protected-table.test \
 	tests/integration/kjail-protected-docs.test \
+	tests/integration/kjail-aftercare.test \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \

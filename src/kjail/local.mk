@@ -19,6 +19,7 @@ libkjail_a_SOURCES = \
 	src/kjail/devlock.c src/kjail/devlock.h \
 	src/kjail/reap.c src/kjail/reap.h \
 	src/kjail/aftercare.c src/kjail/aftercare.h \
+	src/kjail/notice.c src/kjail/notice.h \
 	src/kjail/entry_core.c src/kjail/entry.h src/kjail/entry-abi.h \
 	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \
 	src/kjail/landlock.c src/kjail/landlock.h \

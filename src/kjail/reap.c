@@ -19,11 +19,17 @@ void reap_prepare(struct reap_signals *rs)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGPIPE);
+	sigaddset(&block, SIGTTOU);
 	if (sigprocmask(SIG_BLOCK, &block, &rs->was) < 0)
 		die_errno("sigprocmask");
 	/* SIGPIPE stays blocked, out of the signalfd: kjail writes to no pipe
-	 * bwrap reads, and its stderr may be a closed one */
+	 * bwrap reads, and its stderr may be a closed one. So does SIGTTOU:
+	 * the jail shares kjail's terminal and session, and can take the
+	 * terminal's foreground for itself with tostop set; kjail's lines
+	 * after the run would then stop kjail (or fail, EIO) instead of being
+	 * written, and with it the renames after the first line */
 	sigdelset(&block, SIGPIPE);
+	sigdelset(&block, SIGTTOU);
 	rs->sfd = signalfd(-1, &block, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (rs->sfd < 0)
 		die_errno("signalfd");

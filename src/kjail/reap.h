@@ -9,7 +9,9 @@
 
 /* kjail's signals while the jail runs, set before bwrap is started:
  * SIGCHLD, SIGTERM, SIGHUP wait in the returned signalfd (the caller's mask
- * in *was, for the child to restore), SIGPIPE blocked, SIGINT and SIGQUIT
+ * in *was, for the child to restore), SIGPIPE and SIGTTOU blocked (kjail
+ * writes its lines after the run to a terminal the jail may have taken the
+ * foreground of, tostop set), SIGINT and SIGQUIT
  * ignored (they reach the whole foreground group: the command decides),
  * and kjail made the subreaper of the jail. Dies when it cannot. */
 struct reap_signals {

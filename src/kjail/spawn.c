@@ -5,6 +5,7 @@
 #include "bwrap.h"
 #include "devlock.h"
 #include "entry.h"
+#include "notice.h"
 #include "probe.h"
 #include "reap.h"
 #include "seccomp.h"
@@ -339,9 +340,14 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 		diagnose(bwrap, msg);
 	if (n) /* bwrap had something to say after the start: pass it on */
 		(void)!write(STDERR_FILENO, msg, n);
-	restore_stdio();
-	aftercare_move_aside(pl);
-	return exit_status(st);
+	/* kjail's lines from here on: after a reset of what the jail left
+	 * set on the terminal to hide them */
+	struct notice note = { .reset = false };
+	restore_stdio(&note);
+	int status = exit_status(st);
+	/* a planted name kjail could not move aside outweighs the command's
+	 * status: the last line gives it, and what to delete */
+	return aftercare_move_aside(pl, &note, status) ? status : KJ_EXIT_FAIL;
 }
 #endif
 

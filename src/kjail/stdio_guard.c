@@ -71,7 +71,7 @@ void refuse_directory_stdio(void)
 	}
 }
 
-void restore_stdio(void)
+void restore_stdio(struct notice *note)
 {
 	for (int fd = 0; fd < 3; fd++) {
 		struct stat st;
@@ -93,16 +93,16 @@ void restore_stdio(void)
 		else
 			snprintf(path, sizeof path, "its file");
 		if (back)
-			warn_msg("warning: the jail changed %s (%s) from mode %04o group %ld to mode "
-				 "%04o group %ld; put back",
-				 path, stdio_names[fd], (unsigned)was, (long)gwas, (unsigned)mode,
-				 (long)gid);
+			notice_warn(note, "warning: the jail changed %s (%s) from mode %04o group %ld to "
+					"mode %04o group %ld; put back",
+				    path, stdio_names[fd], (unsigned)was, (long)gwas, (unsigned)mode,
+				    (long)gid);
 		else
-			warn_msg("warning: the jail changed %s (%s) from mode %04o group %ld to mode "
-				 "%04o group %ld, and it could not be put back (%s): change it back "
-				 "yourself",
-				 path, stdio_names[fd], (unsigned)was, (long)gwas, (unsigned)mode,
-				 (long)gid, strerror(err));
+			notice_warn(note, "warning: the jail changed %s (%s) from mode %04o group %ld to "
+					"mode %04o group %ld, and it could not be put back (%s): change "
+					"it back yourself",
+				    path, stdio_names[fd], (unsigned)was, (long)gwas, (unsigned)mode,
+				    (long)gid, strerror(err));
 	}
 }
 

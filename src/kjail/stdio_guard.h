@@ -7,6 +7,7 @@
 #define KJ_STDIO_GUARD_H
 
 #include "host.h"
+#include "notice.h"
 
 /* First thing: a standard descriptor the caller left closed is opened on
  * /dev/null, so that none of kjail's own (a pipe of the jail's) takes its
@@ -21,8 +22,8 @@ void seal_inherited_fds(void);
 void refuse_directory_stdio(void);
 /* After the run: puts back the mode and group of a standard descriptor's
  * file (the caller's own file or terminal) that the jail changed, and says
- * so on standard error. */
-void restore_stdio(void);
+ * so on standard error (after note's reset of the terminal). */
+void restore_stdio(struct notice *note);
 /* Dies when one of them is a file (or block device) given read-only that
  * the jail could reopen for writing through /proc/self/fd: one the caller
  * may write, outside every writable path of the plan. For kernels without
