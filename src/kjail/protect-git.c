@@ -96,7 +96,12 @@ bool protect_git_config(struct builder *b, const char *root, const char *file, i
 		return false;
 	}
 	struct gitconfig g = GITCONFIG_INIT;
-	gitconfig_parse(text, len, &g);
+	if (!gitconfig_parse(text, len, &g) && !b->git_err)
+		/* git refuses the file; so does kjail, rather than guess what a
+		 * git that read it some other way would run (what came before
+		 * the bad line is still protected: --explain shows it) */
+		b->git_err = xasprintf("%s: %s: kjail cannot tell what this git config lets git "
+				       "run after the jail; fix the file", file, g.err);
 	bool wtc = g.worktree_config > 0;
 	const char *home = git_home(b->h);
 	/* tree: the work tree relative paths are taken against, when known
@@ -126,15 +131,15 @@ bool protect_git_config(struct builder *b, const char *root, const char *file, i
 						       file, GIT_INCLUDES_MAX);
 			break;
 		}
-		/* relative to the directory of the file that includes it */
-		_cleanup_free_ char *abs = inc[0] == '~' ? path_expand_home(inc, home)
-						       : path_normalize(inc, dir);
+		/* relative to the directory of the file that includes it, as
+		 * named (not where a symlink to it leads: git takes the name) */
+		_cleanup_free_ char *abs = gitconfig_include_path(inc, dir, home);
 		_cleanup_free_ char *real = abs ? path_resolve_memo(abs, dir, &b->memo) : NULL;
 		if (!real)
 			continue;
 		protect_at(b, real, inc_row->why, protect_act_of(inc_row->kind, false, false));
 		/* either way round, an include may mean the setting is on */
-		wtc |= protect_git_config(b, root, real, depth + 1, tree);
+		wtc |= protect_git_config(b, root, abs, depth + 1, tree);
 	}
 	gitconfig_free(&g);
 	return wtc;
