@@ -2,8 +2,10 @@
 #include "config.h"
 #include "aftercare.h"
 #include "path.h"
+#include "strv.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -110,10 +112,55 @@ static void move_aside(const char *root, const char *p, const char *why, const c
 			 what, f == FOUND_LINK ? p : found, why, strerror(errno));
 }
 
+/* The entries of a watched directory that were not there at the start:
+ * each renamed aside. The directory was pinned (a mount point the jail
+ * could not rename or replace); it is still opened from its writable
+ * root without following a link. */
+static void move_new_entries(const struct plan *pl, const char *dir, const char *why)
+{
+	const char *rel;
+	const char *root = root_of(pl, dir, &rel);
+	if (!root)
+		return;
+	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return;
+	int parent;
+	size_t len;
+	if (find_nofollow(rootfd, rel, &parent, &len) == FOUND_NAME) {
+		const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+		int fd = openat(parent, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+		if (!d && fd >= 0)
+			close(fd);
+		struct strv added = STRV_INIT;
+		for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d)) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			_cleanup_free_ char *p = xconcat(dir, "/", e->d_name, (char *)NULL);
+			if (strv_find(&pl->watched_present, p) < 0)
+				strv_push(&added, e->d_name);
+		}
+		for (size_t i = 0; i < added.n; i++) {
+			_cleanup_free_ char *p = xconcat(dir, "/", added.v[i], (char *)NULL);
+			_cleanup_free_ char *r = xconcat(rel, "/", added.v[i], (char *)NULL);
+			move_aside(root, p, why, r, strlen(r), dirfd(d), FOUND_NAME);
+		}
+		strv_free(&added);
+		if (d)
+			closedir(d);
+		if (parent != rootfd)
+			close(parent);
+	}
+	close(rootfd);
+}
+
 /* Consecutive names under the same writable root share one descriptor of
  * it, and one read of it tells which first components are there at all. */
 void aftercare_move_aside(const struct plan *pl)
 {
+	for (size_t i = 0; i < pl->watched.n; i++)
+		move_new_entries(pl, pl->watched.v[i].value, pl->watched.v[i].origin);
 	enum { RUN_MAX = 128 };
 	const char *open_root = NULL;
 	int rootfd = -1;

@@ -75,6 +75,13 @@ struct plan {
 				      * jail may make (reserved, protected.h): one
 				      * it makes is renamed aside after the run,
 				      * with a warning naming where it went */
+	struct entry_list watched;   /* directories the jail may add entries to but
+				      * whose new entries git outside would use (a
+				      * submodule's repository under .git/modules):
+				      * value: the directory, origin: why; pinned,
+				      * and an entry it adds is renamed aside after
+				      * the run, with a warning */
+	struct strv watched_present; /* "DIR/NAME" of each entry there at the start */
 	struct strv env;             /* the environment bwrap gets */
 	struct entry_list env_removed;
 };
