@@ -47,6 +47,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-protected-docs.test \
 	tests/integration/kjail-gitconfig-corpus.test \
 	tests/integration/kjail-submodules.test \
+	tests/integration/kjail-git-env.test \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \

@@ -395,6 +395,89 @@ bool gitconfig_parse(const char *text, size_t len, struct gitconfig *out)
 	return ok;
 }
 
+bool gitconfig_add(struct gitconfig *out, const char *key, const char *value)
+{
+	const char *dot = strchr(key, '.'), *last = strrchr(key, '.');
+	if (!dot || dot == key || !last[1]) {
+		out->err = xasprintf("%s: not a section.key name (git refuses it)", key);
+		return false;
+	}
+	/* the section and the key in lower case, a subsection as written */
+	char *name = xstrdup(key);
+	for (char *p = name; p < name + (dot - key); p++)
+		*p = (char)lower(*p);
+	for (char *p = name + (last - key); *p; p++)
+		*p = (char)lower(*p);
+	bool ok = take_key(out, name, value, 0, 0);
+	free(name);
+	return ok;
+}
+
+/* One 'quoted' word of GIT_CONFIG_PARAMETERS ('\'' and '\!' inside stand
+ * for ' and !), *p moved past it; NULL where git refuses it. */
+static char *sq_word(const char **p)
+{
+	const char *s = *p;
+	if (*s != '\'')
+		return NULL;
+	struct buf b = { 0 };
+	buf_add(&b, 0);
+	buf_set(&b, 0);
+	for (s++;;) {
+		if (!*s) {
+			free(b.s);
+			return NULL;
+		}
+		if (*s != '\'') {
+			buf_add(&b, *s++);
+		} else if (s[1] == '\\' && (s[2] == '\'' || s[2] == '!') && s[3] == '\'') {
+			buf_add(&b, s[2]);
+			s += 4;
+		} else {
+			s++;
+			break;
+		}
+	}
+	*p = s;
+	return b.s;
+}
+
+bool gitconfig_parse_parameters(const char *text, struct gitconfig *out)
+{
+	const char *p = text;
+	for (;;) {
+		while (git_space((unsigned char)*p))
+			p++;
+		if (!*p)
+			return true;
+		char *key = sq_word(&p), *value = NULL;
+		bool ok = key != NULL;
+		if (ok && *p == '=') {
+			/* 'key'='value', or 'key'= for a bare one */
+			p++;
+			if (*p == '\'')
+				ok = (value = sq_word(&p)) != NULL;
+			ok = ok && (!*p || git_space((unsigned char)*p));
+		} else if (ok && (!*p || git_space((unsigned char)*p))) {
+			/* 'key=value', or 'key' for a bare one */
+			char *eq = strchr(key, '=');
+			if (eq) {
+				*eq = '\0';
+				value = xstrdup(eq + 1);
+			}
+		} else {
+			ok = false;
+		}
+		if (!ok && !out->err)
+			out->err = xasprintf("GIT_CONFIG_PARAMETERS: bogus format (git refuses it)");
+		ok = ok && gitconfig_add(out, key, value);
+		free(key);
+		free(value);
+		if (!ok)
+			return false;
+	}
+}
+
 char *gitconfig_include_path(const char *inc, const char *dir, const char *home)
 {
 	if (inc[0] == '~' && inc[1] != '\0' && inc[1] != '/') {

@@ -63,6 +63,15 @@ struct gitconfig {
  * came before the bad line is in out all the same. */
 bool gitconfig_parse(const char *text, size_t len, struct gitconfig *out);
 
+/* Adds one setting given outside a file (git -c, GIT_CONFIG_KEY_n): key as
+ * written (section and key in any case), value NULL for a bare one. False,
+ * with out->err set, where git refuses it. */
+bool gitconfig_add(struct gitconfig *out, const char *key, const char *value);
+/* Adds what GIT_CONFIG_PARAMETERS (git -c's settings, for the commands git
+ * runs) holds: 'key'='value' words, or the older 'key=value'. False, with
+ * out->err set, where git refuses it. */
+bool gitconfig_parse_parameters(const char *text, struct gitconfig *out);
+
 /* True when kjail acts on the key NAME (as git config --list prints it:
  * section and key in lower case, a subsection as written). */
 bool gitconfig_key_acted(const char *name);

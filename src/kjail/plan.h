@@ -51,6 +51,10 @@ struct host {
 	const char *screendir;       /* may be NULL */
 	const char *git_config_global; /* $GIT_CONFIG_GLOBAL, may be NULL */
 	const char *git_config_system; /* $GIT_CONFIG_SYSTEM, may be NULL */
+	const char *const *git_env;  /* the caller's environment, where the git
+				      * run outside after the jail takes settings
+				      * from (GIT_CONFIG_COUNT, GIT_DIR, ...); may
+				      * be NULL */
 	const char *self;            /* the jail's entry helper (kjail-entry or kjail), real path */
 	unsigned uid;
 	bool dry_run;                /* --print/--explain: create nothing */

@@ -337,12 +337,60 @@ static void test_command_paths(void **state)
 	expect_paths("", "");
 }
 
+/* settings from the environment: git -c's words and GIT_CONFIG_KEY_n */
+static void test_environment(void **state)
+{
+	(void)state;
+	struct gitconfig g = GITCONFIG_INIT;
+	assert_true(gitconfig_parse_parameters(
+		"'core.hooksPath'='.h' 'Core.FSMonitor=./f' 'include.path'='/i'\\''s' "
+		"'filter.Fmt.clean'='./c' 'extensions.worktreeConfig'=", &g));
+	assert_string_equal(g.hooks_path, ".h");
+	assert_int_equal(g.worktree_config, 1);
+	char got[512];
+	joined(NULL, &g.entries, got, sizeof got);
+	assert_string_equal(got, "core.hookspath\n.h|core.fsmonitor\n./f|include.path\n/i's|"
+				 "filter.Fmt.clean\n./c|extensions.worktreeconfig");
+	gitconfig_free(&g);
+	assert_false(gitconfig_parse_parameters("'core.hooksPath'='open", &g));
+	assert_non_null(g.err);
+	gitconfig_free(&g);
+	assert_false(gitconfig_parse_parameters("core.hooksPath=x", &g));
+	gitconfig_free(&g);
+	assert_true(gitconfig_add(&g, "CORE.HooksPath", "x"));
+	assert_string_equal(g.hooks_path, "x");
+	assert_false(gitconfig_add(&g, "nodot", "x"));
+	gitconfig_free(&g);
+}
+
+static void test_include_path(void **state)
+{
+	(void)state;
+	char *p = gitconfig_include_path("../x.cfg", "/a/b", "/h");
+	assert_string_equal(p, "/a/x.cfg");
+	free(p);
+	p = gitconfig_include_path("~/x.cfg", "/a/b", "/h");
+	assert_string_equal(p, "/h/x.cfg");
+	free(p);
+	p = gitconfig_include_path("/abs.cfg", "/a/b", "/h");
+	assert_string_equal(p, "/abs.cfg");
+	free(p);
+	p = gitconfig_include_path("~root/x.cfg", "/a/b", "/h"); /* root's home, from passwd */
+	assert_non_null(p);
+	assert_true(strcmp(p + strlen(p) - 6, "/x.cfg") == 0 && p[0] == '/');
+	free(p);
+	assert_null(gitconfig_include_path("~no-such-user-kj/x", "/a", "/h"));
+	assert_null(gitconfig_include_path("~/x", "/a", NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_environment),
+		cmocka_unit_test(test_include_path),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_includes),
 		cmocka_unit_test(test_programs),
