@@ -13,7 +13,8 @@ check_PROGRAMS += \
 	tests/helpers/tcp-listen \
 	tests/helpers/tcp-connect \
 	tests/helpers/protected-table \
-	tests/helpers/hs-meta
+	tests/helpers/hs-meta \
+	tests/helpers/gitconfig-read
 tests_helpers_try_SOURCES = tests/helpers/try.c tests/helpers/errname.h
 tests_helpers_pfind_SOURCES = tests/helpers/pfind.c
 tests_helpers_handle_open_SOURCES = tests/helpers/handle-open.c tests/helpers/errname.h
@@ -36,6 +37,9 @@ tests_helpers_hs_meta_LDADD = $(LIBBSD_LIBS)
 # the table of protected paths, as TSV, from kjail's own library
 tests_helpers_protected_table_SOURCES = tests/helpers/protected-table.c
 tests_helpers_protected_table_LDADD = $(KJAIL_LIBS)
+# what kjail's git config reader finds, as git config --list -z prints it
+tests_helpers_gitconfig_read_SOURCES = tests/helpers/gitconfig-read.c
+tests_helpers_gitconfig_read_LDADD = $(KJAIL_LIBS)
 
 KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-works.test \
@@ -46,6 +50,9 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-protected-table.test \
 	tests/integration/kjail-protected-docs.test \
 	tests/integration/kjail-aftercare.test \
+	tests/integration/kjail-gitconfig-corpus.test \
+	tests/integration/kjail-submodules.test \
+	tests/integration/kjail-git-env.test \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \
@@ -57,7 +64,8 @@ KJAIL_INTEGRATION_TESTS = \
 TESTS += $(KJAIL_INTEGRATION_TESTS)
 # Run through the shell, so a lost executable bit cannot break the suite.
 TEST_LOG_COMPILER = $(SHELL)
-EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integration/tap.sh
+EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integration/tap.sh \
+	tests/data/gitconfig-corpus
 # The tests' fixtures, should a run be interrupted before its trap.
 clean-local: clean-kjail-integration
 clean-kjail-integration:

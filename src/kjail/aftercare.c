@@ -7,6 +7,7 @@
 #include "util.h"
 
 #ifdef KJ_OS_LINUX
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -265,6 +266,68 @@ static void move_aside(const char *root, const char *p, const char *why, const c
 	}
 }
 
+/* The entries of a watched directory that were not there at the start:
+ * each renamed aside like a reserved name. The directory was pinned (a
+ * mount point the jail could not rename or replace), but the jail may have
+ * taken the owner's permissions on it or above it: given back for the
+ * listing and the renames, then put back as the jail left them. One that
+ * cannot be listed goes to left. */
+static void move_new_entries(const struct plan *pl, const char *dir, const char *why,
+			     struct notice *n, struct strv *left)
+{
+	const char *rel;
+	const char *root = root_of(pl, dir, &rel);
+	if (!root)
+		return;
+	struct grants g = { .n = 0 };
+	int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int parent = -1, at = -1;
+	size_t len = 0;
+	DIR *d = NULL;
+	enum found f = rootfd >= 0 ? find_nofollow(rootfd, rel, &parent, &len, &g) : FOUND_ERROR;
+	if (f == FOUND_NAME) {
+		const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+		at = open_dir_in(parent, base, &g);
+		if (at >= 0)
+			(void)grant(&g, at, S_IRUSR | S_IXUSR);
+		char link[32];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", at);
+		int fd = at >= 0 ? open(link, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		d = fd >= 0 ? fdopendir(fd) : NULL;
+		if (!d && fd >= 0)
+			close(fd);
+	}
+	if (f != FOUND_NONE && !d) {
+		notice_warn(n, "error: kjail could not list %s (%s), where the jail may have "
+			       "created something",
+			    dir, why);
+		strv_push(left, dir);
+	}
+	struct strv added = STRV_INIT;
+	for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d)) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		_cleanup_free_ char *p = xconcat(dir, "/", e->d_name, (char *)NULL);
+		if (strv_find(&pl->watched_present, p) < 0)
+			strv_push(&added, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; i < added.n; i++) {
+		_cleanup_free_ char *p = xconcat(dir, "/", added.v[i], (char *)NULL);
+		_cleanup_free_ char *r = xconcat(rel, "/", added.v[i], (char *)NULL);
+		move_aside(root, p, why, r, strlen(r), at, FOUND_NAME, &g, n, left);
+	}
+	strv_free(&added);
+	grants_undo(&g);
+	if (at >= 0)
+		close(at);
+	if (parent >= 0 && parent != rootfd)
+		close(parent);
+	if (rootfd >= 0)
+		close(rootfd);
+}
+
 /* The last line when something could not be moved aside: what to delete,
  * as a command, and why kjail's status is not the command's. */
 static void tell_left(const struct strv *left, struct notice *n, int status)
@@ -291,6 +354,8 @@ bool aftercare_move_aside(const struct plan *pl, struct notice *n, int status)
 	size_t run_start = 0, run_len = 0;
 	struct grants g = { .n = 0 };
 	struct strv left = STRV_INIT;
+	for (size_t i = 0; i < pl->watched.n; i++)
+		move_new_entries(pl, pl->watched.v[i].value, pl->watched.v[i].origin, n, &left);
 	for (size_t i = 0; i < pl->unguarded.n; i++) {
 		const char *p = pl->unguarded.v[i].value, *why = pl->unguarded.v[i].origin;
 		const char *rel;

@@ -143,6 +143,10 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 		fprintf(out, "unprotected: %s (%s; absent, so not pinned: the jail may make it, "
 			     "and kjail moves it aside after the run and warns)\n",
 			pl->unguarded.v[i].value, pl->unguarded.v[i].origin);
+	for (size_t i = 0; i < pl->watched.n; i++)
+		fprintf(out, "watched: %s (%s; what the jail adds in it is moved aside after the "
+			     "run, and kjail warns)\n",
+			pl->watched.v[i].value, pl->watched.v[i].origin);
 	for (size_t i = 0; i < pl->skipped.n; i++)
 		fprintf(out, "skipped: %s (%s)\n", pl->skipped.v[i].value, pl->skipped.v[i].origin);
 	for (size_t i = 0; i < pl->env_removed.n; i++)
@@ -224,6 +228,8 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 	jw_end_array(w);
 	entries_json(w, "created", &pl->created, "path", "why");
 	entries_json(w, "unprotected", &pl->unguarded, "path", "why");
+	if (pl->watched.n) /* a repository with submodules */
+		entries_json(w, "watched", &pl->watched, "path", "why");
 	if (with_filter) /* --explain --json; the jail's copy need not list absences */
 		entries_json(w, "skipped", &pl->skipped, "path", "why");
 	entries_json(w, "env_unset", &pl->env_removed, "name", "rule");

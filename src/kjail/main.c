@@ -367,6 +367,7 @@ int main(int argc, char **argv)
 		.screendir = getenv("SCREENDIR"),
 		.git_config_global = getenv("GIT_CONFIG_GLOBAL"),
 		.git_config_system = getenv("GIT_CONFIG_SYSTEM"),
+		.git_env = (const char *const *)environ,
 		.self = entry,
 		/* as bwrap finds what it binds at /dev/console */
 		.console = isatty(STDOUT_FILENO) ? ttyname(STDOUT_FILENO) : NULL,

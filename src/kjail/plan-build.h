@@ -157,6 +157,11 @@ void protect_kind(struct builder *b, const char *root, const char *rel, const ch
 		  enum protect_act act, const char *p, enum kind k);
 void protect(struct builder *b, const char *root, const char *rel, const char *why,
 	     enum protect_act act);
+/* dir (root/...) may get new entries in the jail, but what it holds is
+ * what git outside uses (.git/modules): present, it and its ancestors are
+ * pinned and its entries noted, and aftercare renames aside each entry the
+ * jail adds; absent, it is reserved. */
+void watch_dir(struct builder *b, const char *root, const char *dir, const char *why);
 /* path (real) inside a writable root: protected there. */
 void protect_at(struct builder *b, const char *real, const char *why, enum protect_act act);
 

@@ -49,6 +49,8 @@ void plan_free(struct plan *pl)
 	entry_list_free(&pl->skipped);
 	entry_list_free(&pl->created);
 	entry_list_free(&pl->unguarded);
+	entry_list_free(&pl->watched);
+	strv_free(&pl->watched_present);
 	entry_list_free(&pl->env_removed);
 	strv_free(&pl->env);
 	strv_free(&pl->host_devices);

@@ -51,6 +51,10 @@ struct host {
 	const char *screendir;       /* may be NULL */
 	const char *git_config_global; /* $GIT_CONFIG_GLOBAL, may be NULL */
 	const char *git_config_system; /* $GIT_CONFIG_SYSTEM, may be NULL */
+	const char *const *git_env;  /* the caller's environment, where the git
+				      * run outside after the jail takes settings
+				      * from (GIT_CONFIG_COUNT, GIT_DIR, ...); may
+				      * be NULL */
 	const char *self;            /* the jail's entry helper (kjail-entry or kjail), real path */
 	const char *console;         /* the terminal on standard output (ttyname(1)), which
 				      * bwrap binds at the jail's /dev/console; NULL if none */
@@ -86,6 +90,13 @@ struct plan {
 				      * jail may make (reserved, protected.h): one
 				      * it makes is renamed aside after the run,
 				      * with a warning naming where it went */
+	struct entry_list watched;   /* directories the jail may add entries to but
+				      * whose new entries git outside would use (a
+				      * submodule's repository under .git/modules):
+				      * value: the directory, origin: why; pinned,
+				      * and an entry it adds is renamed aside after
+				      * the run, with a warning */
+	struct strv watched_present; /* "DIR/NAME" of each entry there at the start */
 	struct strv env;             /* the environment bwrap gets */
 	struct entry_list env_removed;
 };

@@ -8,6 +8,8 @@
 #include "plan-build.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The home directory git expands ~ against: $HOME, else the account's. */
@@ -79,6 +81,9 @@ static void protect_git_dirs(struct builder *b, const char *tree, const struct g
  * absent protected name. Every file included is read in turn, 10 deep as
  * in git.
  * True when the file or one it includes sets extensions.worktreeConfig. */
+static bool protect_git_settings(struct builder *b, const char *root, struct gitconfig *g,
+				 const char *file, int depth, const char *tree);
+
 bool protect_git_config(struct builder *b, const char *root, const char *file, int depth,
 			const char *tree)
 {
@@ -96,25 +101,42 @@ bool protect_git_config(struct builder *b, const char *root, const char *file, i
 		return false;
 	}
 	struct gitconfig g = GITCONFIG_INIT;
-	gitconfig_parse(text, len, &g);
-	bool wtc = g.worktree_config > 0;
+	if (!gitconfig_parse(text, len, &g) && !b->git_err)
+		/* git refuses the file; so does kjail, rather than guess what a
+		 * git that read it some other way would run (what came before
+		 * the bad line is still protected: --explain shows it) */
+		b->git_err = xasprintf("%s: %s: kjail cannot tell what this git config lets git "
+				       "run after the jail; fix the file", file, g.err);
+	bool wtc = protect_git_settings(b, root, &g, file, depth, tree);
+	gitconfig_free(&g);
+	return wtc;
+}
+
+/* What g (read from file, or from the environment: file NULL) names; true
+ * when it or a file it includes sets extensions.worktreeConfig. */
+static bool protect_git_settings(struct builder *b, const char *root, struct gitconfig *g,
+				 const char *file, int depth, const char *tree)
+{
+	bool wtc = g->worktree_config > 0;
 	const char *home = git_home(b->h);
 	/* tree: the work tree relative paths are taken against, when known
 	 * (the repository's, for its config and the user's and the system's);
 	 * a submodule's repository names its own (core.worktree, relative to
 	 * the repository, where its config file is) */
 	_cleanup_free_ char *sub_tree = NULL;
-	if (!tree && g.worktree && g.worktree[0]) {
+	if (!tree && file && g->worktree && g->worktree[0]) {
 		_cleanup_free_ char *gitdir = path_dirname(file);
-		tree = sub_tree = path_normalize(g.worktree, gitdir);
+		tree = sub_tree = path_normalize(g->worktree, gitdir);
 	}
-	protect_git_dirs(b, tree, &g);
-	protect_git_programs(b, tree, &g);
-	_cleanup_free_ char *dir = path_dirname(file);
+	protect_git_dirs(b, tree, g);
+	protect_git_programs(b, tree, g);
+	/* a relative include must come from a file (git refuses one given
+	 * in the environment) */
+	_cleanup_free_ char *dir = file ? path_dirname(file) : NULL;
 	const struct protected_rule *inc_row = protected_git_rule(GIT_INCLUDE);
-	for (size_t i = 0; i < g.includes.n; i++) {
-		const char *inc = g.includes.v[i];
-		if (!inc[0])
+	for (size_t i = 0; i < g->includes.n; i++) {
+		const char *inc = g->includes.v[i];
+		if (!inc[0] || (!dir && inc[0] != '/' && inc[0] != '~'))
 			continue;
 		/* more than GIT_INCLUDES_MAX in all is no config a person wrote,
 		 * and what the rest would let git run is unknown: the plan fails */
@@ -123,21 +145,124 @@ bool protect_git_config(struct builder *b, const char *root, const char *file, i
 				b->git_err = xasprintf("%s: git config includes more than %d files "
 						       "in all: kjail cannot tell what they let git "
 						       "run after the jail",
-						       file, GIT_INCLUDES_MAX);
+						       file ? file : "the environment", GIT_INCLUDES_MAX);
 			break;
 		}
-		/* relative to the directory of the file that includes it */
-		_cleanup_free_ char *abs = inc[0] == '~' ? path_expand_home(inc, home)
-						       : path_normalize(inc, dir);
-		_cleanup_free_ char *real = abs ? path_resolve_memo(abs, dir, &b->memo) : NULL;
+		/* relative to the directory of the file that includes it, as
+		 * named (not where a symlink to it leads: git takes the name) */
+		_cleanup_free_ char *abs = gitconfig_include_path(inc, dir ? dir : "/", home);
+		_cleanup_free_ char *real = abs ? path_resolve_memo(abs, "/", &b->memo) : NULL;
 		if (!real)
 			continue;
 		protect_at(b, real, inc_row->why, protect_act_of(inc_row->kind, false, false));
 		/* either way round, an include may mean the setting is on */
-		wtc |= protect_git_config(b, root, real, depth + 1, tree);
+		wtc |= protect_git_config(b, root, abs, depth + 1, tree);
 	}
-	gitconfig_free(&g);
 	return wtc;
+}
+
+/* $NAME in the caller's environment, or NULL. */
+static const char *env_get(const struct host *h, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *const *e = h->git_env; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+/* The settings the git run outside after the jail takes from the caller's
+ * environment, as if from a config file: git -c's (GIT_CONFIG_PARAMETERS),
+ * GIT_CONFIG_COUNT's GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, and the
+ * variables that name a program git runs or its template directory. False
+ * with b->git_err set where git refuses them. */
+static bool git_env_config(struct builder *b, struct gitconfig *g)
+{
+	const struct host *h = b->h;
+	const char *params = env_get(h, "GIT_CONFIG_PARAMETERS");
+	bool ok = !params || gitconfig_parse_parameters(params, g);
+	const char *count = env_get(h, "GIT_CONFIG_COUNT");
+	if (ok && count && count[0]) {
+		char *end;
+		unsigned long n = strtoul(count, &end, 10);
+		ok = *end == '\0' && count[0] != '-' && n <= 1000000;
+		for (unsigned long i = 0; ok && i < n; i++) {
+			char kname[64], vname[64];
+			snprintf(kname, sizeof kname, "GIT_CONFIG_KEY_%lu", i);
+			snprintf(vname, sizeof vname, "GIT_CONFIG_VALUE_%lu", i);
+			const char *k = env_get(h, kname), *v = env_get(h, vname);
+			ok = k && v && gitconfig_add(g, k, v);
+		}
+	}
+	if (!ok) {
+		if (!b->git_err)
+			b->git_err = xasprintf("%s in the environment: git refuses it, and kjail "
+					       "cannot tell what it lets git run after the jail",
+					       g->err ? g->err : "GIT_CONFIG_COUNT");
+		return false;
+	}
+	static const char *const progs[] = {
+		"GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EDITOR",
+		"GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
+		const char *v = env_get(h, progs[i]);
+		if (v && v[0]) {
+			strv_push(&g->programs, v);
+			strv_take(&g->program_keys, xconcat("$", progs[i], (char *)NULL));
+		}
+	}
+	return true;
+}
+
+/* What the caller's environment makes git outside read or run: the
+ * settings above (relative paths against the work tree tree, NULL when
+ * none), and $GIT_TEMPLATE_DIR like init.templateDir. */
+static void protect_git_env(struct builder *b, const char *root, const char *tree)
+{
+	struct gitconfig g = GITCONFIG_INIT;
+	if (git_env_config(b, &g))
+		protect_git_settings(b, root, &g, NULL, 0, tree);
+	gitconfig_free(&g);
+	struct gitconfig t = GITCONFIG_INIT;
+	const char *tdir = env_get(b->h, "GIT_TEMPLATE_DIR");
+	if (tdir && tdir[0]) {
+		t.template_dir = xstrdup(tdir);
+		protect_git_dirs(b, tree ? tree : b->h->cwd, &t);
+	}
+	gitconfig_free(&t);
+}
+
+/* $GIT_DIR and $GIT_COMMON_DIR: the repository git outside uses instead of
+ * the one it finds, hooks and config and all: protected as a repository's
+ * .git is (the table's ".git/..." rows), where a writable root holds it;
+ * its config is read with $GIT_WORK_TREE (else the current directory) as
+ * the work tree. Relative to the current directory, as git takes them. */
+static void protect_git_env_dirs(struct builder *b)
+{
+	const char *const vars[] = { "GIT_DIR", "GIT_COMMON_DIR" };
+	const char *wt = env_get(b->h, "GIT_WORK_TREE");
+	_cleanup_free_ char *tree = path_normalize(wt && wt[0] ? wt : ".", b->h->cwd);
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		const char *v = env_get(b->h, vars[i]);
+		if (!v || !v[0])
+			continue;
+		_cleanup_free_ char *abs = path_normalize(v, b->h->cwd);
+		_cleanup_free_ char *dir = path_resolve_memo(abs, "/", &b->memo);
+		if (!dir)
+			continue;
+		_cleanup_free_ char *head = path_join(dir, "HEAD");
+		bool repo = kind_of(head, false) == K_FILE;
+		for (const struct protected_rule *r = protected_rules; r->pattern; r++) {
+			if (!(r->where & (WHERE_EVERY_ROOT | WHERE_GIT_REPO)) ||
+			    !str_has_prefix(r->pattern, ".git/"))
+				continue;
+			_cleanup_free_ char *p = path_join(dir, r->pattern + strlen(".git/"));
+			protect_at(b, p, r->why, protect_act_of(r->kind, repo, false));
+		}
+		_cleanup_free_ char *config = path_join(dir, "config");
+		protect_git_config(b, NULL, config, 0, tree);
+	}
 }
 
 /* A WHERE_GIT_CONFIG_FILE pattern as git finds the file: "~/" is the home
@@ -201,6 +326,7 @@ bool protect_git_configs(struct builder *b, const char *root)
 		wtc = wtc || (i == 0 && set);
 	}
 	strv_free(&files);
+	protect_git_env(b, root, root);
 	return wtc;
 }
 
@@ -225,4 +351,7 @@ void protect_global_git_configs(struct builder *b)
 			protect_git_config(b, NULL, files.v[i], 0, NULL);
 	}
 	strv_free(&files);
+	if (!b->git_roots)
+		protect_git_env(b, NULL, NULL);
+	protect_git_env_dirs(b);
 }

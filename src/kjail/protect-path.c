@@ -5,6 +5,7 @@
 #include "config.h"
 #include "plan-build.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -140,6 +141,28 @@ void protect(struct builder *b, const char *root, const char *rel, const char *w
 {
 	_cleanup_free_ char *p = path_join(root, rel);
 	protect_kind(b, root, rel, why, act, p, kind_in(b, p, false));
+}
+
+void watch_dir(struct builder *b, const char *root, const char *dir, const char *why)
+{
+	enum kind k = kind_in(b, dir, false);
+	if (k == K_MISSING) {
+		reserve(b, dir, why);
+		return;
+	}
+	if (k != K_DIR)
+		return; /* a link or a file: git finds no repositories in it */
+	cand_add(b->pl, &b->pins, OP_PIN, dir, "pinned: its new entries are moved aside after the run",
+		 "built-in protection");
+	pin_ancestors(b, root, dir);
+	entry_add(&b->pl->watched, dir, why);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e = readdir(d); e; e = readdir(d))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			strv_take(&b->pl->watched_present, xconcat(dir, "/", e->d_name, (char *)NULL));
+	closedir(d);
 }
 
 void protect_at(struct builder *b, const char *real, const char *why, enum protect_act act)

@@ -36,13 +36,23 @@ static void protect_rows(struct builder *b, unsigned where, const char *root, co
 	}
 }
 
+/* What a directory under .git/modules is for, in --explain and the
+ * warning when the jail adds to it. */
+#define WHY_MODULES "where git keeps submodules' repositories: git submodule update " \
+	"uses one it finds there, hooks and all"
+
 /* Each submodule's repository under rel (.git/modules; a name with
  * slashes nests), found as a directory holding HEAD: its WHERE_SUBMODULE
  * rows, after its config was read for what it names (its includes, its
  * core.hooksPath and programs, against the work tree its core.worktree
- * names). */
+ * names). rel itself, and each directory on the way to a repository and
+ * each repository's modules/, is watched: a repository the jail makes
+ * there (one .gitmodules declares and git submodule update --init would
+ * take as it finds it, hooks and all) is renamed aside after the run. */
 static void protect_submodules(struct builder *b, const char *root, const char *rel, int depth)
 {
+	_cleanup_free_ char *dir = path_join(root, rel);
+	watch_dir(b, root, dir, WHY_MODULES);
 	struct strv names = STRV_INIT;
 	entries_of(root, rel, &names);
 	for (size_t i = 0; i < names.n; i++) {

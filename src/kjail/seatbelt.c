@@ -208,6 +208,13 @@ static void collect(struct gen *g, const struct plan *pl, const struct seatbelt_
 		strv_push(&guarded, pl->unguarded.v[i].value);
 		add(&g->set[R_PROTECTED], pl->unguarded.v[i].value);
 	}
+	/* Directories whose new entries the Linux jail moves aside after the
+	 * run (.git/modules): kjail becomes sandbox-exec, so nothing runs
+	 * after; they are read-only instead. */
+	for (size_t i = 0; i < pl->watched.n; i++) {
+		strv_push(&guarded, pl->watched.v[i].value);
+		add(&g->set[R_PROTECTED], pl->watched.v[i].value);
+	}
 	/* macOS's own credential store, the counterpart of the masked
 	 * ~/.local/share/keyrings: the login keychain file the security tool
 	 * and git-credential-osxkeychain read in-process. Never over a root,

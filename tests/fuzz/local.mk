@@ -56,6 +56,22 @@ tests/fuzz/fuzz_ini_reader: $(FUZZ_INI_SRCS) src/common/ini_reader.h src/common/
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ \
 	  $(FUZZ_INI_SRCS:%=$(srcdir)/%) $(INIH_LIBS) $(LIBBSD_LIBS)
 
+# kjail's git config reader; its seeds are the corpus the integration test
+# holds against git (tests/data/gitconfig-corpus), copied into
+# tests/fuzz/corpus/gitconfig
+EXTRA_DIST += tests/fuzz/fuzz_gitconfig.c tests/fuzz/gitconfig.dict
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_gitconfig
+endif
+CLEANFILES += tests/fuzz/fuzz_gitconfig
+
+FUZZ_GITCONFIG_SRCS = tests/fuzz/fuzz_gitconfig.c src/kjail/gitconfig.c \
+	src/common/ini_reader.c src/common/util.c src/common/path.c src/common/strv.c
+tests/fuzz/fuzz_gitconfig: $(FUZZ_GITCONFIG_SRCS) src/kjail/gitconfig.h src/common/strv.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ \
+	  $(FUZZ_GITCONFIG_SRCS:%=$(srcdir)/%) $(INIH_LIBS) $(LIBBSD_LIBS)
+
 fuzz: $(FUZZ_TARGETS)
 
 # One harness after another, each with a fresh copy of its seeds (the source

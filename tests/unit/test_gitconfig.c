@@ -20,7 +20,8 @@
 static void expect(const char *text, const char *want)
 {
 	struct gitconfig g = GITCONFIG_INIT;
-	gitconfig_parse(text, strlen(text), &g);
+	if (!gitconfig_parse(text, strlen(text), &g))
+		fail_msg("from %s: refused (%s)", text, g.err);
 	const char *got = g.hooks_path;
 	if (!want) {
 		if (got)
@@ -62,8 +63,8 @@ static void test_plain(void **state)
 	expect("[core]\n\thooksPath = .githooks\n", ".githooks");
 	expect("[core]\nhookspath=.githooks", ".githooks");          /* no newline at the end */
 	expect("[CORE]\n\tHOOKSPATH = x\n", "x");                     /* any case */
-	expect("[ core ]\n\thooksPath = x\n", "x");
 	expect("[core]\r\n\thooksPath = x\r\n", "x");                 /* CRLF */
+	expect("\xEF\xBB\xBF[core]\n\thooksPath = bom\n", "bom");          /* git skips a BOM */
 	expect("[core]\n\trepositoryformatversion = 0\n\tbare = false\n", NULL);
 	expect("", NULL);
 }
@@ -86,8 +87,48 @@ static void test_sections(void **state)
 	expect("[core] hooksPath = oneline\n", "oneline");
 	expect("[user] name = x\n[core]hooksPath=y\n", "y");
 	expect("[core \"x\"] hooksPath = no\n", NULL);
-	/* a header git refuses: nothing from its line */
-	expect("[core hooksPath = no\n", NULL);
+}
+
+/* git refuses the whole file: so does the reader, naming the line */
+static void expect_refused_n(const char *text, size_t len, const char *line)
+{
+	struct gitconfig g = GITCONFIG_INIT;
+	if (gitconfig_parse(text, len, &g))
+		fail_msg("from %s: read, though git refuses it", text);
+	if (!g.err || strncmp(g.err, line, strlen(line)) != 0)
+		fail_msg("from %s: error \"%s\", want it to start \"%s\"", text,
+			 g.err ? g.err : "(none)", line);
+	gitconfig_free(&g);
+	assert_null(g.err);
+}
+#define expect_refused(text, line) expect_refused_n(text, sizeof text - 1, line)
+
+static void test_refused(void **state)
+{
+	(void)state;
+	expect_refused("[core hooksPath = no\n", "line 1:");       /* an open header */
+	expect_refused("[ core ]\n\thooksPath = x\n", "line 1:");  /* a blank before the name */
+	expect_refused("[core \"x\" ]\n", "line 1:");
+	expect_refused("[]\n", "line 1:");
+	expect_refused("\xEF\xBB[core]\n", "line 1:");              /* part of a BOM */
+	expect_refused("[core]\n\thooksPath = \"open\n", "line 2:");
+	expect_refused("[core]\n\thooksPath = a\\qb\n", "line 2:"); /* an unknown escape */
+	expect_refused("[core]\n\tfsmonitor # c\n", "line 2:");    /* a bare key, then more */
+	expect_refused("[core]\n\t1x = y\n", "line 2:");
+	expect_refused("[core]\n\n\t= y\n", "line 3:");
+	expect_refused("[core]\n\0x = y\n", "line 2:");
+	expect_refused("[include]\n\tpath\n", "line 2:");         /* git needs a path */
+	/* git versions read a tab or CR inside an unquoted path differently */
+	expect_refused("[core]\n\thooksPath = a\tb\n", "line 2:");
+	expect_refused("[core]\n\tfsmonitor = a\rb\n", "line 2:");
+	/* what came before the bad line was read all the same */
+	struct gitconfig g = GITCONFIG_INIT;
+	const char *t = "[core]\n\thooksPath = h\n[bad\n";
+	assert_false(gitconfig_parse(t, strlen(t), &g));
+	assert_string_equal(g.hooks_path, "h");
+	gitconfig_free(&g);
+	/* a tab between a program's words is a blank to the shell either way */
+	expect("[core]\n\tfsmonitor = a\tb\n\thooksPath = \"a\tb\"\n", "a\tb");
 }
 
 static void test_includes(void **state)
@@ -104,7 +145,7 @@ static void test_includes(void **state)
 	 * another key, another section, a bare key */
 	expect_includes("[include \"x\"]\n\tpath = no\n", "");
 	expect_includes("[includeIf]\n\tpath = no\n", "");
-	expect_includes("[include]\n\tpaths = no\n\tpath\n", "");
+	expect_includes("[include]\n\tpaths = no\n", "");
 	expect_includes("[core]\n\tpath = no\n", "");
 	expect_includes("[include]\n\tpath = a\n[core]\n\tpath = no\n", "a");
 	/* hooksPath and includes from one file */
@@ -296,11 +337,60 @@ static void test_command_paths(void **state)
 	expect_paths("", "");
 }
 
+/* settings from the environment: git -c's words and GIT_CONFIG_KEY_n */
+static void test_environment(void **state)
+{
+	(void)state;
+	struct gitconfig g = GITCONFIG_INIT;
+	assert_true(gitconfig_parse_parameters(
+		"'core.hooksPath'='.h' 'Core.FSMonitor=./f' 'include.path'='/i'\\''s' "
+		"'filter.Fmt.clean'='./c' 'extensions.worktreeConfig'=", &g));
+	assert_string_equal(g.hooks_path, ".h");
+	assert_int_equal(g.worktree_config, 1);
+	char got[512];
+	joined(NULL, &g.entries, got, sizeof got);
+	assert_string_equal(got, "core.hookspath\n.h|core.fsmonitor\n./f|include.path\n/i's|"
+				 "filter.Fmt.clean\n./c|extensions.worktreeconfig");
+	gitconfig_free(&g);
+	assert_false(gitconfig_parse_parameters("'core.hooksPath'='open", &g));
+	assert_non_null(g.err);
+	gitconfig_free(&g);
+	assert_false(gitconfig_parse_parameters("core.hooksPath=x", &g));
+	gitconfig_free(&g);
+	assert_true(gitconfig_add(&g, "CORE.HooksPath", "x"));
+	assert_string_equal(g.hooks_path, "x");
+	assert_false(gitconfig_add(&g, "nodot", "x"));
+	gitconfig_free(&g);
+}
+
+static void test_include_path(void **state)
+{
+	(void)state;
+	char *p = gitconfig_include_path("../x.cfg", "/a/b", "/h");
+	assert_string_equal(p, "/a/x.cfg");
+	free(p);
+	p = gitconfig_include_path("~/x.cfg", "/a/b", "/h");
+	assert_string_equal(p, "/h/x.cfg");
+	free(p);
+	p = gitconfig_include_path("/abs.cfg", "/a/b", "/h");
+	assert_string_equal(p, "/abs.cfg");
+	free(p);
+	p = gitconfig_include_path("~root/x.cfg", "/a/b", "/h"); /* root's home, from passwd */
+	assert_non_null(p);
+	assert_true(strcmp(p + strlen(p) - 6, "/x.cfg") == 0 && p[0] == '/');
+	free(p);
+	assert_null(gitconfig_include_path("~no-such-user-kj/x", "/a", "/h"));
+	assert_null(gitconfig_include_path("~/x", "/a", NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_environment),
+		cmocka_unit_test(test_include_path),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_includes),
 		cmocka_unit_test(test_programs),
