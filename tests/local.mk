@@ -12,7 +12,8 @@ check_PROGRAMS += \
 	tests/helpers/unix-connect \
 	tests/helpers/tcp-listen \
 	tests/helpers/tcp-connect \
-	tests/helpers/protected-table
+	tests/helpers/protected-table \
+	tests/helpers/cred-table
 tests_helpers_try_SOURCES = tests/helpers/try.c tests/helpers/errname.h
 tests_helpers_pfind_SOURCES = tests/helpers/pfind.c
 tests_helpers_handle_open_SOURCES = tests/helpers/handle-open.c tests/helpers/errname.h
@@ -33,6 +34,9 @@ tests_helpers_tcp_connect_LDADD = $(LIBBSD_LIBS)
 # the table of protected paths, as TSV, from kjail's own library
 tests_helpers_protected_table_SOURCES = tests/helpers/protected-table.c
 tests_helpers_protected_table_LDADD = $(KJAIL_LIBS)
+# the table of credential stores, as TSV, from kjail's own library
+tests_helpers_cred_table_SOURCES = tests/helpers/cred-table.c
+tests_helpers_cred_table_LDADD = $(KJAIL_LIBS)
 
 KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-works.test \
@@ -41,6 +45,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-protected.test \
 	tests/integration/kjail-protected-table.test \
 	tests/integration/kjail-protected-docs.test \
+	tests/integration/kjail-cred-table.test \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \

@@ -367,6 +367,7 @@ int main(int argc, char **argv)
 		.screendir = getenv("SCREENDIR"),
 		.git_config_global = getenv("GIT_CONFIG_GLOBAL"),
 		.git_config_system = getenv("GIT_CONFIG_SYSTEM"),
+		.env = environ,
 		.self = entry,
 		.uid = (unsigned)getuid(),
 		.dry_run = !run,

@@ -51,6 +51,9 @@ struct host {
 	const char *screendir;       /* may be NULL */
 	const char *git_config_global; /* $GIT_CONFIG_GLOBAL, may be NULL */
 	const char *git_config_system; /* $GIT_CONFIG_SYSTEM, may be NULL */
+	char *const *env;            /* the caller's environment, for the variables
+				      * credential stores move with (defaults.h);
+				      * may be NULL */
 	const char *self;            /* the jail's entry helper (kjail-entry or kjail), real path */
 	unsigned uid;
 	bool dry_run;                /* --print/--explain: create nothing */
