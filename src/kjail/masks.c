@@ -66,6 +66,8 @@ static const char *host_var(const struct host *h, const char *name)
 {
 	if (strcmp(name, "XDG_CONFIG_HOME") == 0)
 		return h->xdg_config_home;
+	if (strcmp(name, "XDG_DATA_HOME") == 0)
+		return h->xdg_data_home;
 	if (strcmp(name, "XDG_RUNTIME_DIR") == 0)
 		return h->xdg_runtime_dir;
 	size_t n = strlen(name);

@@ -44,6 +44,7 @@ struct host {
 	const char *home;            /* the account's home (passwd) */
 	const char *home_env;        /* $HOME, may be NULL */
 	const char *xdg_config_home; /* may be NULL */
+	const char *xdg_data_home;   /* may be NULL */
 	const char *xdg_runtime_dir; /* may be NULL */
 	const char *ssh_auth_sock;   /* may be NULL */
 	const char *tmux;            /* $TMUX: "SOCKET,PID,SESSION", may be NULL */

@@ -428,6 +428,9 @@ static void test_nested_configs_only_when_present(void **state)
 		/* $XDG_CONFIG_HOME stands for ~/.config: its rows are those names */
 		bool config = strncmp(r->pattern, ".config/", 8) == 0 && (r->where & WHERE_HOME);
 		assert_int_equal(config, !!(r->where & WHERE_XDG_CONFIG));
+		/* and $XDG_DATA_HOME for ~/.local/share */
+		bool data = strncmp(r->pattern, ".local/share/", 13) == 0 && (r->where & WHERE_HOME);
+		assert_int_equal(data, !!(r->where & WHERE_XDG_DATA));
 	}
 	assert_true(roots <= KJ_SCAN_MAX);
 	assert_true(homes <= KJ_SCAN_MAX);
