@@ -301,17 +301,27 @@ const struct protected_rule protected_rules[] = {
 	/* coding agents' and editors' global settings: hooks, MCP and
 	 * language servers they start outside the jail */
 	/* the whole directory: settings, hooks and the scripts they name,
-	 * plugins, MCP servers, commands, agents, instructions (-w ~/.claude
-	 * keeps an agent's own directory writable) */
+	 * plugins, MCP servers, commands, agents, instructions; and within
+	 * it the settings files, which stay protected when the directory
+	 * itself is the writable root (-w ~/.claude: the agent keeps its
+	 * state there) */
 	ROW(".claude", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".claude/settings.json", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".claude.json", HOME, PROTECT_RESERVE, "coding agent config"), /* user MCP servers */
 	ROW(".codex", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".codex/config.toml", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".gemini", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".gemini/settings.json", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".qwen", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".qwen/settings.json", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".copilot", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".copilot/mcp-config.json", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".cursor", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".cursor/mcp.json", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".codeium/windsurf", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".continue", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".continue/config.yaml", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".continue/config.json", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".aider.conf.yml", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".config/opencode", HOME | XDG, PROTECT_RESERVE, "coding agent config"),
 	ROW(".config/goose", HOME | XDG, PROTECT_RESERVE, "coding agent config"),
