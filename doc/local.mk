@@ -8,3 +8,6 @@ EXTRA_DIST += doc/security-model.md doc/recipes.md doc/policy-json.md
 # makes the lists of protected paths in README.md, security-model.md and
 # kjail.1 from the table (tests/integration/kjail-protected-docs.test)
 EXTRA_DIST += doc/protected-names.sh
+# the list of credential stores in kjail.1, from their table
+# (tests/integration/kjail-cred-table.test)
+EXTRA_DIST += doc/cred-names.sh

@@ -26,6 +26,7 @@ block() {
 			else if (s == "worktree") s = "each worktree'\''s .git/worktrees/NAME"
 			else if (s == "home") s = "the home directory"
 			else if (s == "xdg-config") s = "$XDG_CONFIG_HOME, less .config/"
+			else if (s == "xdg-data") s = "$XDG_DATA_HOME, less .local/share/"
 			else if (s == "git-setting") s = "what this git setting names"
 			else if (s == "git-config-file") s = "a git config file read in every repository"
 			else if (s == "config-dirs") s = "~/.config/NAME, $XDG_CONFIG_HOME/NAME, the system'\''s"

@@ -14,7 +14,8 @@ check_PROGRAMS += \
 	tests/helpers/tcp-connect \
 	tests/helpers/protected-table \
 	tests/helpers/hs-meta \
-	tests/helpers/gitconfig-read
+	tests/helpers/gitconfig-read \
+	tests/helpers/cred-table
 tests_helpers_try_SOURCES = tests/helpers/try.c tests/helpers/errname.h
 tests_helpers_pfind_SOURCES = tests/helpers/pfind.c
 tests_helpers_handle_open_SOURCES = tests/helpers/handle-open.c tests/helpers/errname.h
@@ -40,6 +41,9 @@ tests_helpers_protected_table_LDADD = $(KJAIL_LIBS)
 # what kjail's git config reader finds, as git config --list -z prints it
 tests_helpers_gitconfig_read_SOURCES = tests/helpers/gitconfig-read.c
 tests_helpers_gitconfig_read_LDADD = $(KJAIL_LIBS)
+# the table of credential stores, as TSV, from kjail's own library
+tests_helpers_cred_table_SOURCES = tests/helpers/cred-table.c
+tests_helpers_cred_table_LDADD = $(KJAIL_LIBS)
 
 KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-works.test \
@@ -53,6 +57,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-gitconfig-corpus.test \
 	tests/integration/kjail-submodules.test \
 	tests/integration/kjail-git-env.test \
+	tests/integration/kjail-cred-table.test \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \

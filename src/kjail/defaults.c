@@ -4,42 +4,183 @@
 
 #include <stddef.h>
 
-const char *const default_home_masks[] = {
-	".ssh",
-	".gnupg",
-	".aws",
-	".azure",
-	".config/gcloud",
-	".kube",
-	".docker/config.json",
-	".netrc",
-	".git-credentials",
-	".config/gh",
-	".npmrc",
-	".pypirc",
-	".cargo/credentials.toml",
-	".password-store",
-	".local/share/keyrings",
-	/* browsers and mail: session cookies and saved passwords */
-	".mozilla",
-	".config/google-chrome",
-	".config/chromium",
-	".config/BraveSoftware",
-	".config/microsoft-edge",
-	".thunderbird",
+#define H(t, p, d) { .tool = (t), .base = CRED_HOME, .path = (p), .dir = (d) }
+#define XC(t, p, d) { .tool = (t), .base = CRED_XDG_CONFIG, .path = (p), .dir = (d) }
+#define XD(t, p, d) { .tool = (t), .base = CRED_XDG_DATA, .path = (p), .dir = (d) }
+#define XS(t, p, d) { .tool = (t), .base = CRED_XDG_STATE, .path = (p), .dir = (d) }
+#define XK(t, p, d) { .tool = (t), .base = CRED_XDG_CACHE, .path = (p), .dir = (d) }
+#define XR(t, p, d) { .tool = (t), .base = CRED_XDG_RUNTIME, .path = (p), .dir = (d) }
+#define V(t, v, p, d) { .tool = (t), .base = CRED_VAR, .var = (v), .path = (p), .dir = (d) }
+#define FILE_ false
+#define DIR_ true
+
+/* Each tool's documented places, and only where it keeps secrets (not a
+ * whole editor's or tool's config when one file of it holds them). */
+const struct cred_store cred_stores[] = {
+	H("ssh", ".ssh", DIR_),
+	H("gnupg", ".gnupg", DIR_),
+	V("gnupg", "GNUPGHOME", "", DIR_),
+	H("aws", ".aws", DIR_),
+	V("aws", "AWS_SHARED_CREDENTIALS_FILE", "", FILE_),
+	V("aws", "AWS_CONFIG_FILE", "", FILE_),
+	H("azure", ".azure", DIR_),
+	V("azure", "AZURE_CONFIG_DIR", "", DIR_),
+	/* gcloud keeps ~/.config/gcloud whatever $XDG_CONFIG_HOME says */
+	H("gcloud", ".config/gcloud", DIR_),
+	V("gcloud", "CLOUDSDK_CONFIG", "", DIR_),
+	H("kubectl", ".kube", DIR_),
+	{ .tool = "kubectl", .base = CRED_VAR_LIST, .var = "KUBECONFIG", .path = "", .dir = FILE_ },
+	H("docker", ".docker/config.json", FILE_),
+	V("docker", "DOCKER_CONFIG", "config.json", FILE_),
+	/* podman, buildah, skopeo: the runtime one first, then the config
+	 * one (and docker's) */
+	XR("podman", "containers/auth.json", FILE_),
+	XC("podman", "containers/auth.json", FILE_),
+	V("podman", "REGISTRY_AUTH_FILE", "", FILE_),
+	H("netrc", ".netrc", FILE_),
+	/* Windows tools' name for it (curl, git there): a home shared with
+	 * them holds the same passwords */
+	H("netrc", "_netrc", FILE_),
+	V("netrc", "NETRC", "", FILE_), /* Go and inetutils' ftp */
+	/* git's credential-store, and credential-cache's daemon socket, which
+	 * hands the cached passwords to whoever asks */
+	H("git", ".git-credentials", FILE_),
+	XC("git", "git/credentials", FILE_),
+	H("git", ".git-credential-cache", DIR_),
+	XK("git", "git/credential", DIR_),
+	XC("gh", "gh", DIR_),
+	V("gh", "GH_CONFIG_DIR", "", DIR_),
+	XC("glab", "glab-cli", DIR_),
+	V("glab", "GLAB_CONFIG_DIR", "", DIR_),
+	XC("hub", "hub", FILE_),
+	V("hub", "HUB_CONFIG", "", FILE_),
+	/* npm reads its configuration variables in either case */
+	H("npm", ".npmrc", FILE_),
+	V("npm", "NPM_CONFIG_USERCONFIG", "", FILE_),
+	V("npm", "npm_config_userconfig", "", FILE_),
+	H("twine", ".pypirc", FILE_),
+	/* where no system keyring is */
+	XC("poetry", "pypoetry/auth.toml", FILE_),
+	V("poetry", "POETRY_CONFIG_DIR", "auth.toml", FILE_),
+	/* cargo reads the old name too */
+	H("cargo", ".cargo/credentials.toml", FILE_),
+	H("cargo", ".cargo/credentials", FILE_),
+	V("cargo", "CARGO_HOME", "credentials.toml", FILE_),
+	V("cargo", "CARGO_HOME", "credentials", FILE_),
+	H("pass", ".password-store", DIR_),
+	V("pass", "PASSWORD_STORE_DIR", "", DIR_),
+	XD("gnome-keyring", "keyrings", DIR_),
+	XD("kwallet", "kwalletd", DIR_),
+	/* browsers and mail: session cookies and saved passwords, as they
+	 * install them (a package, a snap, a flatpak); Firefox's new profiles
+	 * go under $XDG_CONFIG_HOME/mozilla */
+	H("firefox", ".mozilla", DIR_),
+	XC("firefox", "mozilla", DIR_),
+	H("firefox", "snap/firefox/common/.mozilla", DIR_),
+	H("firefox", ".var/app/org.mozilla.firefox/.mozilla", DIR_),
+	XC("chrome", "google-chrome", DIR_),
+	H("chrome", ".var/app/com.google.Chrome/config/google-chrome", DIR_),
+	XC("chromium", "chromium", DIR_),
+	H("chromium", "snap/chromium/common/chromium", DIR_),
+	H("chromium", ".var/app/org.chromium.Chromium/config/chromium", DIR_),
+	XC("brave", "BraveSoftware", DIR_),
+	H("brave", ".var/app/com.brave.Browser/config/BraveSoftware", DIR_),
+	XC("edge", "microsoft-edge", DIR_),
+	H("edge", ".var/app/com.microsoft.Edge/config/microsoft-edge", DIR_),
+	H("thunderbird", ".thunderbird", DIR_),
+	H("thunderbird", "snap/thunderbird/common/.thunderbird", DIR_),
+	H("thunderbird", ".var/app/org.mozilla.Thunderbird/.thunderbird", DIR_),
 	/* more tokens and passwords of common tools */
-	".vault-token",
-	".pgpass",
-	".terraform.d/credentials.tfrc.json",
-	".config/rclone",
-	".s3cfg",
-	".gem/credentials",
-	".config/hub",
-	".config/op",
-	".authinfo",
-	".authinfo.gpg",
-	NULL,
+	H("vault", ".vault-token", FILE_),
+	H("postgresql", ".pgpass", FILE_),
+	V("postgresql", "PGPASSFILE", "", FILE_),
+	H("mysql", ".my.cnf", FILE_),
+	H("mysql", ".mylogin.cnf", FILE_), /* mysql_config_editor's */
+	V("mysql", "MYSQL_TEST_LOGIN_FILE", "", FILE_),
+	H("terraform", ".terraform.d/credentials.tfrc.json", FILE_),
+	/* the CLI config's credentials blocks */
+	H("terraform", ".terraformrc", FILE_),
+	V("terraform", "TF_CLI_CONFIG_FILE", "", FILE_),
+	XC("rclone", "rclone", DIR_),
+	V("rclone", "RCLONE_CONFIG", "", FILE_),
+	H("s3cmd", ".s3cfg", FILE_),
+	V("s3cmd", "S3CMD_CONFIG", "", FILE_),
+	/* the second where the first is absent */
+	H("rubygems", ".gem/credentials", FILE_),
+	XD("rubygems", "gem/credentials", FILE_),
+	XC("1password", "op", DIR_),
+	H("1password", ".op", DIR_),
+	V("1password", "OP_CONFIG_DIR", "", DIR_),
+	H("emacs", ".authinfo", FILE_),
+	H("emacs", ".authinfo.gpg", FILE_),
+	H("boto", ".boto", FILE_),
+	V("boto", "BOTO_CONFIG", "", FILE_),
+	/* repository passwords, and the master password they are encrypted with */
+	H("maven", ".m2/settings.xml", FILE_),
+	H("maven", ".m2/settings-security.xml", FILE_),
+	/* repository and signing passwords */
+	H("gradle", ".gradle/gradle.properties", FILE_),
+	V("gradle", "GRADLE_USER_HOME", "gradle.properties", FILE_),
+	/* its config and API signing keys */
+	H("oci", ".oci", DIR_),
+	V("oci", "OCI_CLI_CONFIG_FILE", "", FILE_),
+	XC("doctl", "doctl", DIR_),
+	XC("composer", "composer/auth.json", FILE_),
+	H("composer", ".composer/auth.json", FILE_),
+	V("composer", "COMPOSER_HOME", "auth.json", FILE_),
+	H("flyctl", ".fly/config.yml", FILE_),
+	H("pulumi", ".pulumi/credentials.json", FILE_),
+	H("databricks", ".databrickscfg", FILE_),
+	XK("huggingface", "huggingface/token", FILE_),
+	V("huggingface", "HF_HOME", "token", FILE_),
+	V("huggingface", "HF_TOKEN_PATH", "", FILE_),
+	/* age's secret keys as sops looks them up */
+	XC("sops", "sops/age/keys.txt", FILE_),
+	V("sops", "SOPS_AGE_KEY_FILE", "", FILE_),
+	/* its device key and the API key of its GUI; new setups keep them
+	 * under the state home */
+	XS("syncthing", "syncthing", DIR_),
+	XC("syncthing", "syncthing", DIR_),
+	{ NULL, CRED_HOME, NULL, NULL, false },
 };
+
+const char *cred_base_name(enum cred_base b)
+{
+	switch (b) {
+	case CRED_HOME: return "home";
+	case CRED_XDG_CONFIG: return "xdg-config";
+	case CRED_XDG_DATA: return "xdg-data";
+	case CRED_XDG_STATE: return "xdg-state";
+	case CRED_XDG_CACHE: return "xdg-cache";
+	case CRED_XDG_RUNTIME: return "xdg-runtime";
+	case CRED_VAR: return "var";
+	case CRED_VAR_LIST: return "var-list";
+	}
+	return "?";
+}
+
+const char *cred_xdg_var(enum cred_base b)
+{
+	switch (b) {
+	case CRED_XDG_CONFIG: return "XDG_CONFIG_HOME";
+	case CRED_XDG_DATA: return "XDG_DATA_HOME";
+	case CRED_XDG_STATE: return "XDG_STATE_HOME";
+	case CRED_XDG_CACHE: return "XDG_CACHE_HOME";
+	case CRED_XDG_RUNTIME: return "XDG_RUNTIME_DIR";
+	default: return NULL;
+	}
+}
+
+const char *cred_xdg_default(enum cred_base b)
+{
+	switch (b) {
+	case CRED_XDG_CONFIG: return ".config";
+	case CRED_XDG_DATA: return ".local/share";
+	case CRED_XDG_STATE: return ".local/state";
+	case CRED_XDG_CACHE: return ".cache";
+	default: return NULL; /* the runtime directory has no default */
+	}
+}
 
 /* Sockets that reach past the jail: a container engine or a service
  * manager runs what it is asked to, as root, outside any jail (a root

@@ -360,6 +360,7 @@ int main(int argc, char **argv)
 		.home = pw ? pw->pw_dir : NULL,
 		.home_env = home_env,
 		.xdg_config_home = getenv("XDG_CONFIG_HOME"),
+		.xdg_data_home = getenv("XDG_DATA_HOME"),
 		.xdg_runtime_dir = getenv("XDG_RUNTIME_DIR"),
 		.ssh_auth_sock = getenv("SSH_AUTH_SOCK"),
 		.tmux = getenv("TMUX"),
@@ -367,7 +368,7 @@ int main(int argc, char **argv)
 		.screendir = getenv("SCREENDIR"),
 		.git_config_global = getenv("GIT_CONFIG_GLOBAL"),
 		.git_config_system = getenv("GIT_CONFIG_SYSTEM"),
-		.git_env = (const char *const *)environ,
+		.env = environ,
 		.self = entry,
 		/* as bwrap finds what it binds at /dev/console */
 		.console = isatty(STDOUT_FILENO) ? ttyname(STDOUT_FILENO) : NULL,

@@ -61,6 +61,21 @@ static void add_masks_under(struct builder *b, const char *dir, const char *cons
 			add_mask(b, paths[i], whys[i]);
 }
 
+/* The caller's value of the variable name, or NULL. */
+static const char *host_var(const struct host *h, const char *name)
+{
+	if (strcmp(name, "XDG_CONFIG_HOME") == 0)
+		return h->xdg_config_home;
+	if (strcmp(name, "XDG_DATA_HOME") == 0)
+		return h->xdg_data_home;
+	if (strcmp(name, "XDG_RUNTIME_DIR") == 0)
+		return h->xdg_runtime_dir;
+	return host_getenv(h, name);
+}
+
+/* The credential stores under a home directory: the CRED_HOME rows, and
+ * the XDG ones at their defaults (~/.config/gh whatever
+ * $XDG_CONFIG_HOME says), from one read of the home directory. */
 static void add_home_masks(struct builder *b, const char *home)
 {
 	if (!home || home[0] != '/')
@@ -68,18 +83,55 @@ static void add_home_masks(struct builder *b, const char *home)
 	char *paths[SCAN_MAX] = { 0 };
 	const char *whys[SCAN_MAX] = { 0 };
 	size_t n = 0;
-	for (const char *const *m = default_home_masks; *m; m++) {
+	static const char why[] = "built-in credential store";
+	for (const struct cred_store *c = cred_stores; c->tool; c++) {
+		const char *under = c->base == CRED_HOME ? "" : cred_xdg_default(c->base);
+		if (!under)
+			continue;
+		_cleanup_free_ char *p = xconcat(home, "/", under, under[0] ? "/" : "", c->path,
+						 (char *)NULL);
 		if (n == SCAN_MAX) { /* more than one read answers: looked up one by one */
-			_cleanup_free_ char *p = xconcat(home, "/", *m, (char *)NULL);
-			add_mask(b, p, "built-in credential store");
+			add_mask(b, p, why);
 			continue;
 		}
-		paths[n] = xconcat(home, "/", *m, (char *)NULL);
-		whys[n++] = "built-in credential store";
+		paths[n] = steal_pointer(&p);
+		whys[n++] = why;
 	}
 	add_masks_under(b, home, (const char *const *)paths, whys, n);
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
+}
+
+/* The credential stores a variable moves: under $XDG_CONFIG_HOME and the
+ * other base directories, and where a tool's own variable says
+ * ($GH_CONFIG_DIR, $DOCKER_CONFIG/config.json, each file $KUBECONFIG
+ * lists). */
+static void add_var_masks(struct builder *b)
+{
+	for (const struct cred_store *c = cred_stores; c->tool; c++) {
+		const char *name = c->base == CRED_VAR || c->base == CRED_VAR_LIST ? c->var
+										   : cred_xdg_var(c->base);
+		if (!name)
+			continue;
+		const char *v = host_var(b->h, name);
+		if (!v)
+			continue;
+		_cleanup_free_ char *why = xconcat("built-in credential store ($", name, ")",
+						   (char *)NULL);
+		/* a list's entries, or the one path; only absolute ones (a
+		 * relative one is the tool's current directory's) */
+		size_t len = c->base == CRED_VAR_LIST ? strcspn(v, ":") : strlen(v);
+		for (const char *s = v;; s += len + 1, len = strcspn(s, ":")) {
+			if (s[0] == '/') {
+				_cleanup_free_ char *at = xstrndup(s, len);
+				_cleanup_free_ char *p = c->path[0] ? path_join(at, c->path)
+								    : steal_pointer(&at);
+				add_mask(b, p, why);
+			}
+			if (s[len] != ':')
+				break;
+		}
+	}
 }
 
 /* A terminal multiplexer's server types whatever a client sends it into
@@ -112,6 +164,7 @@ static void add_default_masks(struct builder *b)
 	add_home_masks(b, h->home);
 	if (h->home_env && (!h->home || strcmp(h->home_env, h->home) != 0))
 		add_home_masks(b, h->home_env);
+	add_var_masks(b);
 	if (h->xdg_runtime_dir && h->xdg_runtime_dir[0] == '/')
 		add_mask(b, h->xdg_runtime_dir, "built-in: session bus, agent and display sockets");
 	_cleanup_free_ char *run_user = xasprintf("/run/user/%u", h->uid);

@@ -70,3 +70,12 @@ const struct op *plan_verdict(const struct plan *pl, const char *path)
 	}
 	return found;
 }
+
+const char *host_getenv(const struct host *h, const char *name)
+{
+	size_t n = strlen(name);
+	for (char *const *e = h->env; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}

@@ -44,6 +44,7 @@ struct host {
 	const char *home;            /* the account's home (passwd) */
 	const char *home_env;        /* $HOME, may be NULL */
 	const char *xdg_config_home; /* may be NULL */
+	const char *xdg_data_home;   /* may be NULL */
 	const char *xdg_runtime_dir; /* may be NULL */
 	const char *ssh_auth_sock;   /* may be NULL */
 	const char *tmux;            /* $TMUX: "SOCKET,PID,SESSION", may be NULL */
@@ -51,10 +52,11 @@ struct host {
 	const char *screendir;       /* may be NULL */
 	const char *git_config_global; /* $GIT_CONFIG_GLOBAL, may be NULL */
 	const char *git_config_system; /* $GIT_CONFIG_SYSTEM, may be NULL */
-	const char *const *git_env;  /* the caller's environment, where the git
-				      * run outside after the jail takes settings
-				      * from (GIT_CONFIG_COUNT, GIT_DIR, ...); may
-				      * be NULL */
+	char *const *env;            /* the caller's environment: the variables
+				      * credential stores move with (defaults.h),
+				      * and where the git run outside after the
+				      * jail takes settings from (GIT_CONFIG_COUNT,
+				      * GIT_DIR, ...); may be NULL */
 	const char *self;            /* the jail's entry helper (kjail-entry or kjail), real path */
 	const char *console;         /* the terminal on standard output (ttyname(1)), which
 				      * bwrap binds at the jail's /dev/console; NULL if none */
@@ -105,6 +107,9 @@ struct plan {
 enum backend backend_effective(enum backend b);
 
 void plan_free(struct plan *pl);
+
+/* $NAME in the caller's environment (h->env), or NULL. */
+const char *host_getenv(const struct host *h, const char *name);
 /* Appends an op (copies strings); exposed for tests that build plans by hand. */
 struct op *plan_add(struct plan *pl, enum op_kind kind, const char *path, const char *rule,
 		    const char *origin);

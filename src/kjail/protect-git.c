@@ -161,16 +161,6 @@ static bool protect_git_settings(struct builder *b, const char *root, struct git
 	return wtc;
 }
 
-/* $NAME in the caller's environment, or NULL. */
-static const char *env_get(const struct host *h, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *const *e = h->git_env; e && *e; e++)
-		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
-			return *e + n + 1;
-	return NULL;
-}
-
 /* The settings the git run outside after the jail takes from the caller's
  * environment, as if from a config file: git -c's (GIT_CONFIG_PARAMETERS),
  * GIT_CONFIG_COUNT's GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, and the
@@ -179,9 +169,9 @@ static const char *env_get(const struct host *h, const char *name)
 static bool git_env_config(struct builder *b, struct gitconfig *g)
 {
 	const struct host *h = b->h;
-	const char *params = env_get(h, "GIT_CONFIG_PARAMETERS");
+	const char *params = host_getenv(h, "GIT_CONFIG_PARAMETERS");
 	bool ok = !params || gitconfig_parse_parameters(params, g);
-	const char *count = env_get(h, "GIT_CONFIG_COUNT");
+	const char *count = host_getenv(h, "GIT_CONFIG_COUNT");
 	if (ok && count && count[0]) {
 		char *end;
 		unsigned long n = strtoul(count, &end, 10);
@@ -190,7 +180,7 @@ static bool git_env_config(struct builder *b, struct gitconfig *g)
 			char kname[64], vname[64];
 			snprintf(kname, sizeof kname, "GIT_CONFIG_KEY_%lu", i);
 			snprintf(vname, sizeof vname, "GIT_CONFIG_VALUE_%lu", i);
-			const char *k = env_get(h, kname), *v = env_get(h, vname);
+			const char *k = host_getenv(h, kname), *v = host_getenv(h, vname);
 			ok = k && v && gitconfig_add(g, k, v);
 		}
 	}
@@ -206,7 +196,7 @@ static bool git_env_config(struct builder *b, struct gitconfig *g)
 		"GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
-		const char *v = env_get(h, progs[i]);
+		const char *v = host_getenv(h, progs[i]);
 		if (v && v[0]) {
 			strv_push(&g->programs, v);
 			strv_take(&g->program_keys, xconcat("$", progs[i], (char *)NULL));
@@ -225,7 +215,7 @@ static void protect_git_env(struct builder *b, const char *root, const char *tre
 		protect_git_settings(b, root, &g, NULL, 0, tree);
 	gitconfig_free(&g);
 	struct gitconfig t = GITCONFIG_INIT;
-	const char *tdir = env_get(b->h, "GIT_TEMPLATE_DIR");
+	const char *tdir = host_getenv(b->h, "GIT_TEMPLATE_DIR");
 	if (tdir && tdir[0]) {
 		t.template_dir = xstrdup(tdir);
 		protect_git_dirs(b, tree ? tree : b->h->cwd, &t);
@@ -241,10 +231,10 @@ static void protect_git_env(struct builder *b, const char *root, const char *tre
 static void protect_git_env_dirs(struct builder *b)
 {
 	const char *const vars[] = { "GIT_DIR", "GIT_COMMON_DIR" };
-	const char *wt = env_get(b->h, "GIT_WORK_TREE");
+	const char *wt = host_getenv(b->h, "GIT_WORK_TREE");
 	_cleanup_free_ char *tree = path_normalize(wt && wt[0] ? wt : ".", b->h->cwd);
 	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
-		const char *v = env_get(b->h, vars[i]);
+		const char *v = host_getenv(b->h, vars[i]);
 		if (!v || !v[0])
 			continue;
 		_cleanup_free_ char *abs = path_normalize(v, b->h->cwd);

@@ -2,7 +2,8 @@
 /* The home directory's protected names (the WHERE_HOME rows of
  * protected.h), wherever a writable root holds the home directory, a part
  * of it, or what one of its names leads to; and the ~/.config ones under
- * $XDG_CONFIG_HOME (WHERE_XDG_CONFIG). */
+ * $XDG_CONFIG_HOME (WHERE_XDG_CONFIG), the ~/.local/share ones under
+ * $XDG_DATA_HOME (WHERE_XDG_DATA). */
 #include "config.h"
 #include "plan-build.h"
 
@@ -10,12 +11,20 @@
 #include <string.h>
 
 /* The names of the rows for where (WHERE_HOME; WHERE_XDG_CONFIG: less
- * their ".config/") for a home directory (or config directory) at base,
+ * their ".config/"; WHERE_XDG_DATA: less their ".local/share/") for a home
+ * directory (or config or data directory) at base,
  * that lie inside the writable root: base inside root (a workspace that
  * holds the home directory), or root inside base (--writable ~/.config,
  * ~/.local: their systemd, autostart and bin are still protected). A root
  * that is itself one of the names, or lies inside one, is what the user
  * asked to make writable, and stays so. */
+/* What an XDG base directory stands for under the home directory, with
+ * its slash; NULL for WHERE_HOME. */
+static const char *xdg_under(unsigned where)
+{
+	return where == WHERE_XDG_CONFIG ? ".config/" : where == WHERE_XDG_DATA ? ".local/share/" : NULL;
+}
+
 static void protect_home_names(struct builder *b, const char *root, const char *base,
 			       unsigned where)
 {
@@ -24,15 +33,15 @@ static void protect_home_names(struct builder *b, const char *root, const char *
 	if (!rel && !(sub && sub[0]))
 		return;
 	size_t sl = sub ? strlen(sub) : 0;
-	static const char config[] = ".config/";
+	const char *under = xdg_under(where);
 	for (const struct protected_rule *r = protected_rules; r->pattern; r++) {
 		const char *name = r->pattern;
 		if (!(r->where & where))
 			continue;
-		if (where == WHERE_XDG_CONFIG) {
-			if (!str_has_prefix(name, config))
+		if (under) {
+			if (!str_has_prefix(name, under))
 				continue;
-			name += strlen(config);
+			name += strlen(under);
 		}
 		_cleanup_free_ char *relp = NULL;
 		if (rel)
@@ -116,18 +125,19 @@ static void protect_links_in(struct builder *b, const char *home, const char *pr
 
 /* XDG_CONFIG_HOME moves ~/.config: git reads its config there, systemd and
  * the session their user units, autostart entries and environment, shells
- * and editors their startup files. Wherever a writable root holds it, the
- * rows for WHERE_XDG_CONFIG (~/.config names) are protected under it. */
-static void protect_xdg_config(struct builder *b)
+ * and editors their startup files; XDG_DATA_HOME moves ~/.local/share
+ * (user services, desktop entries, editor plugins). Wherever a writable
+ * root holds it, the rows for WHERE_XDG_CONFIG (~/.config names) or
+ * WHERE_XDG_DATA (~/.local/share names) are protected under it. */
+static void protect_xdg(struct builder *b, const char *xdg, unsigned where)
 {
-	const char *xdg = b->h->xdg_config_home;
 	if (!xdg || xdg[0] != '/')
 		return;
 	_cleanup_free_ char *real = path_resolve_memo(xdg, "/", &b->memo);
 	if (!real)
 		return;
 	for (size_t r = 0, n = b->roots.n; r < n; r++)
-		protect_home_names(b, b->roots.v[r].path, real, WHERE_XDG_CONFIG);
+		protect_home_names(b, b->roots.v[r].path, real, where);
 }
 
 void protect_homes(struct builder *b)
@@ -152,5 +162,6 @@ void protect_homes(struct builder *b)
 			protect_links_in(b, homes[i], NULL);
 	free(homes[0]);
 	free(homes[1]);
-	protect_xdg_config(b);
+	protect_xdg(b, b->h->xdg_config_home, WHERE_XDG_CONFIG);
+	protect_xdg(b, b->h->xdg_data_home, WHERE_XDG_DATA);
 }

@@ -10,6 +10,7 @@
 #define ROOT WHERE_EVERY_ROOT
 #define HOME WHERE_HOME
 #define XDG WHERE_XDG_CONFIG
+#define XDGD WHERE_XDG_DATA
 
 /* Each of these changes what runs later, outside the jail, when the user
  * next works in the directory: a hook, a git config (core.hooksPath,
@@ -170,6 +171,15 @@ const struct protected_rule protected_rules[] = {
 	ROW(".zshenv", HOME, PROTECT_RESERVE, "shell startup file"),
 	ROW(".zprofile", HOME, PROTECT_RESERVE, "shell startup file"),
 	ROW(".zlogin", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".zlogout", HOME, PROTECT_RESERVE, "shell startup file"),
+	/* csh and tcsh (.login and .logout at a login shell's start and
+	 * end), ksh and mksh (as $ENV when unset) */
+	ROW(".cshrc", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".tcshrc", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".login", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".logout", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".kshrc", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".mkshrc", HOME, PROTECT_RESERVE, "shell startup file"),
 	ROW(".config/fish", HOME | XDG, PROTECT_RESERVE, "shell startup file"),
 	ROW(".bash_aliases", HOME, PROTECT_RESERVE, "shell startup file"), /* Debian's .bashrc sources it */
 	ROW(".bashrc.d", HOME, PROTECT_RESERVE, "shell startup file"),    /* Fedora's sources each */
@@ -182,7 +192,14 @@ const struct protected_rule protected_rules[] = {
 	ROW(".ssh", HOME, PROTECT_RESERVE, "ssh config"),
 	/* the session: what starts at the next login */
 	ROW(".config/systemd", HOME | XDG, PROTECT_RESERVE, "user services"),
-	ROW(".local/share/systemd", HOME, PROTECT_RESERVE, "user services"),
+	ROW(".local/share/systemd", HOME | XDGD, PROTECT_RESERVE, "user services"),
+	/* D-Bus starts a session service's Exec= when something asks for
+	 * its name; a desktop entry's Exec= runs when the user opens the
+	 * application or a file of its type (one here overrides the system's
+	 * of the same name); GNOME Shell runs its extensions at login */
+	ROW(".local/share/dbus-1", HOME | XDGD, PROTECT_RESERVE, "session services"),
+	ROW(".local/share/applications", HOME | XDGD, PROTECT_RESERVE, "desktop entries"),
+	ROW(".local/share/gnome-shell", HOME | XDGD, PROTECT_RESERVE, "session extensions"),
 	ROW(".config/autostart", HOME | XDG, PROTECT_RESERVE, "session autostart"),
 	ROW(".config/environment.d", HOME | XDG, PROTECT_RESERVE, "session environment"),
 	ROW(".pam_environment", HOME, PROTECT_RESERVE, "session environment"),
@@ -191,18 +208,77 @@ const struct protected_rule protected_rules[] = {
 	ROW(".xinitrc", HOME, PROTECT_RESERVE, "session startup file"),
 	ROW(".xsession", HOME, PROTECT_RESERVE, "session startup file"),
 	ROW(".config/plasma-workspace", HOME | XDG, PROTECT_RESERVE, "session startup file"), /* env scripts */
+	ROW(".Xclients", HOME, PROTECT_RESERVE, "session startup file"), /* Fedora's xinit */
+	ROW(".config/lxsession", HOME | XDG, PROTECT_RESERVE, "session autostart"),
+	ROW(".config/xfce4/xinitrc", HOME | XDG, PROTECT_RESERVE, "session startup file"),
+	/* window managers and compositors: their configs start programs
+	 * (exec, autostart, spawn-at-startup), some are programs themselves
+	 * (bspwmrc, river's init, awesome's and qtile's, xmonad's) */
+	ROW(".config/i3", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".i3", HOME, PROTECT_RESERVE, "window manager config"),
+	ROW(".config/sway", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".config/hypr", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".config/niri", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".config/river", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".config/labwc", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".config/openbox", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".config/awesome", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".config/qtile", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".config/bspwm", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".config/sxhkd", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".config/xmonad", HOME | XDG, PROTECT_RESERVE, "window manager config"),
+	ROW(".xmonad", HOME, PROTECT_RESERVE, "window manager config"),
+	/* terminals: the shell or command they start, Lua configs */
+	ROW(".config/kitty", HOME | XDG, PROTECT_RESERVE, "terminal config"),
+	ROW(".config/alacritty", HOME | XDG, PROTECT_RESERVE, "terminal config"),
+	ROW(".alacritty.toml", HOME, PROTECT_RESERVE, "terminal config"),
+	ROW(".alacritty.yml", HOME, PROTECT_RESERVE, "terminal config"),
+	ROW(".config/wezterm", HOME | XDG, PROTECT_RESERVE, "terminal config"),
+	ROW(".wezterm.lua", HOME, PROTECT_RESERVE, "terminal config"),
+	ROW(".config/ghostty", HOME | XDG, PROTECT_RESERVE, "terminal config"),
 	/* on PATH (Debian's .profile adds the first two when they exist):
 	 * a program put there runs instead of the system's */
 	ROW(".local/bin", HOME, PROTECT_RESERVE, "directory on PATH"),
 	ROW("bin", HOME, PROTECT_RESERVE, "directory on PATH"),
 	ROW(".cargo/bin", HOME, PROTECT_RESERVE, "directory on PATH"),
 	ROW("go/bin", HOME, PROTECT_RESERVE, "directory on PATH"),
+	ROW(".bun/bin", HOME, PROTECT_RESERVE, "directory on PATH"),
+	ROW(".deno", HOME, PROTECT_RESERVE, "directory on PATH"), /* bin/ and env */
+	ROW(".volta/bin", HOME, PROTECT_RESERVE, "directory on PATH"),
+	ROW(".local/share/pnpm", HOME | XDGD, PROTECT_RESERVE, "directory on PATH"),
+	/* what the installers have the shell startup files source (rustup's
+	 * .cargo/env, nvm.sh, fzf's key bindings) or put first on PATH
+	 * (pyenv's, rbenv's and asdf's shims, SDKMAN's candidates) */
+	ROW(".cargo/env", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".nvm", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".pyenv", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".rbenv", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".asdf", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".sdkman", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".fzf.bash", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".fzf.zsh", HOME, PROTECT_RESERVE, "shell startup file"),
 	/* editors and the terminal multiplexer run commands from these */
 	ROW(".vimrc", HOME, PROTECT_RESERVE, "editor startup file"),
+	/* Vim's plugin, pack, autoload, ftplugin and after directories */
+	ROW(".vim", HOME, PROTECT_RESERVE, "editor startup file"),
+	ROW(".config/vim", HOME | XDG, PROTECT_RESERVE, "editor startup file"),
+	ROW(".gvimrc", HOME, PROTECT_RESERVE, "editor startup file"),
+	ROW(".exrc", HOME, PROTECT_RESERVE, "editor startup file"),
 	ROW(".config/nvim", HOME | XDG, PROTECT_RESERVE, "editor startup file"),
+	/* Neovim's site/ and its plugin managers' plugins, the language
+	 * servers Mason installs */
+	ROW(".local/share/nvim", HOME | XDGD, PROTECT_RESERVE, "editor plugins"),
 	ROW(".emacs", HOME, PROTECT_RESERVE, "editor startup file"),
+	ROW(".emacs.el", HOME, PROTECT_RESERVE, "editor startup file"),
+	ROW(".emacs.elc", HOME, PROTECT_RESERVE, "editor startup file"),
 	ROW(".emacs.d", HOME, PROTECT_RESERVE, "editor startup file"),
 	ROW(".config/emacs", HOME | XDG, PROTECT_RESERVE, "editor startup file"),
+	ROW(".spacemacs", HOME, PROTECT_RESERVE, "editor startup file"),
+	ROW(".doom.d", HOME, PROTECT_RESERVE, "editor startup file"),
+	ROW(".config/doom", HOME | XDG, PROTECT_RESERVE, "editor startup file"),
+	ROW(".config/kak", HOME | XDG, PROTECT_RESERVE, "editor startup file"),
+	ROW(".config/micro", HOME | XDG, PROTECT_RESERVE, "editor startup file"),
+	ROW(".screenrc", HOME, PROTECT_RESERVE, "terminal multiplexer startup file"),
 	ROW(".tmux.conf", HOME, PROTECT_RESERVE, "tmux startup file"),
 	ROW(".config/tmux", HOME | XDG, PROTECT_RESERVE, "tmux startup file"),
 	/* what every build or session of a tool runs: cargo's rustc-wrapper,
@@ -212,21 +288,53 @@ const struct protected_rule protected_rules[] = {
 	ROW(".gradle/init.d", HOME, PROTECT_RESERVE, "build tool config"),
 	ROW(".gradle/init.gradle", HOME, PROTECT_RESERVE, "build tool config"),
 	ROW(".gradle/init.gradle.kts", HOME, PROTECT_RESERVE, "build tool config"),
+	/* org.gradle.jvmargs: a -javaagent in every build; npm's and yarn's
+	 * node-options, script-shell and yarnPath, bun's preload: code in
+	 * every run of a package script */
+	ROW(".gradle/gradle.properties", HOME, PROTECT_RESERVE, "build tool config"),
+	ROW(".npmrc", HOME, PROTECT_RESERVE, "package manager config"),
+	ROW(".yarnrc", HOME, PROTECT_RESERVE, "package manager config"),
+	ROW(".yarnrc.yml", HOME, PROTECT_RESERVE, "package manager config"),
+	ROW(".bunfig.toml", HOME, PROTECT_RESERVE, "package manager config"),
 	ROW(".ipython", HOME, PROTECT_RESERVE, "interpreter startup file"),
 	ROW(".jupyter", HOME, PROTECT_RESERVE, "interpreter startup file"),
 	/* coding agents' and editors' global settings: hooks, MCP and
 	 * language servers they start outside the jail */
+	/* the whole directory: settings, hooks and the scripts they name,
+	 * plugins, MCP servers, commands, agents, instructions; and within
+	 * it the settings files, which stay protected when the directory
+	 * itself is the writable root (-w ~/.claude: the agent keeps its
+	 * state there) */
+	ROW(".claude", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".claude/settings.json", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".claude.json", HOME, PROTECT_RESERVE, "coding agent config"), /* user MCP servers */
+	ROW(".codex", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".codex/config.toml", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".gemini", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".gemini/settings.json", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".qwen", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".qwen/settings.json", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".copilot", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".copilot/mcp-config.json", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".cursor", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".cursor/mcp.json", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".codeium/windsurf", HOME, PROTECT_RESERVE, "coding agent config"),
+	ROW(".continue", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".continue/config.yaml", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".continue/config.json", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".aider.conf.yml", HOME, PROTECT_RESERVE, "coding agent config"),
 	ROW(".config/opencode", HOME | XDG, PROTECT_RESERVE, "coding agent config"),
+	ROW(".config/goose", HOME | XDG, PROTECT_RESERVE, "coding agent config"),
 	ROW(".config/zed", HOME | XDG, PROTECT_RESERVE, "editor config"),
 	ROW(".config/helix", HOME | XDG, PROTECT_RESERVE, "editor config"),
 	ROW(".config/Code/User", HOME | XDG, PROTECT_RESERVE, "editor config"), /* tasks, terminal profiles */
+	ROW(".config/VSCodium/User", HOME | XDG, PROTECT_RESERVE, "editor config"),
+	ROW(".config/Cursor/User", HOME | XDG, PROTECT_RESERVE, "editor config"),
+	/* the extensions VS Code and its forks run at their next start, and
+	 * the remote server with its own */
+	ROW(".vscode", HOME, PROTECT_RESERVE, "editor extensions"),
+	ROW(".vscode-oss", HOME, PROTECT_RESERVE, "editor extensions"),
+	ROW(".vscode-server", HOME, PROTECT_RESERVE, "editor extensions"),
 	/* what a shell, an interpreter or a debugger loads on its own: Python
 	 * runs the .pth files of the user's site-packages (.local/lib/pythonX.Y)
 	 * at every start; bash-completion sources these in every interactive
@@ -234,10 +342,27 @@ const struct protected_rule protected_rules[] = {
 	 * gdb runs its init files */
 	ROW(".local/lib", HOME, PROTECT_RESERVE, "interpreter's user packages"),
 	ROW(".bash_completion", HOME, PROTECT_RESERVE, "shell startup file"),
-	ROW(".local/share/bash-completion", HOME, PROTECT_RESERVE, "shell startup file"),
+	ROW(".local/share/bash-completion", HOME | XDGD, PROTECT_RESERVE, "shell startup file"),
 	ROW(".config/direnv", HOME | XDG, PROTECT_RESERVE, "shell startup file"),
 	ROW(".gdbinit", HOME, PROTECT_RESERVE, "debugger startup file"),
 	ROW(".config/gdb", HOME | XDG, PROTECT_RESERVE, "debugger startup file"),
+	ROW(".gdbearlyinit", HOME, PROTECT_RESERVE, "debugger startup file"),
+	ROW(".lldbinit", HOME, PROTECT_RESERVE, "debugger startup file"),
+	/* database clients' and interpreters' startup files: psql's \!,
+	 * sqlite's .shell, mycli's and pgcli's pager, Ruby, R, Octave, Julia
+	 * and GHCi code */
+	ROW(".psqlrc", HOME, PROTECT_RESERVE, "database client startup file"),
+	ROW(".sqliterc", HOME, PROTECT_RESERVE, "database client startup file"),
+	ROW(".myclirc", HOME, PROTECT_RESERVE, "database client startup file"),
+	ROW(".config/pgcli", HOME | XDG, PROTECT_RESERVE, "database client startup file"),
+	ROW(".irbrc", HOME, PROTECT_RESERVE, "interpreter startup file"),
+	ROW(".config/irb", HOME | XDG, PROTECT_RESERVE, "interpreter startup file"),
+	ROW(".pryrc", HOME, PROTECT_RESERVE, "interpreter startup file"),
+	ROW(".Rprofile", HOME, PROTECT_RESERVE, "interpreter startup file"),
+	ROW(".Renviron", HOME, PROTECT_RESERVE, "interpreter startup file"),
+	ROW(".octaverc", HOME, PROTECT_RESERVE, "interpreter startup file"),
+	ROW(".julia/config", HOME, PROTECT_RESERVE, "interpreter startup file"),
+	ROW(".ghci", HOME, PROTECT_RESERVE, "interpreter startup file"),
 		{ NULL, 0, 0, NULL, GIT_NONE, NULL },
 };
 
@@ -253,6 +378,7 @@ const char *protect_where_name(enum protect_where w)
 	case WHERE_GIT_SETTING: return "git-setting";
 	case WHERE_GIT_CONFIG_FILE: return "git-config-file";
 	case WHERE_CONFIG_DIRS: return "config-dirs";
+	case WHERE_XDG_DATA: return "xdg-data";
 	}
 	return "?";
 }

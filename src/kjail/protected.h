@@ -51,6 +51,9 @@ enum protect_where {
 	 * (the directory of the row's system_file); protected where a writable
 	 * root holds it */
 	WHERE_CONFIG_DIRS = 1 << 8,
+	/* $XDG_DATA_HOME/PATTERN less its ".local/share/", where a writable
+	 * root holds it */
+	WHERE_XDG_DATA = 1 << 9,
 };
 
 /* What kjail does with the name, present and absent. Present, every kind
@@ -102,7 +105,7 @@ extern const struct protected_rule protected_rules[];
  * read of it for its symlinks; test_host holds the table to it) and each
  * directory's built-in masks; beyond it each name costs a lookup of its
  * own. */
-#define KJ_SCAN_MAX 128
+#define KJ_SCAN_MAX 256
 
 /* Names for the table's dump and --explain: "every-root", "reserve". */
 const char *protect_where_name(enum protect_where w);

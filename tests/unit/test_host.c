@@ -477,6 +477,9 @@ static void test_nested_configs_only_when_present(void **state)
 		/* $XDG_CONFIG_HOME stands for ~/.config: its rows are those names */
 		bool config = strncmp(r->pattern, ".config/", 8) == 0 && (r->where & WHERE_HOME);
 		assert_int_equal(config, !!(r->where & WHERE_XDG_CONFIG));
+		/* and $XDG_DATA_HOME for ~/.local/share */
+		bool data = strncmp(r->pattern, ".local/share/", 13) == 0 && (r->where & WHERE_HOME);
+		assert_int_equal(data, !!(r->where & WHERE_XDG_DATA));
 	}
 	assert_true(roots <= KJ_SCAN_MAX);
 	assert_true(homes <= KJ_SCAN_MAX);
@@ -731,6 +734,54 @@ static void test_git_includes(void **state)
 	assert_int_equal(unlink(shared), 0);
 }
 
+/* The credential stores a variable moves are masked where it says, and
+ * at the default too: $GH_CONFIG_DIR, each absolute entry of $KUBECONFIG,
+ * $DOCKER_CONFIG/config.json, $XDG_DATA_HOME's keyrings, and ~/.config's
+ * glab-cli although $XDG_CONFIG_HOME is elsewhere. */
+static void test_masks_follow_variables(void **state)
+{
+	(void)state;
+	static const char *const dirs[] = { "vars", "vars/gh", "vars/docker", "vars/xd",
+					    "vars/xd/keyrings", "vars/xc", "home/.config/glab-cli" };
+	static const char *const files[] = { "vars/kube-a", "vars/kube-b", "vars/docker/config.json" };
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		mk(dirs[i], true);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		mk(files[i], false);
+	_cleanup_free_ char *gh = xasprintf("GH_CONFIG_DIR=%s/vars/gh", root);
+	_cleanup_free_ char *kube = xasprintf("KUBECONFIG=%s/vars/kube-a:kube-rel::%s/vars/kube-b",
+					      root, root);
+	_cleanup_free_ char *docker = xasprintf("DOCKER_CONFIG=%s/vars/docker", root);
+	_cleanup_free_ char *xd = at("vars/xd"), *xc = at("vars/xc");
+	char *envp[] = { gh, kube, docker, NULL };
+	struct fixture f;
+	fx_init(&f, false);
+	f.h.env = envp;
+	f.h.xdg_data_home = xd;
+	f.h.xdg_config_home = xc;
+	char *none[] = { NULL };
+	assert_true(plan_build(&f.p, &f.h, none, &f.pl, f.err, sizeof f.err));
+	static const struct {
+		enum op_kind k;
+		const char *rel, *origin;
+	} want[] = {
+		{ OP_MASK_DIR, "vars/gh", "built-in credential store ($GH_CONFIG_DIR)" },
+		{ OP_MASK_FILE, "vars/kube-a", "built-in credential store ($KUBECONFIG)" },
+		{ OP_MASK_FILE, "vars/kube-b", "built-in credential store ($KUBECONFIG)" },
+		{ OP_MASK_FILE, "vars/docker/config.json", "built-in credential store ($DOCKER_CONFIG)" },
+		{ OP_MASK_DIR, "vars/xd/keyrings", "built-in credential store ($XDG_DATA_HOME)" },
+		{ OP_MASK_DIR, "home/.config/glab-cli", "built-in credential store" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct op *o = find(&f.pl, want[i].k, want[i].rel);
+		assert_non_null(o);
+		assert_string_equal(o->origin, want[i].origin);
+	}
+	fx_free(&f);
+	remove_tree("vars");
+	remove_tree("home/.config/glab-cli");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -739,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_masks_resolved_nested_and_inside_workspace),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_skips_only_for_explain),
+		cmocka_unit_test(test_masks_follow_variables),
 		cmocka_unit_test(test_home_as_workspace),
 		cmocka_unit_test(test_root_read_only_devices_and_proc),
 		cmocka_unit_test(test_xdg_config_home_in_workspace),
