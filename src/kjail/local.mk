@@ -111,7 +111,7 @@ FUZZ_MOUNTINFO_SRCS = \
 	$(srcdir)/src/kjail/mountinfo.c \
 	$(srcdir)/src/common/path.c \
 	$(srcdir)/src/common/util.c
-tests/fuzz/fuzz_mountinfo: $(FUZZ_MOUNTINFO_SRCS) src/kjail/mountinfo.h config.h
+tests/fuzz/fuzz_mountinfo: $(FUZZ_MOUNTINFO_SRCS) tests/fuzz/fuzz.h src/kjail/mountinfo.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_MOUNTINFO_SRCS) $(LIBBSD_LIBS)
 

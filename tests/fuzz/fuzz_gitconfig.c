@@ -18,14 +18,7 @@
 #include "strv.h"
 #include "util.h"
 
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "broken promise: %s (%s:%d)\n", #cond, \
-				__FILE__, __LINE__);                         \
-			abort();                                             \
-		}                                                            \
-	} while (0)
+#include "fuzz.h"
 
 static bool same_strv(const struct strv *a, const struct strv *b)
 {

@@ -41,14 +41,7 @@ struct ctx {
 	size_t nseen;
 };
 
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "broken promise: %s (%s:%d)\n", #cond, \
-				__FILE__, __LINE__);                         \
-			abort();                                             \
-		}                                                            \
-	} while (0)
+#include "fuzz.h"
 
 /* Start and length (without the newline) of 1-based physical line n. */
 static const uint8_t *find_line(const struct ctx *c, unsigned n, size_t *len)

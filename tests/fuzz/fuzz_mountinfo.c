@@ -20,14 +20,7 @@
 #include "path.h"
 #include "util.h"
 
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "broken promise: %s (%s:%d)\n", #cond, \
-				__FILE__, __LINE__);                         \
-			abort();                                             \
-		}                                                            \
-	} while (0)
+#include "fuzz.h"
 
 static size_t lines_of(const uint8_t *data, size_t size)
 {

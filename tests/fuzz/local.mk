@@ -42,7 +42,7 @@ FUZZ_CPPFLAGS = $(AM_CPPFLAGS) $(LIBBSD_CFLAGS) $(INIH_CFLAGS)
 # findings, the artifact's name and the final statistics are still printed.
 FUZZ_RUN_FLAGS = -timeout=10 -rss_limit_mb=2048 -verbosity=0 -print_final_stats=1
 
-EXTRA_DIST += tests/fuzz/fuzz_ini_reader.c tests/fuzz/ini_reader.dict tests/fuzz/corpus
+EXTRA_DIST += tests/fuzz/fuzz.h tests/fuzz/fuzz_ini_reader.c tests/fuzz/ini_reader.dict tests/fuzz/corpus
 
 if HAVE_CLANG
 FUZZ_TARGETS += tests/fuzz/fuzz_ini_reader
@@ -51,7 +51,7 @@ CLEANFILES += tests/fuzz/fuzz_ini_reader $(FUZZ_TARGETS:=.log) $(FUZZ_TARGETS:=.
 
 FUZZ_INI_SRCS = tests/fuzz/fuzz_ini_reader.c src/common/ini_reader.c src/common/util.c \
 	src/common/path.c
-tests/fuzz/fuzz_ini_reader: $(FUZZ_INI_SRCS) src/common/ini_reader.h src/common/util.h config.h
+tests/fuzz/fuzz_ini_reader: $(FUZZ_INI_SRCS) tests/fuzz/fuzz.h src/common/ini_reader.h src/common/util.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ \
 	  $(FUZZ_INI_SRCS:%=$(srcdir)/%) $(INIH_LIBS) $(LIBBSD_LIBS)
@@ -67,7 +67,7 @@ CLEANFILES += tests/fuzz/fuzz_gitconfig
 
 FUZZ_GITCONFIG_SRCS = tests/fuzz/fuzz_gitconfig.c src/kjail/gitconfig.c \
 	src/common/ini_reader.c src/common/util.c src/common/path.c src/common/strv.c
-tests/fuzz/fuzz_gitconfig: $(FUZZ_GITCONFIG_SRCS) src/kjail/gitconfig.h src/common/strv.h config.h
+tests/fuzz/fuzz_gitconfig: $(FUZZ_GITCONFIG_SRCS) tests/fuzz/fuzz.h src/kjail/gitconfig.h src/common/strv.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ \
 	  $(FUZZ_GITCONFIG_SRCS:%=$(srcdir)/%) $(INIH_LIBS) $(LIBBSD_LIBS)
