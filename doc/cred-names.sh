@@ -40,18 +40,24 @@ block() {
 		places[i] = places[i] (places[i] == "" ? "" : ", ") place($2, $3, $4, $5)
 	}
 	END {
+		# long paths do not break: no justification, or troff warns
+		print ".ad l"
 		for (i = 1; i <= n; i++) {
 			print ".TP"
 			printf ".B \"%s\"\n", roff(tool[i])
 			print roff(places[i])
 		}
+		print ".ad b"
 	}'
 }
 
 case ${1:-} in
 --update)
 	[ $# -eq 2 ] || { echo "usage: $0 --update HELPER" >&2; exit 2; }
-	new=$("$2" | block) || exit 1
+	# the helper's own failure, not the pipe's last status: an empty
+	# table must not empty the man page's list
+	tsv=$("$2") && [ -n "$tsv" ] || { echo "$0: $2 gave no table" >&2; exit 1; }
+	new=$(printf '%s\n' "$tsv" | block) || exit 1
 	man=$here/kjail.1
 	awk -v new="$new" '
 		/BEGIN cred-stores/ { print; print new; skip = 1; next }
