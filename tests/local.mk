@@ -62,6 +62,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \
 	tests/integration/kjail-socket-families.test \
+	tests/integration/kjail-nested-debug.test \
 	tests/integration/kjail-host-sockets.test \
 	tests/integration/kjail-host-metadata.test \
 	tests/integration/kjail-badinput.test \

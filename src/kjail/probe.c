@@ -3,6 +3,7 @@
 #include "probe.h"
 #include "bwrap.h"
 #include "landlock.h"
+#include "plan.h"
 #include "seccomp.h"
 #include "util.h"
 
@@ -39,6 +40,19 @@ static int userns_errno(void)
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : EPERM;
+}
+
+bool probe_inside_kjail(char *fix, size_t len)
+{
+	/* a diagnosis only: the file is trusted for nothing else */
+	if (access(KJ_POLICY_FILE, F_OK) != 0)
+		return false;
+	fmt_into(fix, len,
+		 "this process runs inside a kjail jail (%s names it), and kjail does not nest: "
+		 "a jail inside a jail needs mounts and a /proc of its own that the outer one "
+		 "refuses, with or without --allow-userns; run the command in the outer jail",
+		 KJ_POLICY_FILE);
+	return true;
 }
 
 bool probe_userns(char *fix, size_t len)

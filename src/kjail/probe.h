@@ -14,6 +14,10 @@ long probe_sysctl(const char *path);
  * in fix and true. */
 bool probe_userns(char *fix, size_t len);
 
+/* Whether this process is itself in a kjail jail (its policy file is
+ * there), with the fix in fix: why a jail did not start there. */
+bool probe_inside_kjail(char *fix, size_t len);
+
 /* "bubblewrap 0.8.0", or "" when it cannot be run. */
 void probe_bwrap_version(const char *bwrap, char *out, size_t len);
 

@@ -73,16 +73,24 @@ static void add_mode_rules(struct rules *r, const char *sys, unsigned mode_arg,
  * query). libseccomp takes one comparison per argument, so "neither" is
  * spelled bit by bit: bit 31 clear and any lower bit set, or bit 31 set and
  * any lower bit clear, or anything above 32 bits. */
+/* Allowed: the query (0xffffffff), PER_LINUX (0), and PER_LINUX with
+ * ADDR_NO_RANDOMIZE, which a debugger sets for the program it starts
+ * (gdb's disable-randomization): it weakens only the caller's own
+ * layout, and the kernel drops it on a set-ID exec. */
+#define PER_ADDR_NO_RANDOMIZE 0x0040000ULL
 static void add_personality(struct rules *r)
 {
 	const char *why = "execution domains weaken ASLR and W^X";
-	struct sc_rule *x = add(r, "personality", EPERM, "other than PER_LINUX or the query", why);
+	const char *what = "other than PER_LINUX, ADDR_NO_RANDOMIZE or the query";
+	struct sc_rule *x = add(r, "personality", EPERM, what, why);
 	cond(x, 0, SC_GT, 0, 0xffffffffULL);
 	for (unsigned i = 0; i < 31; i++) {
 		uint64_t m = (1ULL << 31) | (1ULL << i);
-		x = add(r, "personality", EPERM, "other than PER_LINUX or the query", why);
-		cond(x, 0, SC_MASKED_EQ, m, 1ULL << i);
-		x = add(r, "personality", EPERM, "other than PER_LINUX or the query", why);
+		if ((1ULL << i) != PER_ADDR_NO_RANDOMIZE) {
+			x = add(r, "personality", EPERM, what, why);
+			cond(x, 0, SC_MASKED_EQ, m, 1ULL << i);
+		}
+		x = add(r, "personality", EPERM, what, why);
 		cond(x, 0, SC_MASKED_EQ, m, 1ULL << 31);
 	}
 }

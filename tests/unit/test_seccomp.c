@@ -100,7 +100,7 @@ static void test_default_rules(void **state)
 	free(r);
 }
 
-static void test_personality_allows_exactly_two_values(void **state)
+static void test_personality_allows_exactly_three_values(void **state)
 {
 	(void)state;
 	struct sc_opts o = { 0 };
@@ -108,12 +108,20 @@ static void test_personality_allows_exactly_two_values(void **state)
 	struct sc_rule *r = seccomp_rules(&o, &n);
 	assert_false(personality_denied(r, n, 0));
 	assert_false(personality_denied(r, n, 0xffffffffULL));
-	const uint64_t bad[] = { 1, 8, 0x0040000, 0x0400000, 0x80000000ULL, 0xfffffffeULL,
-				 0x7fffffffULL, 0x100000000ULL, 0x1ffffffffULL, 0x100040000ULL };
+	/* ADDR_NO_RANDOMIZE alone: what gdb and setarch -R set */
+	assert_false(personality_denied(r, n, 0x0040000));
+	const uint64_t bad[] = { 1, 8, 0x0040001, 0x0440000, 0x0400000, 0x0240000, 0x0200000,
+				 0x80000000ULL, 0x80040000ULL, 0xfffffffeULL, 0x7fffffffULL,
+				 0xfffbffffULL, 0x100000000ULL, 0x1ffffffffULL, 0x100040000ULL };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
 		assert_true(personality_denied(r, n, bad[i]));
 	for (unsigned b = 0; b < 32; b++)
-		assert_true(personality_denied(r, n, 1ULL << b));
+		if ((1ULL << b) != 0x0040000)
+			assert_true(personality_denied(r, n, 1ULL << b));
+	/* with any other bit beside it */
+	for (unsigned b = 0; b < 40; b++)
+		if ((1ULL << b) != 0x0040000)
+			assert_true(personality_denied(r, n, 0x0040000 | (1ULL << b)));
 	free(r);
 }
 
@@ -267,7 +275,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_rules),
-		cmocka_unit_test(test_personality_allows_exactly_two_values),
+		cmocka_unit_test(test_personality_allows_exactly_three_values),
 		cmocka_unit_test(test_allow_userns_lifts_only_userns_rules),
 		cmocka_unit_test(test_no_network_refuses_families),
 		cmocka_unit_test(test_variants_cover_every_option),
