@@ -16,6 +16,7 @@ libkjail_a_SOURCES = \
 	src/kjail/stdio_guard.c src/kjail/stdio_guard.h \
 	src/kjail/locate.c src/kjail/locate.h \
 	src/kjail/spawn.c src/kjail/spawn.h \
+	src/kjail/egress.c src/kjail/egress.h src/kjail/egress-run.c src/kjail/egress-run.h \
 	src/kjail/devlock.c src/kjail/devlock.h \
 	src/kjail/reap.c src/kjail/reap.h \
 	src/kjail/aftercare.c src/kjail/aftercare.h \
@@ -35,6 +36,7 @@ if OS_LINUX
 pkglibexec_PROGRAMS = kjail-entry
 kjail_entry_SOURCES = src/kjail/entry.c src/kjail/entry_core.c src/kjail/entry.h \
 	src/kjail/entry-abi.h src/kjail/landlock.c src/kjail/landlock.h \
+	src/kjail/fdpass.c src/kjail/fdpass.h \
 	src/common/util.c src/common/util.h
 kjail_entry_CPPFLAGS = $(AM_CPPFLAGS)
 kjail_entry_CFLAGS = $(AM_CFLAGS)
