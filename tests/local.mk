@@ -61,6 +61,8 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \
+	tests/integration/kjail-allow-host-config.test \
+	tests/integration/kjail-allow-host.test \
 	tests/integration/kjail-socket-families.test \
 	tests/integration/kjail-host-sockets.test \
 	tests/integration/kjail-host-metadata.test \
