@@ -85,3 +85,9 @@ clean-kjail-integration:
 TESTS += tests/integration/source-graph.test tests/integration/license-lint.test
 EXTRA_DIST += tests/integration/source-graph.test tests/helpers/source-graph.py \
 	tests/integration/license-lint.test tests/helpers/spdx-files.sh LICENSE
+
+# The egress proxy's engine alone (issue 26): its integration test and the
+# bench run it on loopback ports.
+check_PROGRAMS += tests/helpers/proxy-run
+tests_helpers_proxy_run_SOURCES = tests/helpers/proxy-run.c
+tests_helpers_proxy_run_LDADD = $(KJAIL_LIBS)

@@ -25,8 +25,13 @@ libkjail_a_SOURCES = \
 	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \
 	src/kjail/landlock.c src/kjail/landlock.h \
 	src/kjail/probe.c src/kjail/probe.h \
-	src/kjail/seatbelt.c src/kjail/seatbelt.h
-libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)
+	src/kjail/seatbelt.c src/kjail/seatbelt.h \
+	src/kjail/allowhost.c src/kjail/allowhost.h \
+	src/kjail/fdpass.c src/kjail/fdpass.h \
+	src/kjail/proxy-parse.c src/kjail/proxy-parse.h \
+	src/kjail/proxy.c src/kjail/proxy.h src/kjail/proxy-int.h \
+	src/kjail/proxy-relay.c src/kjail/proxy-log.c src/kjail/proxy-spawn.c
+libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS) $(PTHREAD_CFLAGS)
 libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 
 # The jail's first program (entry_core.c): Landlock, the user's stderr and
@@ -56,7 +61,7 @@ src/kjail/seccomp-bpf.c: gen-seccomp-bpf$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) src/kjail && ./gen-seccomp-bpf$(EXEEXT) > $@.tmp && mv $@.tmp $@
 endif
 
-KJAIL_LIBS = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS)
+KJAIL_LIBS = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS) $(PTHREAD_LIBS)
 
 bin_PROGRAMS += kjail
 kjail_SOURCES = src/kjail/main.c
