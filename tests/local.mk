@@ -72,6 +72,7 @@ TESTS += $(KJAIL_INTEGRATION_TESTS)
 # Run through the shell, so a lost executable bit cannot break the suite.
 TEST_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integration/tap.sh \
+	tests/helpers/egress-servers.py tests/helpers/socks5-connect.py \
 	tests/data/gitconfig-corpus
 # The tests' fixtures, should a run be interrupted before its trap.
 clean-local: clean-kjail-integration

@@ -4,6 +4,7 @@
 #include "config.h"
 #ifdef KJ_OS_LINUX
 #include "egress-run.h"
+#include "fdpass.h"
 #include "proxy.h"
 #include "util.h"
 
@@ -11,6 +12,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -76,15 +80,23 @@ void egress_start(struct egress_run *e, const struct plan *pl)
 	close_fd(&e->log_w);
 }
 
-void egress_finish(struct egress_run *e, struct notice *note)
+void egress_stop(struct egress_run *e)
 {
 	if (e->pid < 0)
 		return;
-	if (proxy_stop(e->pid, e->stop) != 0)
-		notice_warn(note, "the proxy for --allow-host did not end well; the jail's "
-				  "connections ended with it");
+	e->stopped_ill = proxy_stop(e->pid, e->stop) != 0;
 	e->pid = -1;
 	e->stop = -1;
+	e->ran = true;
+}
+
+void egress_report(struct egress_run *e, struct notice *note)
+{
+	if (!e->ran)
+		return;
+	if (e->stopped_ill)
+		notice_warn(note, "the proxy for --allow-host did not end well; the jail's "
+				  "connections ended with it");
 	char sum[1024];
 	long n = proxy_log_summary(e->log_r, sum, sizeof sum);
 	if (n > 0)
@@ -109,27 +121,47 @@ void egress_close(struct egress_run *e)
 	e->path = e->dir = NULL;
 }
 
+/* One listening socket on the host's loopback, any port: a stand-in for
+ * the jail's, so the whole hand-over is tried. */
+static int doctor_listener(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	if (fd >= 0 && (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 1) < 0)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 bool egress_doctor(char *msg, size_t len)
 {
-	int ctl[2];
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctl) < 0) {
-		fmt_into(msg, len, "cannot make a control socket: %s", strerror(errno));
+	int ctl[2], l[2] = { doctor_listener(), doctor_listener() };
+	if (l[0] < 0 || l[1] < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctl) < 0) {
+		fmt_into(msg, len, "cannot make the proxy's sockets: %s", strerror(errno));
 		return false;
 	}
 	struct proxy_config c = { .log_fd = -1 };
 	int stop = -1;
 	pid_t pid = proxy_spawn(&c, ctl[0], &stop);
 	close(ctl[0]);
-	/* no listeners: hanging up is what a jail that never starts does */
+	static const char *const tags[] = { "http", "socks5" };
+	char k = 0;
+	struct pollfd p = { .fd = ctl[1], .events = POLLIN };
+	bool took = pid >= 0 && fdpass_send(ctl[1], l, tags, 2) == 0 &&
+		    poll(&p, 1, 5000) == 1 && read(ctl[1], &k, 1) == 1 && k == 'k';
 	close(ctl[1]);
-	if (pid < 0) {
-		fmt_into(msg, len, "the proxy cannot start here: --allow-host fails (see the line "
-				   "above)");
-		return false;
-	}
-	bool ok = proxy_stop(pid, stop) == 0;
-	fmt_into(msg, len, ok ? "the proxy starts and stops: --allow-host works here"
-			      : "the proxy started but did not end well: --allow-host may fail");
-	return ok;
+	close(l[0]);
+	close(l[1]);
+	bool ended = pid >= 0 && proxy_stop(pid, stop) == 0;
+	if (took && ended)
+		fmt_into(msg, len, "the proxy starts, takes its listeners and stops: --allow-host "
+				   "works here");
+	else
+		fmt_into(msg, len, "the proxy %s: --allow-host fails here",
+			 pid < 0 ? "cannot start (see the line above)"
+			 : !took ? "did not take its listeners"
+				 : "did not end well");
+	return took && ended;
 }
 #endif

@@ -20,6 +20,8 @@ struct egress_run {
 	char *path;
 	pid_t pid;      /* the proxy, or -1 */
 	int stop;       /* its stop pipe */
+	bool ran;       /* it was started and has been stopped */
+	bool stopped_ill; /* and did not end well */
 };
 
 /* Under an allowlist: the control socket and the log, everything
@@ -32,9 +34,12 @@ void egress_open(struct egress_run *e, const struct plan *pl, bool dry_run);
  * socket. Nothing without an allowlist. */
 void egress_start(struct egress_run *e, const struct plan *pl);
 
-/* After the jail: ends the proxy, says what it refused (one line, when
- * anything was), removes the log from the host. */
-void egress_finish(struct egress_run *e, struct notice *note);
+/* When bwrap has ended, before what is left of the jail is reaped (which
+ * would kill the proxy too): ends the proxy. */
+void egress_stop(struct egress_run *e);
+
+/* Then: says what the proxy refused (one line, when anything was). */
+void egress_report(struct egress_run *e, struct notice *note);
 
 /* Closes what is still open and removes the log (also for --print). */
 void egress_close(struct egress_run *e);

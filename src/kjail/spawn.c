@@ -328,10 +328,13 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 
 	/* from here a SIGTERM or SIGHUP waits in the signalfd and goes to
 	 * bwrap once it runs */
-	/* the proxy first: if it cannot start, nothing runs */
-	egress_start(&j.net, pl);
 	struct reap_signals rs;
 	reap_prepare(&rs);
+	/* the proxy first (if it cannot start, nothing runs), after
+	 * reap_prepare: it inherits kjail's ignored Ctrl-C and Ctrl-\, which
+	 * the command may use without losing its network, and SIGPIPE
+	 * blocked; it ends when kjail does */
+	egress_start(&j.net, pl);
 	pid_t pid = jail_spawn(&j, pl, &argv, bwrap, &rs.was);
 	strv_free(&argv);
 	/* bwrap holds its own copies now */
@@ -339,6 +342,8 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	close_fd(&j.err_p[1]);
 	close_fd(&j.net.ctl[1]);
 	int st = reap_bwrap(pid, &rs);
+	/* the proxy ends first: reap_jail() kills every child left */
+	egress_stop(&j.net);
 	reap_jail();
 
 	char ready = 0;
@@ -347,7 +352,6 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	size_t n = read_text(j.err_p[0], msg, sizeof msg);
 	struct notice note = { .reset = false };
 	if (!started) {
-		egress_finish(&j.net, &note);
 		jail_close(&j);
 		diagnose(bwrap, msg);
 	}
@@ -356,7 +360,7 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	/* kjail's lines from here on: after a reset of what the jail left
 	 * set on the terminal to hide them */
 	restore_stdio(&note);
-	egress_finish(&j.net, &note);
+	egress_report(&j.net, &note);
 	jail_close(&j);
 	int status = exit_status(st);
 	/* a planted name kjail could not move aside outweighs the command's
