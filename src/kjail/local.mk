@@ -137,3 +137,18 @@ tests_unit_test_fdpass_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_proxy_parse_SOURCES = tests/unit/test_proxy_parse.c
 tests_unit_test_proxy_parse_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_proxy_parse_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+
+# libFuzzer harness for the egress proxy's parsers and the allowlist
+# (seeds in tests/fuzz/corpus/proxy, tokens in tests/fuzz/proxy.dict).
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_proxy
+endif
+EXTRA_DIST += tests/fuzz/fuzz_proxy.c tests/fuzz/proxy.dict
+CLEANFILES += tests/fuzz/fuzz_proxy
+FUZZ_PROXY_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_proxy.c \
+	$(srcdir)/src/kjail/proxy-parse.c \
+	$(srcdir)/src/kjail/allowhost.c
+tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy-parse.h src/kjail/allowhost.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROXY_SRCS)

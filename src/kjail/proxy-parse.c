@@ -194,11 +194,13 @@ enum pp_status pp_http_head(const char *buf, size_t len, size_t max, struct pp_h
 	size_t pos = 0, lines = 0;
 	unsigned hosts = 0;
 	memset(out, 0, sizeof *out);
-	if (memchr(buf, '\0', len))
-		return fail(why, "a NUL byte in the request head");
 	for (;;) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - buf) : len;
+		/* line by line: what follows the head is the client's payload
+		 * (a TLS hello sent ahead), NULs and all */
+		if (memchr(buf + pos, '\0', end - pos))
+			return fail(why, "a NUL byte in the request head");
 		const char *cr = memchr(buf + pos, '\r', end - pos);
 		if (cr && (size_t)(cr - buf) + 1 < (nl ? end : len))
 			return fail(why, "a bare CR in the request head");

@@ -80,6 +80,10 @@ static void test_http_good(void **state)
 	const char *s = "CONNECT a.b:443 HTTP/1.1\r\n\r\n\x16\x03\x01";
 	assert_int_equal(pp_http_head(s, strlen(s), MAX, &h, &why), PP_OK);
 	assert_int_equal(h.head_len, strlen(s) - 3);
+	/* a TLS hello sent ahead has NULs: the head is still a head */
+	static const char hello[] = "CONNECT a.b:443 HTTP/1.1\r\n\r\n\x16\x03\x01\x00\x05";
+	assert_int_equal(pp_http_head(hello, sizeof hello - 1, MAX, &h, &why), PP_OK);
+	assert_int_equal(h.head_len, sizeof hello - 1 - 5);
 }
 
 static void test_http_bad(void **state)
