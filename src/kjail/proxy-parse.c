@@ -359,8 +359,13 @@ enum pp_status pp_socks_request(const unsigned char *buf, size_t len, size_t *us
 		return PP_NEED_MORE;
 	if (buf[3] == 3) {
 		size_t n = buf[4];
-		if (memchr(buf + 5, 0, n))
-			return socks_fail(reply, 0x01, why, "a NUL in a SOCKS5 domain name");
+		/* the name goes to the log and to kjail's summary on the
+		 * user's terminal: printable ASCII only, as DNS names are */
+		for (size_t i = 0; i < n; i++)
+			if (buf[5 + i] <= 0x20 || buf[5 + i] >= 0x7f)
+				return socks_fail(reply, 0x01, why,
+						  "a NUL, space, control or non-ASCII byte in a "
+						  "SOCKS5 domain name");
 		memcpy(out->host, buf + 5, n);
 		out->host[n] = '\0';
 	} else {

@@ -77,7 +77,8 @@ static enum pp_status socks(const unsigned char *buf, size_t len, size_t *used,
 		CHECK(*used <= len);
 		if (!greeting) {
 			CHECK(q->port >= 1 && q->port <= 65535);
-			CHECK(strlen(q->host) > 0 && strlen(q->host) < PP_HOST_MAX);
+			CHECK(strlen(q->host) > 0);
+			check_host(q->host);
 		}
 	}
 	return st;

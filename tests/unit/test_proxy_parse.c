@@ -246,6 +246,12 @@ static void test_socks(void **state)
 		{ { 5, 1, 0, 2 }, 4, 0x08 },            /* ATYP 2 */
 		{ { 5, 1, 0, 3, 0 }, 5, 0x01 },         /* empty name */
 		{ { 5, 1, 0, 3, 3, 'a', 0, 'b', 0, 80 }, 10, 0x01 }, /* NUL */
+		/* a terminal escape, a newline, a non-ASCII byte: the name
+		 * reaches the log and kjail's summary line on the terminal */
+		{ { 5, 1, 0, 3, 3, 'a', 0x1b, 'b', 0, 80 }, 10, 0x01 },
+		{ { 5, 1, 0, 3, 3, 'a', '\n', 'b', 0, 80 }, 10, 0x01 },
+		{ { 5, 1, 0, 3, 3, 'a', 0xff, 'b', 0, 80 }, 10, 0x01 },
+		{ { 5, 1, 0, 3, 3, 'a', ' ', 'b', 0, 80 }, 10, 0x01 },
 		{ { 5, 1, 0, 1, 1, 2, 3, 4, 0, 0 }, 10, 0x01 },      /* port 0 */
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
