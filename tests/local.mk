@@ -92,3 +92,5 @@ EXTRA_DIST += tests/integration/source-graph.test tests/helpers/source-graph.py 
 check_PROGRAMS += tests/helpers/proxy-run
 tests_helpers_proxy_run_SOURCES = tests/helpers/proxy-run.c
 tests_helpers_proxy_run_LDADD = $(KJAIL_LIBS)
+TESTS += tests/integration/proxy-engine.test
+EXTRA_DIST += tests/integration/proxy-engine.test tests/helpers/proxy-peer.py

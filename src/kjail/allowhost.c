@@ -418,7 +418,7 @@ static const char *v6_internal(const unsigned char a[16])
 	static const unsigned char nat64[16] = { 0, 0x64, 0xff, 0x9b };
 	static const unsigned char nat64_local[16] = { 0, 0x64, 0xff, 0x9b, 0, 1 };
 	static const unsigned char sixtofour[16] = { 0x20, 0x02 };
-	static const unsigned char ec2[16] = { 0xfd, 0, 0x0e, 0xc2, [15] = 0x54 };
+	static const unsigned char ec2[16] = { 0xfd, 0, 0x0e, 0xc2, [14] = 0x02, [15] = 0x54 };
 	static const unsigned char ula[16] = { 0xfc };
 	static const unsigned char ll[16] = { 0xfe, 0x80 };
 	static const unsigned char site[16] = { 0xfe, 0xc0 };

@@ -125,3 +125,32 @@ tests/fuzz/fuzz_mountinfo: $(FUZZ_MOUNTINFO_SRCS) tests/fuzz/fuzz.h src/kjail/mo
 fuzz-mountinfo-run:
 	$(MAKE) $(AM_MAKEFLAGS) fuzz-run FUZZ_TARGETS='$(KJAIL_FUZZ_TARGETS)'
 .PHONY: fuzz-mountinfo-run
+
+# The egress proxy (issue 26): the allowlist, the descriptor hand-over with
+# proxy_spawn, the request parsers.
+check_PROGRAMS += tests/unit/test_allowhost tests/unit/test_fdpass tests/unit/test_proxy_parse
+TESTS += tests/unit/test_allowhost tests/unit/test_fdpass tests/unit/test_proxy_parse
+tests_unit_test_allowhost_SOURCES = tests/unit/test_allowhost.c
+tests_unit_test_allowhost_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_allowhost_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_fdpass_SOURCES = tests/unit/test_fdpass.c
+tests_unit_test_fdpass_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_fdpass_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_proxy_parse_SOURCES = tests/unit/test_proxy_parse.c
+tests_unit_test_proxy_parse_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_proxy_parse_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+
+# libFuzzer harness for the egress proxy's parsers and the allowlist
+# (seeds in tests/fuzz/corpus/proxy, tokens in tests/fuzz/proxy.dict).
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_proxy
+endif
+EXTRA_DIST += tests/fuzz/fuzz_proxy.c tests/fuzz/proxy.dict
+CLEANFILES += tests/fuzz/fuzz_proxy
+FUZZ_PROXY_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_proxy.c \
+	$(srcdir)/src/kjail/proxy-parse.c \
+	$(srcdir)/src/kjail/allowhost.c
+tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy-parse.h src/kjail/allowhost.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROXY_SRCS)

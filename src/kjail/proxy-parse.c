@@ -194,11 +194,13 @@ enum pp_status pp_http_head(const char *buf, size_t len, size_t max, struct pp_h
 	size_t pos = 0, lines = 0;
 	unsigned hosts = 0;
 	memset(out, 0, sizeof *out);
-	if (memchr(buf, '\0', len))
-		return fail(why, "a NUL byte in the request head");
 	for (;;) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - buf) : len;
+		/* line by line: what follows the head is the client's payload
+		 * (a TLS hello sent ahead), NULs and all */
+		if (memchr(buf + pos, '\0', end - pos))
+			return fail(why, "a NUL byte in the request head");
 		const char *cr = memchr(buf + pos, '\r', end - pos);
 		if (cr && (size_t)(cr - buf) + 1 < (nl ? end : len))
 			return fail(why, "a bare CR in the request head");
@@ -357,8 +359,13 @@ enum pp_status pp_socks_request(const unsigned char *buf, size_t len, size_t *us
 		return PP_NEED_MORE;
 	if (buf[3] == 3) {
 		size_t n = buf[4];
-		if (memchr(buf + 5, 0, n))
-			return socks_fail(reply, 0x01, why, "a NUL in a SOCKS5 domain name");
+		/* the name goes to the log and to kjail's summary on the
+		 * user's terminal: printable ASCII only, as DNS names are */
+		for (size_t i = 0; i < n; i++)
+			if (buf[5 + i] <= 0x20 || buf[5 + i] >= 0x7f)
+				return socks_fail(reply, 0x01, why,
+						  "a NUL, space, control or non-ASCII byte in a "
+						  "SOCKS5 domain name");
 		memcpy(out->host, buf + 5, n);
 		out->host[n] = '\0';
 	} else {

@@ -19,7 +19,8 @@
  *
  * SOCKS5: greeting "05 N METHODS[N]" (N >= 1; the proxy offers only 0x00,
  * no authentication); request "05 CMD 00 ATYP ADDR PORT" with ATYP 1
- * (4 bytes), 3 (length 1..255, then the name, no NUL) or 4 (16 bytes).
+ * (4 bytes), 3 (length 1..255, then the name: printable ASCII, no space)
+ * or 4 (16 bytes).
  * A request the proxy cannot serve is PP_ERROR with *reply set to the
  * SOCKS5 reply code to send (0x07 command not supported, 0x08 address type
  * not supported, 0x01 otherwise). */

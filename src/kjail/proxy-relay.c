@@ -188,7 +188,7 @@ static void want(const struct dir *d, short *from_ev, short *to_ev)
 }
 
 /* Moves what it can; false when the connection must end. */
-static bool step(struct dir *d)
+static bool dir_step(struct dir *d)
 {
 	if (d->done)
 		return true;
@@ -199,6 +199,22 @@ static bool step(struct dir *d)
 	if (d->eof && d->pending == 0) {
 		shutdown(d->to, SHUT_WR);
 		d->done = true;
+	}
+	return true;
+}
+
+/* Both directions until neither moves a byte (at most a few rounds, so
+ * one busy direction cannot starve the poll): one poll per burst rather
+ * than per chunk. false when the connection must end. */
+static bool relay_steps(struct dir *up, struct dir *down)
+{
+	for (int round = 0; round < 8; round++) {
+		unsigned long long before = up->moved + down->moved;
+		size_t pend = up->pending + down->pending;
+		if (!dir_step(up) || !dir_step(down))
+			return false;
+		if (up->moved + down->moved == before && up->pending + down->pending == pend)
+			return true;
 	}
 	return true;
 }
@@ -237,7 +253,7 @@ void proxy_relay(int a, int b, const char *pre, size_t n, int idle_ms, int stop_
 			break;
 		if (r < 0)
 			continue;
-		if (!step(&up) || !step(&down))
+		if (!relay_steps(&up, &down))
 			break;
 	}
 	*out += up.moved;
