@@ -410,6 +410,11 @@ int main(int argc, char **argv)
 		return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
 	}
 
+	/* an allowlist is enforced by a jail's own network (or Seatbelt's
+	 * rules); the container backend sets up neither */
+	if (pl.backend == BACKEND_CONTAINER && pl.net == NET_ALLOWLIST)
+		die("--allow-host needs a jail (--backend bwrap or seatbelt): --backend container "
+		    "sets up none, so nothing would hold the network to the hosts allowed");
 	/* one backend */
 	switch (pl.backend) {
 	case BACKEND_CONTAINER:
