@@ -80,6 +80,19 @@ let
         [ "AWS_SECRET_ACCESS_KEY" "GH_TOKEN" ];
       keepEnv = envList "Variables let through kjail's built-in secret scrub."
         [ "GITHUB_TOKEN" ];
+      allowedHosts = mkOption {
+        type = types.listOf types.str;
+        default = [ ];
+        example = [ "@models" "@registries" "github.com" "db.internal.example:5432" ];
+        description = ''
+          An egress allowlist (kjail's `allow-host`): when not empty, the
+          session gets its own network namespace and reaches the network
+          only through kjail's proxy, to these hosts (`HOST[:PORT]`: a
+          name, `*.SUFFIX`, an IP address, or a group such as `@models`;
+          the port defaults to 80 and 443). It takes the place of
+          `network`. See kjail(1).
+        '';
+      };
     };
   };
 in

@@ -61,6 +61,8 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \
+	tests/integration/kjail-allow-host-config.test \
+	tests/integration/kjail-allow-host.test \
 	tests/integration/kjail-socket-families.test \
 	tests/integration/kjail-nested-debug.test \
 	tests/integration/kjail-host-sockets.test \
@@ -71,6 +73,7 @@ TESTS += $(KJAIL_INTEGRATION_TESTS)
 # Run through the shell, so a lost executable bit cannot break the suite.
 TEST_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integration/tap.sh \
+	tests/helpers/egress-servers.py tests/helpers/socks5-connect.py \
 	tests/data/gitconfig-corpus
 # The tests' fixtures, should a run be interrupted before its trap.
 clean-local: clean-kjail-integration
@@ -84,3 +87,11 @@ clean-kjail-integration:
 TESTS += tests/integration/source-graph.test tests/integration/license-lint.test
 EXTRA_DIST += tests/integration/source-graph.test tests/helpers/source-graph.py \
 	tests/integration/license-lint.test tests/helpers/spdx-files.sh LICENSE
+
+# The egress proxy's engine alone (issue 26): its integration test and the
+# bench run it on loopback ports.
+check_PROGRAMS += tests/helpers/proxy-run
+tests_helpers_proxy_run_SOURCES = tests/helpers/proxy-run.c
+tests_helpers_proxy_run_LDADD = $(KJAIL_LIBS)
+TESTS += tests/integration/proxy-engine.test
+EXTRA_DIST += tests/integration/proxy-engine.test tests/helpers/proxy-peer.py

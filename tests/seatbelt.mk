@@ -21,6 +21,8 @@ SEATBELT_GOLDEN = \
 	tests/unit/golden/seatbelt/defaults.argv \
 	tests/unit/golden/seatbelt/no-network.sb \
 	tests/unit/golden/seatbelt/no-network.argv \
+	tests/unit/golden/seatbelt/allow-host.sb \
+	tests/unit/golden/seatbelt/allow-host.argv \
 	tests/unit/golden/seatbelt/masks.sb \
 	tests/unit/golden/seatbelt/masks.argv \
 	tests/unit/golden/seatbelt/odd-paths.argv \

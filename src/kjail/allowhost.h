@@ -66,6 +66,10 @@ const char *const *allow_group_names(void);
  * address rule and an address never matches a name rule. */
 long allow_match(const struct allow_rule *r, size_t n, const char *host, unsigned port);
 
+/* The first rule that allows HOST on some port, or -1: whether a refusal
+ * is for the port or for the host. */
+long allow_match_any_port(const struct allow_rule *r, size_t n, const char *host);
+
 /* The first address rule (ALLOW_IPV4/ALLOW_IPV6) that names exactly the
  * address in sa (AF_INET or AF_INET6; a v4-mapped v6 address counts as
  * v4) on PORT, or -1. */

@@ -102,6 +102,12 @@ static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
 		strv_push(a, "--ro-bind-data");
 		push_fd(a, next_fd(c, o));
 		strv_pushf(a, "%s/policy.json", o->path);
+		/* the proxy's log: the jail reads what was refused, and why */
+		if (pl->net == NET_ALLOWLIST) {
+			strv_push(a, "--ro-bind-fd");
+			push_fd(a, c->fds->net_log);
+			strv_push(a, KJ_NET_LOG);
+		}
 		strv_pushn(a, "--remount-ro", o->path);
 		strv_pushv(a, (const char *const[]){ "--setenv", KJ_POLICY_ENV, KJ_POLICY_FILE, NULL });
 		break;
@@ -155,6 +161,8 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	strv_push(a, "--");
 	strv_push(a, entry);
 	strv_pushf(a, "--jail-entry=%d,%d,%d", fds->status, fds->user_err, fds->sig_default);
+	if (pl->net == NET_ALLOWLIST)
+		strv_pushf(a, JAIL_PROXY_PREFIX "%d", fds->proxy);
 	/* where the command may write: Landlock holds it there, whatever
 	 * descriptor it reopens */
 	for (size_t i = 0; i < pl->nops; i++) {

@@ -17,6 +17,10 @@ struct jail_fds {
 	size_t nmasks;
 	int sig_default; /* JAIL_SIGINT_DEFAULT | JAIL_SIGQUIT_DEFAULT: what the
 			  * entry program gives back to the command */
+	/* under an allowlist only (pl->net == NET_ALLOWLIST): */
+	int net_log;  /* the proxy's log, read-only, bound at KJ_NET_LOG */
+	int proxy;    /* the proxy's control socket: the entry program hands
+		       * the proxy its listeners here (JAIL_PROXY_PREFIX) */
 };
 
 /* The first minimum bwrap release with everything used here
@@ -30,7 +34,7 @@ struct jail_fds {
  * its standard output at /dev/console too. */
 extern const char *const bwrap_dev_nodes[];
 
-/* argv = bwrap, its options, "--", entry --jail-entry=S,E,M [--rw=PATH]...
+/* argv = bwrap, its options, "--", entry --jail-entry=S,E,M [--proxy-fd=N] [--rw=PATH]...
  * "--" cmd...: --rw= names each writable path, for Landlock. (spawn.c
  * hands bwrap the options on --args.) fds->nmasks must cover the plan's
  * masked files. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "conf.h"
+#include "egress.h"
 #include "ini_reader.h"
 #include "path.h"
 #include "util.h"
@@ -19,6 +20,7 @@ static const struct ini_key_spec sandbox_keys[] = {
 	{ "deny-read", true },
 	{ "deny-env", true },
 	{ "keep-env", true },
+	{ "allow-host", true },
 	{ NULL, false },
 };
 
@@ -129,6 +131,8 @@ static bool on_item(void *ctxp, const struct ini_item *it, char *err, size_t err
 		return add_pattern(&p->deny_env, it, origin, err, errlen);
 	if (strcmp(k, "keep-env") == 0)
 		return add_pattern(&p->keep_env, it, origin, err, errlen);
+	if (strcmp(k, "allow-host") == 0)
+		return egress_add(&p->allow_host, k, it->value, origin, err, errlen);
 	fmt_into(err, errlen, "unhandled key '%s'", k);
 	return false;
 }

@@ -26,6 +26,12 @@
  * (the workspace, --writable paths, /tmp, /dev, /proc). */
 #define JAIL_RW_PREFIX "--rw="
 
+/* --jail-entry=S,E,M --proxy-fd=N ...: under an allowlist, the socket on
+ * which the entry program hands kjail's proxy its listeners (made inside
+ * the jail's network namespace on 127.0.0.1, the ports proxy.h fixes)
+ * and waits for its 'k'. */
+#define JAIL_PROXY_PREFIX "--proxy-fd="
+
 /* Landlock's write rights, as the kernel numbers them. */
 #define LL_FS_WRITE_FILE (1ULL << 1)
 #define LL_FS_REMOVE_DIR (1ULL << 4)

@@ -5,7 +5,9 @@
 #include "config.h"
 #include "entry.h"
 #include "bwrap.h"
+#include "fdpass.h"
 #include "landlock.h"
+#include "proxy.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,6 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+/* How long the entry program waits for kjail's proxy to take its
+ * listeners (it is already running: only a wedged proxy is this slow). */
+#define ENTRY_PROXY_TIMEOUT_MS 10000
 
 void exec_command(char *const *cmd, char *const *envp)
 {
@@ -48,19 +58,77 @@ void jail_entry_if_asked(int argc, char **argv)
 {
 	if (argc < 3 || !str_has_prefix(argv[1], "--jail-entry="))
 		return;
-	int i = 2;
+	int i = 2, proxy_fd = -1;
+	if (str_has_prefix(argv[i], JAIL_PROXY_PREFIX)) {
+		const char *end;
+		proxy_fd = parse_fd(argv[i] + strlen(JAIL_PROXY_PREFIX), &end);
+		if (*end)
+			die("--jail-entry: bad proxy descriptor");
+		i++;
+	}
+	int first_rw = i;
 	while (i < argc && str_has_prefix(argv[i], JAIL_RW_PREFIX "/"))
 		i++;
 	if (i >= argc || strcmp(argv[i], "--") != 0)
 		die("--jail-entry: expected --rw=/PATH words, then --, then the command");
 	/* the writable paths, their prefix dropped in place */
-	const char **rw = (const char **)argv + 2;
-	for (int k = 2; k < i; k++)
-		rw[k - 2] = argv[k] + strlen(JAIL_RW_PREFIX);
-	jail_entry(argv[1] + strlen("--jail-entry="), rw, (size_t)(i - 2), argv + i + 1);
+	const char **rw = (const char **)argv + first_rw;
+	for (int k = first_rw; k < i; k++)
+		rw[k - first_rw] = argv[k] + strlen(JAIL_RW_PREFIX);
+	jail_entry(argv[1] + strlen("--jail-entry="), proxy_fd, rw, (size_t)(i - first_rw),
+		   argv + i + 1);
 }
 
-void jail_entry(const char *spec, const char *const *rw, size_t nrw, char *const *cmd)
+/* One listening TCP socket on 127.0.0.1:port, or -1 with errno set. */
+static int listen_loopback(unsigned short port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	int one = 1;
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
+	    bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, SOMAXCONN) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+void entry_proxy_listeners(int sock)
+{
+	static const char *const tags[] = { "http", "socks5" };
+	static const unsigned short ports[] = { PROXY_HTTP_PORT, PROXY_SOCKS_PORT };
+	int fds[2];
+	for (size_t i = 0; i < 2; i++) {
+		fds[i] = listen_loopback(ports[i]);
+		if (fds[i] < 0)
+			die_errno("--allow-host: cannot listen on 127.0.0.1:%u in the jail for "
+				  "kjail's proxy", ports[i]);
+	}
+	if (fdpass_send(sock, fds, tags, 2) < 0)
+		die_errno("--allow-host: cannot hand kjail's proxy its listeners");
+	/* the proxy answers once it serves them; silence means it cannot,
+	 * and the command must not run believing it has a network */
+	struct pollfd p = { .fd = sock, .events = POLLIN };
+	char k = 0;
+	int r;
+	do
+		r = poll(&p, 1, ENTRY_PROXY_TIMEOUT_MS);
+	while (r < 0 && errno == EINTR);
+	if (r <= 0 || read(sock, &k, 1) != 1 || k != 'k')
+		die("--allow-host: kjail's proxy did not take the jail's listeners%s; nothing "
+		    "was run", r == 0 ? " in time" : "");
+	close(fds[0]);
+	close(fds[1]);
+	close(sock);
+}
+
+void jail_entry(const char *spec, int proxy_fd, const char *const *rw, size_t nrw,
+		char *const *cmd)
 {
 	const char *p;
 	int status = parse_fd(spec, &p);
@@ -78,6 +146,9 @@ void jail_entry(const char *spec, const char *const *rw, size_t nrw, char *const
 		signal(SIGINT, SIG_DFL);
 	if (sig & JAIL_SIGQUIT_DEFAULT)
 		signal(SIGQUIT, SIG_DFL);
+	/* before Landlock and the exec, in the jail's own network namespace */
+	if (proxy_fd >= 0)
+		entry_proxy_listeners(proxy_fd);
 	char err[PATH_MAX + 64];
 	/* the command's stderr is the user's, still on its own descriptor */
 	const int std[3] = { STDIN_FILENO, STDOUT_FILENO, user_err };

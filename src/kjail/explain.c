@@ -2,6 +2,7 @@
 #include "config.h"
 #include "explain.h"
 #include "landlock.h"
+#include "proxy.h"
 #include "jsonw.h"
 #include "path.h"
 #include "seccomp.h"
@@ -91,8 +92,45 @@ static void print_why(FILE *out, const char *verdict, const char *rule, const ch
 
 static const char *network_text(const struct plan *pl)
 {
-	return pl->network ? "shared with the host"
-			   : "cut: own network namespace, loopback only (DNS does not resolve)";
+	if (pl->network)
+		return "shared with the host";
+	if (pl->net == NET_ALLOWLIST)
+		return "allowlist: own network namespace, out only through kjail's proxy to the "
+		       "hosts below (DNS does not resolve inside; the proxy resolves)";
+	return "cut: own network namespace, loopback only (DNS does not resolve)";
+}
+
+/* What decided the network (a plan built by hand has only the policy's). */
+static const char *net_origin(const struct policy *p, const struct plan *pl)
+{
+	return pl->net_origin ? pl->net_origin : p->network.origin;
+}
+
+static const char *net_mode_name(const struct plan *pl)
+{
+	return pl->network ? "shared" : pl->net == NET_ALLOWLIST ? "allowlist" : "none";
+}
+
+/* "*.example.org", "[2001:db8::1]", "api.openai.com" */
+static void rule_host(const struct allow_rule *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", r->kind == ALLOW_SUFFIX ? "*." : "",
+		 r->kind == ALLOW_IPV6 ? "[" : "", r->host, r->kind == ALLOW_IPV6 ? "]" : "");
+}
+
+void explain_allowlist(FILE *out, const struct plan *pl, const char *prefix)
+{
+	if (pl->net != NET_ALLOWLIST)
+		return;
+	for (size_t i = 0; i < pl->nallow; i++) {
+		const struct allow_rule *r = &pl->allow[i];
+		char host[ALLOW_HOST_MAX + 4], port[16];
+		rule_host(r, host, sizeof host);
+		fprintf(out, "%sallow-host: %s port %s (%s)\n", prefix, host,
+			egress_ports(r, port, sizeof port), r->origin);
+	}
+	fprintf(out, "%sproxy: " PROXY_HTTP_URL " (HTTP, CONNECT), " PROXY_SOCKS_URL
+		     " (SOCKS5) inside the jail; log " KJ_NET_LOG "\n", prefix);
 }
 
 static void text_policy(FILE *out, const struct policy *p, const struct plan *pl,
@@ -103,7 +141,8 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	for (size_t i = 0; i < p->sources.n; i++)
 		fprintf(out, "config: %s\n", p->sources.v[i].value);
 	fprintf(out, "workspace: %s (writable; %s)\n", pl->workspace, p->workspace_origin);
-	fprintf(out, "network: %s (%s)\n", network_text(pl), p->network.origin);
+	fprintf(out, "network: %s (%s)\n", network_text(pl), net_origin(p, pl));
+	explain_allowlist(out, pl, "");
 	if (pl->allow_userns)
 		fprintf(out, "user namespaces: allowed (%s): the command may build its own "
 			     "namespaces and, inside them, hold capabilities over them; the mount, "
@@ -190,6 +229,28 @@ static void filter_json(struct jsonw *w, const struct plan *pl)
 	free(r);
 }
 
+static void allowlist_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "hosts");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->nallow; i++) {
+		const struct allow_rule *r = &pl->allow[i];
+		char host[ALLOW_HOST_MAX + 4], port[16];
+		rule_host(r, host, sizeof host);
+		jw_begin_object(w);
+		jw_kstring(w, "host", host);
+		jw_kstring(w, "port", egress_ports(r, port, sizeof port));
+		jw_kstring(w, "rule", r->text);
+		jw_kstring(w, "origin", r->origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_kstring(w, "http_proxy", PROXY_HTTP_URL);
+	jw_kstring(w, "socks_proxy", PROXY_SOCKS_URL);
+	jw_kstring(w, "no_proxy", PROXY_NO_PROXY);
+	jw_kstring(w, "log", KJ_NET_LOG);
+}
+
 /* Streamed, not built as a tree: with thousands of masks this runs on every
  * jail start (the jail's own copy) and must stay cheap. */
 static void json_policy_build(struct jsonw *w, const struct policy *p, const struct plan *pl,
@@ -210,7 +271,10 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 	jw_key(w, "network");
 	jw_begin_object(w);
 	jw_kbool(w, "enabled", pl->network);
-	jw_kstring(w, "origin", p->network.origin);
+	jw_kstring(w, "origin", net_origin(p, pl));
+	jw_kstring(w, "mode", net_mode_name(pl));
+	if (pl->net == NET_ALLOWLIST)
+		allowlist_json(w, pl);
 	jw_end_object(w);
 	jw_kbool(w, "nested_userns", pl->nested_userns);
 	jw_key(w, "mounts");

@@ -143,7 +143,14 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 {
 	memset(out, 0, sizeof *out);
 	out->backend = backend_effective(p->backend);
-	out->network = p->network.value;
+	if (!egress_mode(p, &out->net, err, errlen))
+		return false;
+	out->network = out->net == NET_SHARED;
+	out->net_origin = strpool_intern(&out->strings, out->net == NET_ALLOWLIST
+							       ? p->allow_host.v[0].origin
+							       : p->network.origin);
+	if (out->net == NET_ALLOWLIST)
+		out->allow = egress_rules(&p->allow_host, &out->strings, &out->nallow);
 	out->nested_userns = p->nested_userns.value;
 	out->allow_userns = p->allow_userns.value;
 	/* A nested namespace may map uid 0 of its parent only if its creator
@@ -178,5 +185,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	listings_forget(&b);
 	if (ok && envp)
 		env_filter(envp, p, &out->env, &out->env_removed);
+	if (ok && out->net == NET_ALLOWLIST)
+		egress_env(&out->env, &out->env_removed);
 	return ok;
 }

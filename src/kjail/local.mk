@@ -16,6 +16,7 @@ libkjail_a_SOURCES = \
 	src/kjail/stdio_guard.c src/kjail/stdio_guard.h \
 	src/kjail/locate.c src/kjail/locate.h \
 	src/kjail/spawn.c src/kjail/spawn.h \
+	src/kjail/egress.c src/kjail/egress.h src/kjail/egress-run.c src/kjail/egress-run.h \
 	src/kjail/devlock.c src/kjail/devlock.h \
 	src/kjail/reap.c src/kjail/reap.h \
 	src/kjail/aftercare.c src/kjail/aftercare.h \
@@ -24,8 +25,13 @@ libkjail_a_SOURCES = \
 	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \
 	src/kjail/landlock.c src/kjail/landlock.h \
 	src/kjail/probe.c src/kjail/probe.h \
-	src/kjail/seatbelt.c src/kjail/seatbelt.h
-libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)
+	src/kjail/seatbelt.c src/kjail/seatbelt.h \
+	src/kjail/allowhost.c src/kjail/allowhost.h \
+	src/kjail/fdpass.c src/kjail/fdpass.h \
+	src/kjail/proxy-parse.c src/kjail/proxy-parse.h \
+	src/kjail/proxy.c src/kjail/proxy.h src/kjail/proxy-int.h \
+	src/kjail/proxy-relay.c src/kjail/proxy-log.c src/kjail/proxy-spawn.c
+libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS) $(PTHREAD_CFLAGS)
 libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 
 # The jail's first program (entry_core.c): Landlock, the user's stderr and
@@ -35,6 +41,7 @@ if OS_LINUX
 pkglibexec_PROGRAMS = kjail-entry
 kjail_entry_SOURCES = src/kjail/entry.c src/kjail/entry_core.c src/kjail/entry.h \
 	src/kjail/entry-abi.h src/kjail/landlock.c src/kjail/landlock.h \
+	src/kjail/fdpass.c src/kjail/fdpass.h \
 	src/common/util.c src/common/util.h
 kjail_entry_CPPFLAGS = $(AM_CPPFLAGS)
 kjail_entry_CFLAGS = $(AM_CFLAGS)
@@ -54,7 +61,7 @@ src/kjail/seccomp-bpf.c: gen-seccomp-bpf$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) src/kjail && ./gen-seccomp-bpf$(EXEEXT) > $@.tmp && mv $@.tmp $@
 endif
 
-KJAIL_LIBS = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS)
+KJAIL_LIBS = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS) $(PTHREAD_LIBS)
 
 bin_PROGRAMS += kjail
 kjail_SOURCES = src/kjail/main.c
@@ -118,3 +125,32 @@ tests/fuzz/fuzz_mountinfo: $(FUZZ_MOUNTINFO_SRCS) tests/fuzz/fuzz.h src/kjail/mo
 fuzz-mountinfo-run:
 	$(MAKE) $(AM_MAKEFLAGS) fuzz-run FUZZ_TARGETS='$(KJAIL_FUZZ_TARGETS)'
 .PHONY: fuzz-mountinfo-run
+
+# The egress proxy (issue 26): the allowlist, the descriptor hand-over with
+# proxy_spawn, the request parsers.
+check_PROGRAMS += tests/unit/test_allowhost tests/unit/test_fdpass tests/unit/test_proxy_parse
+TESTS += tests/unit/test_allowhost tests/unit/test_fdpass tests/unit/test_proxy_parse
+tests_unit_test_allowhost_SOURCES = tests/unit/test_allowhost.c
+tests_unit_test_allowhost_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_allowhost_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_fdpass_SOURCES = tests/unit/test_fdpass.c
+tests_unit_test_fdpass_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_fdpass_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_proxy_parse_SOURCES = tests/unit/test_proxy_parse.c
+tests_unit_test_proxy_parse_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_proxy_parse_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+
+# libFuzzer harness for the egress proxy's parsers and the allowlist
+# (seeds in tests/fuzz/corpus/proxy, tokens in tests/fuzz/proxy.dict).
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_proxy
+endif
+EXTRA_DIST += tests/fuzz/fuzz_proxy.c tests/fuzz/proxy.dict
+CLEANFILES += tests/fuzz/fuzz_proxy
+FUZZ_PROXY_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_proxy.c \
+	$(srcdir)/src/kjail/proxy-parse.c \
+	$(srcdir)/src/kjail/allowhost.c
+tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy-parse.h src/kjail/allowhost.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROXY_SRCS)

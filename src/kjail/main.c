@@ -7,6 +7,7 @@
 #include "config.h"
 #include "bwrap.h"
 #include "conf.h"
+#include "egress.h"
 #include "env.h"
 #include "explain.h"
 #include "host.h"
@@ -36,7 +37,7 @@ extern char **environ;
 
 enum {
 	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND,
-	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR,
+	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST,
 };
 
 static const char short_opts[] = "+:C:w:r:e:k:nhV";
@@ -48,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "keep-env", required_argument, NULL, 'k' },
 	{ "no-network", no_argument, NULL, 'n' },
 	{ "network", no_argument, NULL, OPT_NETWORK },
+	{ "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
 	{ "nested-userns", no_argument, NULL, OPT_NESTED },
 	{ "no-defaults", no_argument, NULL, OPT_NO_DEFAULTS },
 	{ "allow-userns", no_argument, NULL, OPT_ALLOW_USERNS },
@@ -77,6 +79,10 @@ static void usage(FILE *out)
 	      "  -k, --keep-env=NAME    let NAME through the built-in secret scrub (repeatable)\n"
 	      "  -n, --no-network       own network namespace, loopback only (no DNS either)\n"
 	      "      --network          keep the host network (the default)\n"
+	      "      --allow-host=HOST[:PORT]  own network namespace; reach HOST (a name,\n"
+	      "                         *.SUFFIX, an IP or @GROUP) on PORT (default 80\n"
+	      "                         and 443, * for any) through kjail's proxy, and\n"
+	      "                         nothing else (repeatable)\n"
 	      "      --nested-userns    inside a container that masks /proc: bind /proc\n"
 	      "                         instead of mounting it, no PID namespace\n"
 	      "      --no-defaults      drop the built-in masks and environment scrub\n"
@@ -97,6 +103,10 @@ static void usage(FILE *out)
 	      "Exit status: the command's own (128+N for signal N); 125 if kjail fails;\n"
 	      "126 if COMMAND cannot be executed; 127 if it is not found.\n",
 	      out);
+	fputs("Groups for --allow-host (--explain lists their hosts):", out);
+	for (const char *const *g = allow_group_names(); *g; g++)
+		fprintf(out, " @%s", *g);
+	fputc('\n', out);
 }
 
 /* getopt's own messages take two lines and the full path; say it once. */
@@ -209,6 +219,13 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 		case OPT_NETWORK:
 			bool_set(&p->network, true, "--network");
 			break;
+		case OPT_ALLOW_HOST: {
+			char err[512];
+			if (!egress_add(&p->allow_host, "--allow-host", optarg, "--allow-host", err,
+					sizeof err))
+				die("%s", err);
+			break;
+		}
 		case OPT_NESTED:
 			bool_set(&p->nested_userns, true, "--nested-userns");
 			break;
@@ -393,6 +410,11 @@ int main(int argc, char **argv)
 		return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
 	}
 
+	/* an allowlist is enforced by a jail's own network (or Seatbelt's
+	 * rules); the container backend sets up neither */
+	if (pl.backend == BACKEND_CONTAINER && pl.net == NET_ALLOWLIST)
+		die("--allow-host needs a jail (--backend bwrap or seatbelt): --backend container "
+		    "sets up none, so nothing would hold the network to the hosts allowed");
 	/* one backend */
 	switch (pl.backend) {
 	case BACKEND_CONTAINER:

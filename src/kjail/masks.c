@@ -194,15 +194,16 @@ void add_policy_masks(struct builder *b)
 	const struct policy *p = b->p;
 	if (p->defaults.value)
 		add_default_masks(b);
-	if (!p->network.value) {
+	/* an allowlist's jail has its own network namespace as -n's has */
+	if (!b->pl->network) {
 		/* /sys is the host's: without this it still lists the host's
 		 * interfaces, though none of them is reachable. */
 		_cleanup_free_ char *o = xasprintf("host interfaces under no network (%s)",
-						   p->network.origin);
+						   b->pl->net_origin);
 		add_mask(b, "/sys/class/net", o);
 		for (const struct default_mask *m = no_network_socket_masks; m->path; m++) {
 			_cleanup_free_ char *why = xconcat(m->why, " under no network (",
-							   p->network.origin, ")", (char *)NULL);
+							   b->pl->net_origin, ")", (char *)NULL);
 			add_mask(b, m->path, why);
 		}
 	}

@@ -46,6 +46,7 @@ void plan_free(struct plan *pl)
 	free(pl->ops);
 	strpool_free(&pl->strings);
 	free(pl->workspace);
+	free(pl->allow);
 	entry_list_free(&pl->skipped);
 	entry_list_free(&pl->created);
 	entry_list_free(&pl->unguarded);

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "egress.h"
 #include "policy.h"
 #include "strv.h"
 
@@ -31,6 +32,9 @@ enum op_kind {
 #define KJ_POLICY_DIR "/tmp/.kjail"
 #define KJ_POLICY_FILE KJ_POLICY_DIR "/policy.json"
 #define KJ_POLICY_ENV "KJAIL_POLICY"
+/* Under an allowlist: the proxy's log, one JSON line a connection
+ * (proxy.h), read-only to the jail. */
+#define KJ_NET_LOG KJ_POLICY_DIR "/net.log"
 
 struct op {
 	enum op_kind kind;
@@ -68,7 +72,12 @@ struct host {
 struct plan {
 	enum backend backend;        /* resolved: never BACKEND_AUTO */
 	char *workspace;
-	bool network;
+	bool network;                /* the host's network (NET_SHARED) */
+	enum net_mode net;           /* egress.h */
+	const char *net_origin;      /* what decided it (the plan's pool) */
+	struct allow_rule *allow;    /* NET_ALLOWLIST: the proxy's rules, their
+				      * text and origin in the plan's pool */
+	size_t nallow;
 	bool nested_userns;
 	bool allow_userns;
 	long inside_id;               /* uid and gid inside the jail, or -1: the caller's */

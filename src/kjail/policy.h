@@ -44,6 +44,12 @@ struct policy {
 	struct entry_list deny_read;
 	struct entry_list deny_env;
 	struct entry_list keep_env;
+	/* --allow-host, allow-host = : each value checked (allowhost.h) and a
+	 * group ("@models") already expanded to its members, whose origin
+	 * says which group ("FILE:LINE (@models)"). Any entry: the jail gets
+	 * its own network namespace and reaches out only through kjail's
+	 * proxy (egress.h). */
+	struct entry_list allow_host;
 	/* Config files read, in order (for --explain). */
 	struct entry_list sources;
 };

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "probe.h"
+#include "egress-run.h"
 #include "bwrap.h"
 #include "landlock.h"
 #include "plan.h"
@@ -222,6 +223,10 @@ int doctor(const char *self, const char *bwrap)
 		     buf);
 	else
 		line(&r, "ok", "/proc: not masked");
+	if (egress_doctor(buf, sizeof buf))
+		line(&r, "ok", "allow-host: %s", buf);
+	else
+		line(&r, "warn", "allow-host: %s", buf);
 	if (bwrap)
 		trial(&r, self);
 	printf("%s\n", r.problems ? "kjail cannot confine commands here: see the FAIL lines"

@@ -19,10 +19,14 @@
  * --allow-host HOST)" (or the reason), or SOCKS5 reply 0x02. Every
  * allowed and refused connection is one JSON line in the log:
  *   {"time":"2026-12-02T05:00:00Z","proto":"connect"|"http"|"socks5",
- *    "host":H,"port":P,"verdict":"allowed"|"refused","reason":R|null,
- *    "rule":TEXT|null,"origin":ORIGIN|null,"address":A|null,
+ *    "host":H,"port":P,"verdict":"allowed"|"refused"|"failed",
+ *    "reason":R|null,"rule":TEXT|null,"origin":ORIGIN|null,"address":A|null,
  *    "bytes_out":N,"bytes_in":N}
- * (a refused one when refused, an allowed one when it closes).
+ * (a refused one when refused, an allowed one when it closes). "failed":
+ * a request that could not be served though no rule refused it: a bad
+ * request (host null), a name that does not resolve, a connect that
+ * fails or times out; R says which. A client that connects and sends
+ * nothing is not logged.
  *
  * Portable C (Linux and macOS): splice(2) where there is one, read/write
  * elsewhere. One thread per connection; at most max_conns at once (more

@@ -27,6 +27,7 @@
 #include "seatbelt.h"
 #include "path.h"
 #include "entry.h"
+#include "proxy.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -36,6 +37,19 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef KJ_OS_DARWIN
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include "fdpass.h"
+#endif
+
+#define KJ_STR_(x) #x
+#define KJ_STR(x) KJ_STR_(x) /* a port macro as a string literal */
 
 /* ------------------------------------------------------------ text buffer */
 
@@ -392,6 +406,13 @@ static void emit_network(struct gen *g, const struct plan *pl)
 		 * may bind that socket is decided next. */
 		put(t, "(allow network-inbound (local unix-socket))\n");
 	}
+	if (pl->net == NET_ALLOWLIST) {
+		/* --allow-host: out only to kjail's proxy, which listens on the
+		 * host's loopback at the ports the jail's proxy variables name
+		 * (seatbelt_run) and connects to the hosts allowed. */
+		put(t, "(allow network-outbound (remote tcp \"localhost:" KJ_STR(PROXY_HTTP_PORT) "\"))\n");
+		put(t, "(allow network-outbound (remote tcp \"localhost:" KJ_STR(PROXY_SOCKS_PORT) "\"))\n");
+	}
 	/* Binding a Unix socket makes a file without any file-write check:
 	 * only where the jail may write, never on a protected or masked name. */
 	put(t, "(deny network-bind (local unix-socket))\n");
@@ -599,6 +620,76 @@ void seatbelt_host_free(struct seatbelt_host *h)
 }
 
 #ifdef KJ_OS_DARWIN
+/* --allow-host on macOS: no network namespace, so the proxy's listeners
+ * are kjail's own, on the host's loopback at the ports the profile allows
+ * and the proxy variables name; the proxy serves them for sandbox-exec's
+ * lifetime (kjail waits for it instead of becoming it), then the summary.
+ * A second jail at once finds the ports taken and fails closed (125). */
+static int host_listener(unsigned short port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	int one = 1;
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
+	    bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, SOMAXCONN) < 0)
+		die_errno("--allow-host: cannot listen on 127.0.0.1:%u for kjail's proxy", port);
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+}
+
+static KJ_NORETURN void run_with_proxy(const struct plan *pl, struct strv *argv)
+{
+	int ctl[2], l[2] = { host_listener(PROXY_HTTP_PORT), host_listener(PROXY_SOCKS_PORT) };
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, ctl) < 0)
+		die_errno("cannot make the proxy's control socket");
+	fcntl(ctl[0], F_SETFD, FD_CLOEXEC);
+	fcntl(ctl[1], F_SETFD, FD_CLOEXEC);
+	char dir[] = "/tmp/kjail-net.XXXXXX";
+	if (!mkdtemp(dir))
+		die_errno("cannot make a directory for the proxy's log");
+	char log_path[sizeof dir + 16];
+	snprintf(log_path, sizeof log_path, "%s/net.log", dir);
+	int log_w = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	int log_r = open(log_path, O_RDONLY | O_CLOEXEC);
+	if (log_w < 0 || log_r < 0)
+		die_errno("cannot create the proxy's log %s", log_path);
+	struct proxy_config c = { .rules = pl->allow, .nrules = pl->nallow, .log_fd = log_w };
+	int stop = -1;
+	pid_t proxy = proxy_spawn(&c, ctl[0], &stop);
+	if (proxy < 0)
+		die("cannot start the proxy for --allow-host; nothing was run");
+	close(ctl[0]);
+	close(log_w);
+	static const char *const tags[] = { "http", "socks5" };
+	char k = 0;
+	if (fdpass_send(ctl[1], l, tags, 2) < 0 || read(ctl[1], &k, 1) != 1 || k != 'k')
+		die("--allow-host: kjail's proxy did not take its listeners; nothing was run");
+	close(ctl[1]);
+	close(l[0]);
+	close(l[1]);
+	pid_t pid = fork();
+	if (pid < 0)
+		die_errno("fork");
+	if (pid == 0) {
+		execve(SEATBELT_EXEC, strv_argv(argv), strv_argv((struct strv *)&pl->env));
+		die_errno("cannot execute %s", SEATBELT_EXEC);
+	}
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (proxy_stop(proxy, stop) != 0)
+		warn_msg("the proxy for --allow-host did not end well");
+	char sum[1024];
+	if (proxy_log_summary(log_r, sum, sizeof sum) > 0)
+		warn_msg("%s; see --explain", sum);
+	unlink(log_path);
+	rmdir(dir);
+	exit(WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : KJ_EXIT_FAIL);
+}
+
 void seatbelt_run(const struct plan *pl, const struct seatbelt_host *h, char *const *cmd)
 {
 	struct stat st;
@@ -609,6 +700,8 @@ void seatbelt_run(const struct plan *pl, const struct seatbelt_host *h, char *co
 	seatbelt_build(pl, h, cmd, &argv);
 	if (chdir(pl->workspace) < 0)
 		die_errno("cannot enter the workspace %s", pl->workspace);
+	if (pl->net == NET_ALLOWLIST)
+		run_with_proxy(pl, &argv);
 	/* The scrubbed environment: removed variables never reach even
 	 * sandbox-exec. The command's exit status becomes kjail's. */
 	execve(SEATBELT_EXEC, strv_argv(&argv), strv_argv((struct strv *)&pl->env));

@@ -4,7 +4,9 @@
 #include "aftercare.h"
 #include "bwrap.h"
 #include "devlock.h"
+#include "egress-run.h"
 #include "entry.h"
+#include "explain.h"
 #include "notice.h"
 #include "probe.h"
 #include "reap.h"
@@ -40,6 +42,7 @@ struct jail {
 	int policy;      /* memfd: the policy file */
 	int seccomp;     /* sealed memfd: the seccomp program */
 	int args;        /* memfd: bwrap's options (--args) */
+	struct egress_run net; /* under an allowlist: the proxy's socket and log */
 	struct jail_fds fds;
 };
 
@@ -114,7 +117,7 @@ static int default_signals(void)
 /* The descriptors of a jail, in the same order for a run and for --print
  * (which shows their numbers): the pipes, the caller's stderr, the masks,
  * the policy file, the seccomp program. */
-static void jail_open(struct jail *j, const struct plan *pl)
+static void jail_open(struct jail *j, const struct plan *pl, bool dry_run)
 {
 	if (pipe2(j->status_p, O_CLOEXEC) < 0 || pipe2(j->err_p, O_CLOEXEC) < 0)
 		die_errno("pipe");
@@ -129,10 +132,12 @@ static void jail_open(struct jail *j, const struct plan *pl)
 	if (j->seccomp < 0)
 		die("%s", err);
 	j->args = -1;
+	egress_open(&j->net, pl, dry_run);
 	j->fds = (struct jail_fds){ .status = j->status_p[1], .user_err = j->user_err,
 				    .seccomp = j->seccomp, .policy = j->policy,
 				    .masks = j->masks, .nmasks = j->nmasks,
-				    .sig_default = default_signals() };
+				    .sig_default = default_signals(),
+				    .net_log = j->net.log_r, .proxy = j->net.ctl[1] };
 }
 
 static void close_fd(int *fd)
@@ -153,6 +158,7 @@ static void jail_close(struct jail *j)
 	free(j->masks);
 	j->masks = NULL;
 	j->nmasks = 0;
+	egress_close(&j->net);
 }
 
 /* bwrap's options (the words between bwrap and "--"), NUL-terminated, as
@@ -268,10 +274,11 @@ static pid_t jail_spawn(struct jail *j, const struct plan *pl, const struct strv
 	for (size_t i = dash; i < argv->n; i++)
 		strv_push(&exec_argv, argv->v[i]);
 	size_t nkeep = 0;
-	int *keep = xreallocarray(NULL, j->nmasks + 6, sizeof *keep);
+	int *keep = xreallocarray(NULL, j->nmasks + 8, sizeof *keep);
 	for (size_t i = 0; i < j->nmasks; i++)
 		keep[nkeep++] = j->masks[i];
-	const int more[] = { j->args, j->status_p[1], j->user_err, j->seccomp, j->policy };
+	const int more[] = { j->args, j->status_p[1], j->user_err, j->seccomp, j->policy,
+			     j->net.log_r, j->net.ctl[1] };
 	for (size_t i = 0; i < ARRAY_SIZE(more); i++)
 		keep[nkeep++] = more[i];
 	pid_t pid = start_bwrap(bwrap, strv_argv(&exec_argv), keep, nkeep, j->err_p[1], mask,
@@ -312,7 +319,7 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	     char *policy_json)
 {
 	struct jail j;
-	jail_open(&j, pl);
+	jail_open(&j, pl, false);
 	const char *policy = policy_json ? policy_json : "{}\n";
 	fill_memfd(j.policy, "the policy file", policy, strlen(policy));
 	free(policy_json);
@@ -323,27 +330,38 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	 * bwrap once it runs */
 	struct reap_signals rs;
 	reap_prepare(&rs);
+	/* the proxy first (if it cannot start, nothing runs), after
+	 * reap_prepare: it inherits kjail's ignored Ctrl-C and Ctrl-\, which
+	 * the command may use without losing its network, and SIGPIPE
+	 * blocked; it ends when kjail does */
+	egress_start(&j.net, pl);
 	pid_t pid = jail_spawn(&j, pl, &argv, bwrap, &rs.was);
 	strv_free(&argv);
 	/* bwrap holds its own copies now */
 	close_fd(&j.status_p[1]);
 	close_fd(&j.err_p[1]);
+	close_fd(&j.net.ctl[1]);
 	int st = reap_bwrap(pid, &rs);
+	/* the proxy ends first: reap_jail() kills every child left */
+	egress_stop(&j.net);
 	reap_jail();
 
 	char ready = 0;
 	bool started = read(j.status_p[0], &ready, 1) == 1 && ready == 'R';
 	char msg[4096];
 	size_t n = read_text(j.err_p[0], msg, sizeof msg);
-	jail_close(&j);
-	if (!started)
+	struct notice note = { .reset = false };
+	if (!started) {
+		jail_close(&j);
 		diagnose(bwrap, msg);
+	}
 	if (n) /* bwrap had something to say after the start: pass it on */
 		(void)!write(STDERR_FILENO, msg, n);
 	/* kjail's lines from here on: after a reset of what the jail left
 	 * set on the terminal to hide them */
-	struct notice note = { .reset = false };
 	restore_stdio(&note);
+	egress_report(&j.net, &note);
+	jail_close(&j);
 	int status = exit_status(st);
 	/* a planted name kjail could not move aside outweighs the command's
 	 * status: the last line gives it, and what to delete */
@@ -377,9 +395,11 @@ int jail_print(const struct plan *pl, const char *bwrap, const char *entry, char
 {
 #ifdef KJ_OS_LINUX
 	struct jail j;
-	jail_open(&j, pl);
+	jail_open(&j, pl, true);
 	struct strv argv = STRV_INIT;
 	bwrap_build(pl, bwrap, entry, &j.fds, cmd, &argv);
+	if (!json) /* the rules, as comments before the line they shape */
+		explain_allowlist(stdout, pl, "# ");
 	print_invocation(&argv, pl, json);
 	strv_free(&argv);
 	jail_close(&j);

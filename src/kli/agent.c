@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -536,10 +537,24 @@ bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answe
 
 /* ------------------------------------------------------- environment */
 
+/* The proxy variables (kjail --allow-host sets them: the jail's only way
+ * out) pass any allowlist, as PATH does, unless the value carries
+ * credentials ("user:pass@"). */
+static bool is_proxy_setting(const char *entry, size_t n)
+{
+	static const char *const names[] = { "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY" };
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strlen(names[i]) == n && strncasecmp(entry, names[i], n) == 0)
+			return entry[n] == '=' && !strchr(entry + n, '@');
+	return false;
+}
+
 static bool allowed_name(const char *entry, char *const *allow, size_t nallow)
 {
 	size_t n = strcspn(entry, "=");
 	if (n == 4 && strncmp(entry, "PATH", 4) == 0)
+		return true;
+	if (is_proxy_setting(entry, n))
 		return true;
 	for (size_t i = 0; i < nallow; i++) {
 		size_t k = strlen(allow[i]);

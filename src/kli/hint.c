@@ -4,6 +4,7 @@
  * See hint.h. Only hint_policy_load() and the callbacks touch the system. */
 #include "config.h"
 #include "hint.h"
+#include "hint-egress.h"
 #include "model/chat.h"
 #include "path.h"
 #include "tools/text.h"
@@ -53,6 +54,7 @@ void hint_policy_free(struct hint_policy *p)
 	free(p->mounts);
 	free(p->workspace);
 	free(p->network_origin);
+	free(p->net_log);
 	free(p);
 }
 
@@ -110,6 +112,11 @@ struct hint_policy *hint_policy_parse(const char *text, size_t len,
 		const char *origin = opt_string(net, "origin", &bad);
 		if (origin && *origin)
 			p->network_origin = xstrdup(origin);
+		const char *mode = opt_string(net, "mode", &bad);
+		const char *log = opt_string(net, "log", &bad);
+		p->allowlist = mode && strcmp(mode, "allowlist") == 0;
+		if (p->allowlist && log && log[0] == '/')
+			p->net_log = xstrdup(log);
 	}
 	if (bad)
 		goto fail;
@@ -548,6 +555,7 @@ struct finding {
 	char *path;                  /* the real path refused */
 	char *observed;
 	bool write;                  /* a write refused, else a read of a mask */
+	char *dest;                  /* under an allowlist: "HOST:PORT" refused, or NULL */
 };
 
 static char *fix_dir(const struct hint_env *env, const char *path)
@@ -599,6 +607,20 @@ static void explain_mount(const struct hint_env *env, const struct finding *f, c
 	}
 }
 
+/* The lines for a connection kjail's proxy refused. */
+static void hint_egress_render(const struct hint_policy *p, const char *dest, char **rule,
+			       char **why, char **fix)
+{
+	*rule = xasprintf("egress allowlist (%s)",
+			  p->network_origin ? p->network_origin : "--allow-host");
+	*why = xasprintf("the jail reaches the network only through kjail's proxy, which "
+			 "connects only to the hosts --allow-host names%s%s%s",
+			 dest ? "; " : "", dest ? dest : "", dest ? " is not one of them" : "");
+	_cleanup_free_ char *v = dest ? hint_egress_flag_value(dest) : xstrdup("HOST");
+	*fix = xasprintf("kjail --allow-host %s (or allow-host = %s in the config), if the task "
+			 "needs it", v, v);
+}
+
 static char *render(const struct hint_policy *p, const struct hint_env *env,
 		    const char *command, int exit_status, const struct finding *f)
 {
@@ -609,6 +631,8 @@ static char *render(const struct hint_policy *p, const struct hint_env *env,
 	if (f->m) {
 		rule = xasprintf("%s (%s)", f->m->rule, f->m->origin);
 		explain_mount(env, f, &why, &fix);
+	} else if (p->allowlist) {
+		hint_egress_render(p, f->dest, &rule, &why, &fix);
 	} else {
 		const char *origin = p->network_origin ? p->network_origin : "origin not given";
 		rule = xasprintf("no network (%s)", origin);
@@ -672,7 +696,7 @@ static bool refused_write(struct scan *s, const char *line, struct finding *f)
 			free(real);
 			continue;
 		}
-		*f = (struct finding){ m, real, one_line(line, SHOW_LINE), true };
+		*f = (struct finding){ m, real, one_line(line, SHOW_LINE), true, NULL };
 		found = true;
 	}
 	words_free(&cand);
@@ -718,7 +742,7 @@ static bool masked_word(struct scan *s, const struct words *w, const char *outpu
 		if (!seen)
 			seen = output[strspn(output, " \t\r\n")] ? line_naming(output, NULL)
 								  : xstrdup("(no output)");
-		*f = (struct finding){ m, real, seen, false };
+		*f = (struct finding){ m, real, seen, false, NULL };
 		return true;
 	}
 	return false;
@@ -740,7 +764,7 @@ static bool masked_in_line(struct scan *s, const char *line, struct finding *f)
 		char *real;
 		const struct hint_mount *m = lookup(s, c, is_masked, &real);
 		if (m) {
-			*f = (struct finding){ m, real, one_line(line, SHOW_LINE), false };
+			*f = (struct finding){ m, real, one_line(line, SHOW_LINE), false, NULL };
 			found = true;
 		}
 	}
@@ -748,7 +772,16 @@ static bool masked_in_line(struct scan *s, const char *line, struct finding *f)
 	return found;
 }
 
-enum pass { PASS_WRITE, PASS_NETWORK, PASS_MASK, PASS_COUNT };
+enum pass { PASS_WRITE, PASS_NETWORK, PASS_EGRESS, PASS_MASK, PASS_COUNT };
+
+/* The last refusal in the proxy's log, when the output does not name it. */
+static char *egress_from_log(const struct hint_policy *p, const struct hint_env *env)
+{
+	size_t len = 0;
+	_cleanup_free_ char *log = p->net_log && env->read_log ? env->read_log(p->net_log, &len)
+							       : NULL;
+	return log ? hint_egress_last_refused(log, len) : NULL;
+}
 
 char *hint_for(const struct hint_policy *p, const struct hint_env *env, const char *command,
 	       int exit_status, const char *output)
@@ -764,9 +797,9 @@ char *hint_for(const struct hint_policy *p, const struct hint_env *env, const ch
 	scan_init(&s, p, env, &w);
 	struct finding f = { 0 };
 	bool found = false;
-	bool no_network = p->network_known && !p->network;
+	bool no_network = p->network_known && !p->network && !p->allowlist;
 	for (enum pass pass = PASS_WRITE; pass < PASS_COUNT && !found; pass++) {
-		if (pass == PASS_NETWORK && !no_network)
+		if ((pass == PASS_NETWORK && !no_network) || (pass == PASS_EGRESS && !p->allowlist))
 			continue;
 		if (pass == PASS_MASK && masked_word(&s, &w, output, &f)) {
 			found = true;
@@ -781,7 +814,12 @@ char *hint_for(const struct hint_policy *p, const struct hint_env *env, const ch
 			if (pass == PASS_WRITE)
 				found = refused_write(&s, line, &f);
 			else if (pass == PASS_NETWORK && says_network(line)) {
-				f = (struct finding){ NULL, NULL, one_line(line, SHOW_LINE), false };
+				f = (struct finding){ NULL, NULL, one_line(line, SHOW_LINE), false, NULL };
+				found = true;
+			} else if (pass == PASS_EGRESS && hint_egress_refused(line, &f.dest)) {
+				f.observed = one_line(line, SHOW_LINE);
+				if (!f.dest)
+					f.dest = egress_from_log(p, env);
 				found = true;
 			} else if (pass == PASS_MASK)
 				found = masked_in_line(&s, line, &f);
@@ -789,6 +827,7 @@ char *hint_for(const struct hint_policy *p, const struct hint_env *env, const ch
 	}
 	char *hint = found ? render(p, env, command, exit_status, &f) : NULL;
 	free(f.path);
+	free(f.dest);
 	free(f.observed);
 	scan_clear(&s);
 	words_free(&w);

@@ -36,6 +36,8 @@ struct hint_policy {
 	bool network_known;     /* the policy said whether there is a network */
 	bool network;           /* shared with the host */
 	char *network_origin;   /* "--no-network", "FILE:LINE", ...; may be NULL */
+	bool allowlist;         /* network.mode "allowlist": out only through kjail's proxy */
+	char *net_log;          /* its log (network.log), may be NULL */
 };
 
 /* Parse the policy JSON (LEN bytes of TEXT). NULL when it is not a kjail
@@ -76,6 +78,9 @@ struct hint_env {
 	 * NULL: every EACCES/EPERM on a path the policy keeps read-only counts
 	 * as the jail's. */
 	int (*write_errno)(const char *path);
+	/* The proxy's log (struct hint_policy's net_log) as text, to name the
+	 * host of a refusal the output does not name; NULL: not read. */
+	char *(*read_log)(const char *path, size_t *len);
 };
 
 /* The hint for COMMAND that ended with EXIT_STATUS (the shell's status,

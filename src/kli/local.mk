@@ -13,7 +13,7 @@ libkli_a_SOURCES = \
 	src/kli/shutdown.c src/kli/shutdown.h \
 	src/kli/agent.c src/kli/agent.h \
 	src/kli/session.c src/kli/session.h \
-	src/kli/hint.c src/kli/hint.h \
+	src/kli/hint.c src/kli/hint.h src/kli/hint-egress.c src/kli/hint-egress.h \
 	src/kli/model/chat.c src/kli/model/chat.h \
 	src/kli/model/client.c src/kli/model/client.h \
 	src/kli/model/key.c src/kli/model/key.h \
@@ -91,6 +91,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-task.test \
 	tests/integration/kli-agent-key.test \
 	tests/integration/kli-agent-jail.test \
+	tests/integration/kli-agent-allow-host.test \
 	tests/integration/kli-agent-hint.test \
 	tests/integration/kli-agent-session.test \
 	tests/integration/kli-agent-seam.test

@@ -303,6 +303,12 @@ static void check_filter(struct check *c, const struct node *x)
 		if (nargs != 1)
 			bad("line %d: (require-not FILTER) takes one filter", x->line);
 		check_filter(c, x->kid[1]);
+	} else if (!strcmp(h, "remote") && nargs == 2 && is_sym(x->kid[1], "tcp")) {
+		/* --allow-host: only kjail's proxy on the loopback, by port */
+		const struct node *a = x->kid[2];
+		if (a->k != N_STR || strncmp(a->s, "localhost:", 10) != 0 || !a->s[10] ||
+		    strspn(a->s + 10, "0123456789") != strlen(a->s + 10))
+			bad("line %d: (remote tcp \"localhost:PORT\") expected", x->line);
 	} else if (!strcmp(h, "remote") || !strcmp(h, "local")) {
 		if (nargs < 1 || nargs > 2 || !is_sym(x->kid[1], "unix-socket"))
 			bad("line %d: (%s unix-socket [PATH-FILTER]) expected", x->line, h);

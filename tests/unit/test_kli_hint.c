@@ -542,6 +542,54 @@ static void test_network(void **state)
 	hint_policy_free(p);
 }
 
+/* Under kjail's egress allowlist: a refusal by the proxy names the host and
+ * the flag; from the output, or from the proxy's log. */
+static const char *egress_log_text;
+static char *read_log_stub(const char *path, size_t *len)
+{
+	if (strcmp(path, "/tmp/.kjail/net.log") != 0 || !egress_log_text)
+		return NULL;
+	*len = strlen(egress_log_text);
+	return xstrdup(egress_log_text);
+}
+
+static void test_egress(void **state)
+{
+	(void)state;
+	const char *al = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"/\",\"verdict\":\"read-only\"}],"
+			 "\"network\":{\"enabled\":false,\"origin\":\"--allow-host\",\"mode\":\"allowlist\","
+			 "\"log\":\"/tmp/.kjail/net.log\"}}";
+	struct hint_policy *p = hint_policy_parse(al, strlen(al), NULL);
+	assert_non_null(p);
+	assert_true(p->allowlist);
+	/* the proxy's own 403 body, as curl prints it */
+	char *h = hint(p, &ENV, "curl -sS https://evil.example/x",
+		       "kjail: evil.example:443 is not an allowed host (add --allow-host evil.example)");
+	expect_has(h, "  likely rule: egress allowlist (--allow-host)\n");
+	expect_has(h, "evil.example:443 is not one of them");
+	expect_has(h, "  fix: kjail --allow-host evil.example (or allow-host = evil.example in the "
+		      "config), if the task needs it\n");
+	free(h);
+	/* curl's CONNECT failure names no host: the log does */
+	struct hint_env env = ENV;
+	env.read_log = read_log_stub;
+	egress_log_text = "{\"host\":\"api.good\",\"port\":443,\"verdict\":\"allowed\"}\n"
+			  "{\"host\":\"db.example\",\"port\":5432,\"verdict\":\"refused\"}\n";
+	h = hint(p, &env, "curl https://db.example:5432/",
+		 "curl: (56) CONNECT tunnel failed, response 403");
+	expect_has(h, "  observed: curl: (56) CONNECT tunnel failed, response 403\n");
+	expect_has(h, "  fix: kjail --allow-host db.example:5432 (or allow-host = db.example:5432");
+	free(h);
+	/* not under an allowlist: the proxy's words are not the jail's */
+	hint_policy_free(p);
+	const char *net = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"/\",\"verdict\":\"read-only\"}],"
+			  "\"network\":{\"enabled\":true,\"origin\":\"default\",\"mode\":\"shared\"}}";
+	p = hint_policy_parse(net, strlen(net), NULL);
+	expect_none(p, &ENV, "curl https://x", "curl: (56) CONNECT tunnel failed, response 403");
+	hint_policy_free(p);
+	egress_log_text = NULL;
+}
+
 /* ------------------------------------------------------------ no hint */
 
 static void test_unrelated(void **state)
@@ -649,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_write_protected),
 		cmocka_unit_test(test_mask_reads),
 		cmocka_unit_test(test_network),
+		cmocka_unit_test(test_egress),
 		cmocka_unit_test(test_unrelated),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_split),

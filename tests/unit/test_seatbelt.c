@@ -244,6 +244,26 @@ static void test_golden_defaults(void **state)
 	plan_free(&pl);
 }
 
+/* --allow-host: no network but the proxy's two loopback ports */
+static void test_golden_allow_host(void **state)
+{
+	(void)state;
+	struct plan pl;
+	mac_plan(&pl, WS, false);
+	pl.net = NET_ALLOWLIST;
+	struct seatbelt_host h = mac_host(true);
+	struct out o;
+	generate(&pl, &h, make_cmd, &o);
+	golden("allow-host", "allow-host", &o);
+	assert_non_null(strstr(o.profile, "(deny network*)\n"));
+	assert_non_null(strstr(o.profile, "(allow network-outbound (remote tcp \"localhost:3128\"))\n"));
+	assert_non_null(strstr(o.profile, "(allow network-outbound (remote tcp \"localhost:1080\"))\n"));
+	assert_non_null(strstr(o.profile, "com.apple.dnssd.service"));
+	out_free(&o);
+	seatbelt_host_free(&h);
+	plan_free(&pl);
+}
+
 static void test_golden_no_network(void **state)
 {
 	(void)state;
@@ -798,6 +818,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_defaults),
 		cmocka_unit_test(test_golden_no_network),
+		cmocka_unit_test(test_golden_allow_host),
 		cmocka_unit_test(test_golden_masks),
 		cmocka_unit_test(test_golden_odd_paths),
 		cmocka_unit_test(test_golden_private_aliases),

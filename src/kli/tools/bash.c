@@ -158,6 +158,23 @@ static int hint_write_errno(const char *path)
 	return access(p, W_OK) == 0 ? 0 : errno;
 }
 
+/* The proxy's log (kjail's, read-only in the jail), at most 1 MiB. */
+static char *hint_read_log(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	size_t cap = 1u << 20;
+	char *buf = xmalloc(cap + 1);
+	*len = 0;
+	ssize_t r;
+	while (*len < cap && (r = read(fd, buf + *len, cap - *len)) > 0)
+		*len += (size_t)r;
+	close(fd);
+	buf[*len] = '\0';
+	return buf;
+}
+
 /* The HOME a command sees: its environment's, else kli's. */
 static const char *command_home(const struct tool_env *env)
 {
@@ -182,6 +199,7 @@ static char *with_hint(char *text, const char *command, const struct tool_env *e
 		.resolve = hint_resolve,
 		.is_dir = hint_is_dir,
 		.write_errno = hint_write_errno,
+		.read_log = hint_read_log,
 	};
 	int code = status < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status)
 							: 128 + WTERMSIG(status);

@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""proxy-peer: the far ends of tests/integration/proxy-engine.test, on
+loopback only.
+
+  proxy-peer.py serve PORTFILE     an HTTP server and a TCP echo server on
+                                   127.0.0.1 (free ports), "HTTP ECHO" written
+                                   to PORTFILE; runs until killed
+  proxy-peer.py socks PROXYPORT HOST PORT TEXT
+                                   SOCKS5 (no auth, CONNECT, a domain name)
+                                   through 127.0.0.1:PROXYPORT, sends TEXT,
+                                   prints "reply N" and what came back
+  proxy-peer.py raw PORT HEX [hex] sends the bytes HEX to 127.0.0.1:PORT,
+                                   prints what came back (until closed, 5 s),
+                                   in hex if asked
+  proxy-peer.py hold PORT SECONDS  connects, sends nothing, holds the
+                                   connection SECONDS
+"""
+import http.server
+import socket
+import socketserver
+import sys
+import threading
+import time
+
+BODY = b"hello from proxy-peer\n"
+
+
+class Hello(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(BODY)))
+        self.send_header("X-Seen-Host", self.headers.get("Host", ""))
+        self.end_headers()
+        self.wfile.write(BODY)
+
+    def log_message(self, *args):
+        pass
+
+
+class Echo(socketserver.BaseRequestHandler):
+    def handle(self):
+        while True:
+            b = self.request.recv(65536)
+            if not b:
+                return
+            self.request.sendall(b)
+
+
+class Threaded(socketserver.ThreadingMixIn, socketserver.TCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def serve(portfile):
+    h = Threaded(("127.0.0.1", 0), Hello)
+    e = Threaded(("127.0.0.1", 0), Echo)
+    for s in (h, e):
+        threading.Thread(target=s.serve_forever, daemon=True).start()
+    with open(portfile + ".tmp", "w") as f:
+        f.write("%d %d\n" % (h.server_address[1], e.server_address[1]))
+    import os
+    os.rename(portfile + ".tmp", portfile)
+    while True:
+        time.sleep(3600)
+
+
+def recv_exact(s, n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            break
+        b += c
+    return b
+
+
+def socks(pport, host, port, text):
+    s = socket.create_connection(("127.0.0.1", int(pport)), timeout=10)
+    s.sendall(b"\x05\x01\x00")
+    g = recv_exact(s, 2)
+    if g != b"\x05\x00":
+        print("greeting %r" % g)
+        return 1
+    h = host.encode()
+    s.sendall(b"\x05\x01\x00\x03" + bytes([len(h)]) + h + int(port).to_bytes(2, "big"))
+    r = recv_exact(s, 4)
+    if len(r) < 4:
+        print("reply none")
+        return 1
+    print("reply %d" % r[1])
+    if r[1] != 0:
+        return 0
+    recv_exact(s, {1: 6, 4: 18}.get(r[3], 6))
+    s.sendall(text.encode())
+    s.shutdown(socket.SHUT_WR)
+    out = b""
+    while True:
+        c = s.recv(65536)
+        if not c:
+            break
+        out += c
+    print(out.decode(errors="replace"))
+    return 0
+
+
+def raw(port, hexdata, fmt="text"):
+    s = socket.create_connection(("127.0.0.1", int(port)), timeout=5)
+    s.sendall(bytes.fromhex(hexdata))
+    out = b""
+    try:
+        while True:
+            c = s.recv(65536)
+            if not c:
+                break
+            out += c
+    except socket.timeout:
+        print("(timed out)")
+    sys.stdout.write(out.hex() if fmt == "hex" else out.decode(errors="replace"))
+    return 0
+
+
+def hold(port, seconds):
+    s = socket.create_connection(("127.0.0.1", int(port)), timeout=5)
+    time.sleep(float(seconds))
+    s.close()
+    return 0
+
+
+def main(a):
+    if a[:1] == ["serve"] and len(a) == 2:
+        return serve(a[1])
+    if a[:1] == ["socks"] and len(a) == 5:
+        return socks(*a[1:])
+    if a[:1] == ["raw"] and len(a) in (3, 4):
+        return raw(*a[1:])
+    if a[:1] == ["hold"] and len(a) == 3:
+        return hold(*a[1:])
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
