@@ -17,6 +17,9 @@ libkli_a_SOURCES = \
 	src/kli/model/chat.c src/kli/model/chat.h \
 	src/kli/model/client.c src/kli/model/client.h \
 	src/kli/model/key.c src/kli/model/key.h \
+	src/kli/model/sse.c src/kli/model/sse.h \
+	src/kli/model/stream.c src/kli/model/stream.h \
+	src/kli/term.c src/kli/term.h \
 	src/kli/tools/tools.c src/kli/tools/tools.h src/kli/tools/result.c \
 	src/kli/tools/text.c src/kli/tools/text.h \
 	src/kli/tools/files.c \
@@ -51,6 +54,7 @@ tests_unit_test_kli_settings_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 # Unit tests of the agent's pure modules (and the barrier, which forks).
 KLI_AGENT_UNIT_TESTS = \
 	tests/unit/test_kli_model \
+	tests/unit/test_kli_wire \
 	tests/unit/test_kli_tools \
 	tests/unit/test_mediate \
 	tests/unit/test_kli_barrier \
@@ -61,6 +65,10 @@ tests_unit_test_kli_model_SOURCES = tests/unit/test_kli_model.c
 tests_unit_test_kli_model_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_test_kli_model_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
 tests_unit_test_kli_model_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_kli_wire_SOURCES = tests/unit/test_kli_wire.c
+tests_unit_test_kli_wire_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_test_kli_wire_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_test_kli_wire_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_kli_tools_SOURCES = tests/unit/test_kli_tools.c
 tests_unit_test_kli_tools_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_test_kli_tools_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
