@@ -101,6 +101,8 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-jail.test \
 	tests/integration/kli-agent-hint.test \
 	tests/integration/kli-agent-session.test \
+	tests/integration/kli-agent-wire.test \
+	tests/integration/kli-agent-term.test \
 	tests/integration/kli-agent-seam.test
 TESTS += $(KLI_INTEGRATION_TESTS)
 EXTRA_DIST += $(KLI_INTEGRATION_TESTS) tests/integration/kli-lib.sh \
