@@ -133,3 +133,43 @@ tests/fuzz/fuzz_capability: $(FUZZ_CAPABILITY_SRCS) src/kli/authority.h config.h
 fuzz-capability-run:
 	$(MAKE) $(AM_MAKEFLAGS) fuzz-run FUZZ_TARGETS='$(KLI_FUZZ_TARGETS)'
 .PHONY: fuzz-capability-run
+
+# libFuzzer harnesses for what kli reads from a model server (issue 27):
+# the reply parser with key masking and the terminal filter, and the SSE
+# parser with the stream assembler. Seeds in tests/fuzz/corpus/reply and
+# tests/fuzz/corpus/sse. `make fuzz-wire-run [FUZZ_SECONDS=N]` runs these two.
+KLI_WIRE_FUZZ_TARGETS =
+if HAVE_CLANG
+KLI_WIRE_FUZZ_TARGETS += tests/fuzz/fuzz_reply tests/fuzz/fuzz_sse
+endif
+FUZZ_TARGETS += $(KLI_WIRE_FUZZ_TARGETS)
+EXTRA_DIST += tests/fuzz/fuzz_reply.c tests/fuzz/fuzz_sse.c tests/fuzz/reply.dict tests/fuzz/sse.dict
+CLEANFILES += tests/fuzz/fuzz_reply tests/fuzz/fuzz_sse
+
+FUZZ_REPLY_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_reply.c \
+	$(srcdir)/src/kli/model/chat.c \
+	$(srcdir)/src/kli/model/key.c \
+	$(srcdir)/src/kli/term.c \
+	$(srcdir)/src/common/path.c \
+	$(srcdir)/src/common/util.c
+tests/fuzz/fuzz_reply: $(FUZZ_REPLY_SRCS) src/kli/model/chat.h src/kli/model/key.h src/kli/term.h tests/fuzz/fuzz.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -I$(srcdir)/src/kli $(JANSSON_CFLAGS) -o $@ \
+	  $(FUZZ_REPLY_SRCS) $(JANSSON_LIBS) $(LIBBSD_LIBS)
+
+FUZZ_SSE_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_sse.c \
+	$(srcdir)/src/kli/model/sse.c \
+	$(srcdir)/src/kli/model/stream.c \
+	$(srcdir)/src/kli/model/chat.c \
+	$(srcdir)/src/common/path.c \
+	$(srcdir)/src/common/util.c
+tests/fuzz/fuzz_sse: $(FUZZ_SSE_SRCS) src/kli/model/sse.h src/kli/model/stream.h src/kli/model/chat.h tests/fuzz/fuzz.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -I$(srcdir)/src/kli $(JANSSON_CFLAGS) -o $@ \
+	  $(FUZZ_SSE_SRCS) $(JANSSON_LIBS) $(LIBBSD_LIBS)
+
+fuzz-wire-run:
+	$(MAKE) $(AM_MAKEFLAGS) fuzz-run FUZZ_TARGETS='$(KLI_WIRE_FUZZ_TARGETS)'
+.PHONY: fuzz-wire-run
