@@ -221,5 +221,5 @@ int main(void)
 		cmocka_unit_test(test_stream_shapes),
 		cmocka_unit_test(test_term),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

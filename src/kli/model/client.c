@@ -252,7 +252,19 @@ static bool finish_reply(struct exchange *x, struct chat_reply *out, char *err, 
 					errlen);
 	if (!sse_finish(&x->sse, on_event, x, err, errlen))
 		return false;
-	return chat_stream_finish(&x->st, out, err, errlen);
+	if (!chat_stream_finish(&x->st, out, err, errlen))
+		return false;
+	/* Each event was masked, but an echo split over two events is whole
+	 * only now. */
+	const char *key = x->conf->key;
+	if (out->content)
+		key_mask(out->content, strlen(out->content), key);
+	for (size_t i = 0; i < out->ncalls; i++) {
+		key_mask(out->calls[i].id, strlen(out->calls[i].id), key);
+		key_mask(out->calls[i].name, strlen(out->calls[i].name), key);
+		key_mask(out->calls[i].arguments, strlen(out->calls[i].arguments), key);
+	}
+	return true;
 }
 
 static void sleep_ms(long ms)
