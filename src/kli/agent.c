@@ -6,6 +6,7 @@
 #include "mediate.h"
 #include "model/key.h"
 #include "report.h"
+#include "term.h"
 #include "tools/text.h"
 #include "path.h"
 #include "strv.h"
@@ -26,7 +27,7 @@ void agent_shared_init(struct agent_shared *sh, const struct model_conf *model,
 		       const struct auth_ctx *auth)
 {
 	*sh = (struct agent_shared){ .model = model, .auth = auth, .out = stdout,
-				     .tool_timeout_ms = AGENT_TOOL_TIMEOUT_MS };
+				     .tool_timeout_ms = AGENT_TOOL_TIMEOUT_MS, .live_fd = -1 };
 	sh->jobs.next_id = 1;
 	sh->env.workspace = auth->workspace;
 	sh->env.jobs = &sh->jobs;
@@ -219,15 +220,38 @@ void agent_clear(struct agent *a)
 struct model_job {
 	const struct model_conf *conf;
 	const char *body;
+	int live_fd;     /* -1: the text is not shown as it streams */
+	bool live_tty;
 };
+
+/* What model_child hands back in barrier_out.aux. */
+#define MODEL_AUX_TOO_LONG 1L  /* the server said the request is too long */
+#define MODEL_AUX_SHOWN 2L     /* the text was printed as it streamed */
+
+static void live_text(void *ud, const char *s, size_t n)
+{
+	term_live_add(ud, s, n);
+}
 
 static void model_child(void *arg, struct barrier_out *out)
 {
 	const struct model_job *job = arg;
 	struct chat_reply r;
 	char err[600];
-	if (!model_exchange(job->conf, job->body, &r, err, sizeof err)) {
+	struct term_live tl;
+	term_live_init(&tl, job->live_fd, job->live_tty, job->conf->key);
+	struct model_live live = { live_text, &tl };
+	enum model_failure why;
+	bool ok = model_exchange(job->conf, job->body, job->live_fd >= 0 ? &live : NULL, &r, &why,
+				 err, sizeof err);
+	term_live_end(&tl);
+	if (tl.wrote)
+		out->aux |= MODEL_AUX_SHOWN;
+	term_live_clear(&tl);
+	if (!ok) {
 		out->text = xstrdup(err);
+		if (why == MODEL_FAIL_TOO_LONG)
+			out->aux |= MODEL_AUX_TOO_LONG;
 		return;
 	}
 	char *text = chat_reply_dump(&r);
@@ -257,25 +281,35 @@ static json_t *offered_tools(const struct agent *a)
 
 /* One exchange with the model, behind the barrier: a crash or hang in
  * libcurl, jansson or our parsing ends the child, not the agent. */
-static bool model_turn(struct agent *a, struct chat_reply *reply, char **error)
+static bool model_turn(struct agent *a, struct chat_reply *reply, char **error, bool *too_long,
+		       bool *shown)
 {
+	*too_long = *shown = false;
 	json_t *tools = offered_tools(a);
-	json_t *req = chat_request(a->sh->model->model, a->history, tools);
+	json_t *req = chat_request(a->sh->model->model, a->history, tools, a->sh->model->stream);
 	_cleanup_free_ char *body = json_dumps(req, JSON_COMPACT);
 	json_decref(req);
 	json_decref(tools);
-	struct model_job job = { a->sh->model, body };
+	/* Only the main agent's text is the person's to read as it comes;
+	 * a sub-agent's answer is a tool result. */
+	bool live = a->sh->model->stream && !a->sh->json && a->depth == 0;
+	struct model_job job = { a->sh->model, body, live ? a->sh->live_fd : -1, a->sh->live_tty };
+	if (live)
+		fflush(NULL); /* what kli printed comes before the child's text */
 	long deadline = model_deadline(a->sh->model) * 1000;
 	struct barrier_result res;
 	barrier_run(model_child, &job, deadline, &res);
 	char err[600];
 	bool ok = false;
+	if (res.outcome == BARRIER_RETURNED)
+		*shown = (res.out.aux & MODEL_AUX_SHOWN) != 0;
 	if (res.outcome == BARRIER_RETURNED && res.out.ok) {
 		ok = chat_reply_parse(res.out.text, strlen(res.out.text), reply, err, sizeof err);
 		if (!ok)
 			*error = xstrdup(err);
 	} else if (res.outcome == BARRIER_RETURNED) {
 		*error = xstrdup(res.out.text ? res.out.text : "the model exchange failed");
+		*too_long = (res.out.aux & MODEL_AUX_TOO_LONG) != 0;
 	} else {
 		_cleanup_free_ char *d = barrier_describe(&res, deadline);
 		*error = xasprintf("the model client %s", d);
@@ -497,24 +531,131 @@ static void tool_turn(struct agent *a, const struct chat_call *cc)
 	free(text);
 }
 
+/* ------------------------------------------------------ context limit */
+
+/* The arguments of the call ID, from the assistant messages of HISTORY. */
+static const char *call_arguments_of(json_t *history, const char *id)
+{
+	size_t i, k;
+	json_t *m, *c;
+	json_array_foreach(history, i, m) {
+		json_array_foreach(json_object_get(m, "tool_calls"), k, c) {
+			const char *cid = json_string_value(json_object_get(c, "id"));
+			if (cid && strcmp(cid, id) == 0)
+				return json_string_value(
+					json_object_get(json_object_get(c, "function"), "arguments"));
+		}
+	}
+	return NULL;
+}
+
+/* Replace one tool result's body by a line saying what it was. */
+static size_t drop_body(json_t *history, json_t *m)
+{
+	const char *body = json_string_value(json_object_get(m, "content"));
+	const char *name = json_string_value(json_object_get(m, "name"));
+	const char *id = json_string_value(json_object_get(m, "tool_call_id"));
+	const char *args = id ? call_arguments_of(history, id) : NULL;
+	size_t n = body ? strlen(body) : 0;
+	_cleanup_free_ char *line = xasprintf(
+		"[kli: this result of %s (%zu bytes) was dropped to fit the model's context; "
+		"to read it again, call %s again with the arguments %.300s]",
+		name ? name : "a tool", n, name ? name : "the tool", args ? args : "{}");
+	if (strlen(line) >= n)
+		return 0;
+	json_object_set_new(m, "content", jstr(line));
+	return n;
+}
+
+/* Drop the bodies of the tool results before the last model turn's (the
+ * oldest first, all of them: one retry must fit); when there are none,
+ * those of the last turn. The number dropped, *bytes their size. */
+static size_t trim_history(struct agent *a, size_t *bytes)
+{
+	size_t last_assistant = 0, i, n = 0;
+	json_t *m;
+	*bytes = 0;
+	json_array_foreach(a->history, i, m)
+		if (strcmp(json_string_value(json_object_get(m, "role")) ?: "", "assistant") == 0)
+			last_assistant = i;
+	for (int pass = 0; pass < 2 && n == 0; pass++)
+		json_array_foreach(a->history, i, m) {
+			if ((pass == 0 && i > last_assistant) ||
+			    strcmp(json_string_value(json_object_get(m, "role")) ?: "", "tool") != 0)
+				continue;
+			size_t b = drop_body(a->history, m);
+			if (b) {
+				n++;
+				*bytes += b;
+			}
+		}
+	return n;
+}
+
+/* The server said the conversation is too long: trim once and say so.
+ * False (with *error one line) when there is nothing to trim or the turn
+ * was already tried trimmed. */
+static bool retry_trimmed(struct agent *a, bool *trimmed, char **error)
+{
+	size_t bytes = 0, n = *trimmed ? 0 : trim_history(a, &bytes);
+	if (n == 0) {
+		char *e = xasprintf("the conversation is too long for the model%s: %s",
+				    *trimmed ? ", even with the oldest tool results dropped"
+					     : ", and holds no tool result to drop",
+				    *error);
+		free(*error);
+		*error = e;
+		return false;
+	}
+	*trimmed = true;
+	_cleanup_free_ char *line = xasprintf(
+		"the model server says the conversation is too long: dropped the bodies of %zu "
+		"old tool result%s (%zu bytes) and tried again", n, n == 1 ? "" : "s", bytes);
+	warn_msg("%s", line);
+	emit(a, json_pack("{s:s, s:I, s:I, s:s}", "type", "trimmed", "dropped", (json_int_t)n,
+			  "bytes", (json_int_t)bytes, "message", line));
+	free(*error);
+	*error = NULL;
+	return true;
+}
+
 bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answer,
 	       char **error)
 {
 	*answer = *error = NULL;
+	a->answer_shown = false;
 	json_array_append_new(a->history, json_pack("{s:s, s:o}", "role", "user", "content",
 						    jstr(prompt)));
+	bool trimmed = false;
 	for (long turn = 1; turn <= max_turns; turn++) {
 		struct chat_reply r;
-		if (!model_turn(a, &r, error)) {
+		bool too_long, shown;
+		if (!model_turn(a, &r, error, &too_long, &shown)) {
+			if (too_long && retry_trimmed(a, &trimmed, error)) {
+				turn--;
+				continue;
+			}
 			emit(a, json_pack("{s:s, s:o}", "type", "error", "message", jstr(*error)));
 			return false;
 		}
+		trimmed = false; /* each rejection gets its one trimmed retry */
 		emit_turn(a, turn, &r);
 		json_array_append_new(a->history, chat_reply_message(&r));
+		/* Tool calls of a filtered answer may be cut anywhere: none is run. */
+		if (r.finish_reason && strcmp(r.finish_reason, "content_filter") == 0) {
+			*answer = r.content ? xstrdup(r.content) : NULL;
+			a->answer_shown = shown;
+			chat_reply_clear(&r);
+			*error = xstrdup("the server's content filter stopped the answer "
+					 "(finish_reason \"content_filter\")");
+			emit(a, json_pack("{s:s, s:o}", "type", "error", "message", jstr(*error)));
+			return false;
+		}
 		for (size_t i = 0; i < r.ncalls; i++)
 			tool_turn(a, &r.calls[i]);
 		if (r.ncalls == 0) {
 			*answer = xstrdup(r.content ? r.content : "");
+			a->answer_shown = shown;
 			/* the model ran out of room: what it said is not its answer */
 			bool cut = r.finish_reason && strcmp(r.finish_reason, "length") == 0;
 			chat_reply_clear(&r);

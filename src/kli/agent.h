@@ -38,6 +38,8 @@ struct agent_shared {
 	unsigned ntasks;              /* sub-agents started, for their labels */
 	unsigned owners;              /* owner numbers handed out (struct agent) */
 	struct hint_policy *policy;   /* kjail's ($KJAIL_POLICY), for hints only */
+	int live_fd;                  /* the main agent's streamed text goes here; -1: none */
+	bool live_tty;                /* live_fd is a terminal: neutralise (term.h) */
 };
 
 struct agent {
@@ -47,6 +49,7 @@ struct agent {
 	unsigned depth;
 	char *label;                  /* "main", "task-1", ... */
 	unsigned owner;               /* of the results it stores: new with each grant */
+	bool answer_shown;            /* agent_ask's answer was already printed as it streamed */
 };
 
 /* WORKSPACE's job directory is made under TMPDIR (or /tmp) on first use.
@@ -65,7 +68,11 @@ void agent_reset(struct agent *a);
 /* Take a new grant for the turns to come (interactive /profile). */
 void agent_set_grant(struct agent *a, const struct grant *g);
 
-/* One prompt, up to MAX_TURNS model turns. True with *answer the final
+/* One prompt, up to MAX_TURNS model turns. When the server says the
+ * conversation is too long for its context, the bodies of the oldest tool
+ * results are dropped (each keeps a line saying what it was and how to
+ * read it again) and the turn is tried once more, said on stderr and as a
+ * "trimmed" event. True with *answer the final
  * answer; false with *error one line, and *answer, when not NULL, an
  * answer the model cut short at its output limit (shown, then the error).
  * The conversation is kept, so a second prompt continues it. */

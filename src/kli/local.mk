@@ -17,6 +17,9 @@ libkli_a_SOURCES = \
 	src/kli/model/chat.c src/kli/model/chat.h \
 	src/kli/model/client.c src/kli/model/client.h \
 	src/kli/model/key.c src/kli/model/key.h \
+	src/kli/model/sse.c src/kli/model/sse.h \
+	src/kli/model/stream.c src/kli/model/stream.h \
+	src/kli/term.c src/kli/term.h \
 	src/kli/tools/tools.c src/kli/tools/tools.h src/kli/tools/result.c \
 	src/kli/tools/text.c src/kli/tools/text.h \
 	src/kli/tools/files.c \
@@ -51,6 +54,7 @@ tests_unit_test_kli_settings_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 # Unit tests of the agent's pure modules (and the barrier, which forks).
 KLI_AGENT_UNIT_TESTS = \
 	tests/unit/test_kli_model \
+	tests/unit/test_kli_wire \
 	tests/unit/test_kli_tools \
 	tests/unit/test_mediate \
 	tests/unit/test_kli_barrier \
@@ -61,6 +65,10 @@ tests_unit_test_kli_model_SOURCES = tests/unit/test_kli_model.c
 tests_unit_test_kli_model_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_test_kli_model_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
 tests_unit_test_kli_model_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_kli_wire_SOURCES = tests/unit/test_kli_wire.c
+tests_unit_test_kli_wire_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_test_kli_wire_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_test_kli_wire_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_kli_tools_SOURCES = tests/unit/test_kli_tools.c
 tests_unit_test_kli_tools_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_test_kli_tools_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
@@ -94,6 +102,8 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-allow-host.test \
 	tests/integration/kli-agent-hint.test \
 	tests/integration/kli-agent-session.test \
+	tests/integration/kli-agent-wire.test \
+	tests/integration/kli-agent-term.test \
 	tests/integration/kli-agent-seam.test
 TESTS += $(KLI_INTEGRATION_TESTS)
 EXTRA_DIST += $(KLI_INTEGRATION_TESTS) tests/integration/kli-lib.sh \
@@ -124,3 +134,43 @@ tests/fuzz/fuzz_capability: $(FUZZ_CAPABILITY_SRCS) src/kli/authority.h config.h
 fuzz-capability-run:
 	$(MAKE) $(AM_MAKEFLAGS) fuzz-run FUZZ_TARGETS='$(KLI_FUZZ_TARGETS)'
 .PHONY: fuzz-capability-run
+
+# libFuzzer harnesses for what kli reads from a model server (issue 27):
+# the reply parser with key masking and the terminal filter, and the SSE
+# parser with the stream assembler. Seeds in tests/fuzz/corpus/reply and
+# tests/fuzz/corpus/sse. `make fuzz-wire-run [FUZZ_SECONDS=N]` runs these two.
+KLI_WIRE_FUZZ_TARGETS =
+if HAVE_CLANG
+KLI_WIRE_FUZZ_TARGETS += tests/fuzz/fuzz_reply tests/fuzz/fuzz_sse
+endif
+FUZZ_TARGETS += $(KLI_WIRE_FUZZ_TARGETS)
+EXTRA_DIST += tests/fuzz/fuzz_reply.c tests/fuzz/fuzz_sse.c tests/fuzz/reply.dict tests/fuzz/sse.dict
+CLEANFILES += tests/fuzz/fuzz_reply tests/fuzz/fuzz_sse
+
+FUZZ_REPLY_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_reply.c \
+	$(srcdir)/src/kli/model/chat.c \
+	$(srcdir)/src/kli/model/key.c \
+	$(srcdir)/src/kli/term.c \
+	$(srcdir)/src/common/path.c \
+	$(srcdir)/src/common/util.c
+tests/fuzz/fuzz_reply: $(FUZZ_REPLY_SRCS) src/kli/model/chat.h src/kli/model/key.h src/kli/term.h tests/fuzz/fuzz.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -I$(srcdir)/src/kli $(JANSSON_CFLAGS) -o $@ \
+	  $(FUZZ_REPLY_SRCS) $(JANSSON_LIBS) $(LIBBSD_LIBS)
+
+FUZZ_SSE_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_sse.c \
+	$(srcdir)/src/kli/model/sse.c \
+	$(srcdir)/src/kli/model/stream.c \
+	$(srcdir)/src/kli/model/chat.c \
+	$(srcdir)/src/common/path.c \
+	$(srcdir)/src/common/util.c
+tests/fuzz/fuzz_sse: $(FUZZ_SSE_SRCS) src/kli/model/sse.h src/kli/model/stream.h src/kli/model/chat.h tests/fuzz/fuzz.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -I$(srcdir)/src/kli $(JANSSON_CFLAGS) -o $@ \
+	  $(FUZZ_SSE_SRCS) $(JANSSON_LIBS) $(LIBBSD_LIBS)
+
+fuzz-wire-run:
+	$(MAKE) $(AM_MAKEFLAGS) fuzz-run FUZZ_TARGETS='$(KLI_WIRE_FUZZ_TARGETS)'
+.PHONY: fuzz-wire-run

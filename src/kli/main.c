@@ -12,6 +12,7 @@
 #include "model/key.h"
 #include "report.h"
 #include "session.h"
+#include "term.h"
 #include "settings.h"
 #include "shutdown.h"
 #include "util.h"
@@ -283,6 +284,15 @@ static struct grant *load_profile(void *vctx, const char *name, char *err, size_
 
 /* [model] into what the client needs; the key is loaded here and, when it
  * came from the environment, wiped from it. */
+/* [model] stream, else on for the interactive session and for -p when
+ * stdout is a terminal: a person is there to read the text as it comes. */
+static bool stream_default(const struct kli_settings *s, const struct cli *cli)
+{
+	if (s->model.stream >= 0)
+		return s->model.stream == 1;
+	return !cli->prompt || isatty(STDOUT_FILENO);
+}
+
 static void model_setup(const struct kli_settings *s, const char *home, const char *user,
 			struct model_conf *m)
 {
@@ -365,11 +375,9 @@ static int headless(struct agent *a, const char *prompt_arg, long max_turns)
 	char *answer = NULL, *error = NULL;
 	int status = 0;
 	bool ok = agent_ask(a, prompt, max_turns, &answer, &error);
-	if (answer && !a->sh->json) { /* a cut answer too: nothing is lost */
-		size_t n = strlen(answer);
-		fprintf(stdout, "%s%s", answer, n && answer[n - 1] == '\n' ? "" : "\n");
-		fflush(stdout);
-	}
+	/* a cut answer too: nothing is lost (unless it was shown as it came) */
+	if (answer && !a->sh->json && !a->answer_shown)
+		term_print_answer(stdout, answer, a->sh->live_tty);
 	if (!ok) {
 		warn_msg("%s", error);
 		status = 1;
@@ -391,12 +399,15 @@ static int run_agent(const struct agent_args *x)
 {
 	struct model_conf model;
 	model_setup(x->s, x->home, x->user, &model);
+	model.stream = stream_default(x->s, x->cli);
 	agent_process_setup();
 	char **env = agent_tool_environ(environ, x->s->bash_env.n ? x->s->bash_env.v : NULL,
 					x->s->bash_env.n, model.key);
 	struct agent_shared sh;
 	agent_shared_init(&sh, &model, x->ctx);
 	sh.json = x->cli->json;
+	sh.live_fd = STDOUT_FILENO;
+	sh.live_tty = isatty(STDOUT_FILENO);
 	sh.env.bash_env = env;
 	sh.env.shell = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
 	sh.env.bash_timeout = x->s->bash_timeout > 0 ? x->s->bash_timeout : DEFAULT_BASH_TIMEOUT;

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "session.h"
 #include "report.h"
+#include "term.h"
 #include "util.h"
 
 #include <string.h>
@@ -62,11 +63,9 @@ static void ask(struct session *s, const char *line, FILE *out)
 {
 	char *answer = NULL, *error = NULL;
 	bool ok = agent_ask(s->agent, line, s->max_turns, &answer, &error);
-	if (answer && !s->agent->sh->json) { /* a cut answer too: nothing is lost */
-		size_t n = strlen(answer);
-		fprintf(out, "%s%s", answer, n && answer[n - 1] == '\n' ? "" : "\n");
-		fflush(out);
-	}
+	/* a cut answer too: nothing is lost (unless it was shown as it came) */
+	if (answer && !s->agent->sh->json && !s->agent->answer_shown)
+		term_print_answer(out, answer, s->agent->sh->live_tty);
 	if (!ok)
 		warn_msg("%s", error);
 	free(answer);

@@ -28,7 +28,7 @@ static const struct ini_key_spec profile_keys[] = {
 };
 static const struct ini_key_spec model_keys[] = {
 	{ "base-url", false }, { "model", false }, { "api-key-file", false },
-	{ "api-key-env", false }, { "timeout", false }, { "retries", false },
+	{ "api-key-env", false }, { "timeout", false }, { "retries", false }, { "stream", false },
 	{ NULL, false },
 };
 static const struct ini_key_spec bash_keys[] = {
@@ -222,6 +222,13 @@ static bool model_item(struct kli_model *m, const struct ini_item *it, char *err
 			fmt_into(err, errlen, "timeout must be whole seconds from 1 to 86400");
 			return false;
 		}
+	} else if (strcmp(k, "stream") == 0) {
+		bool b;
+		if (!ini_parse_bool(v, &b)) {
+			fmt_into(err, errlen, "stream must be true or false");
+			return false;
+		}
+		m->stream = b;
 	} else if (!parse_long(v, 0, 100, &m->retries)) { /* retries */
 		fmt_into(err, errlen, "retries must be a whole number from 0 to 100");
 		return false;
@@ -550,7 +557,7 @@ static void fold(struct loader *L, const struct kli_options *opts, const char *p
 	apply_flags(opts, s);
 	s->profile = xstrdup(profile);
 	s->model = L->model;
-	L->model = (struct kli_model){ .retries = -1 };
+	L->model = (struct kli_model){ .retries = -1, .stream = -1 };
 	s->bash_env = L->bash_env;
 	L->bash_env = (struct strv)STRV_INIT;
 	s->bash_timeout = L->bash_timeout;
@@ -562,7 +569,7 @@ static void model_clear(struct kli_model *m)
 	free(m->model);
 	free(m->api_key_file);
 	free(m->api_key_env);
-	*m = (struct kli_model){ .retries = -1 };
+	*m = (struct kli_model){ .retries = -1, .stream = -1 };
 }
 
 static void loader_clear(struct loader *L)
@@ -591,8 +598,8 @@ static void loader_clear(struct loader *L)
 bool settings_load(const struct kli_files *files, const struct kli_options *opts,
 		   const struct auth_ctx *ctx, struct kli_settings *out, char *err, size_t errlen)
 {
-	*out = (struct kli_settings){ .model = { .retries = -1 } };
-	struct loader L = { .ctx = ctx, .model = { .retries = -1 } };
+	*out = (struct kli_settings){ .model = { .retries = -1, .stream = -1 } };
+	struct loader L = { .ctx = ctx, .model = { .retries = -1, .stream = -1 } };
 	const char *profile = NULL;
 	bool ok = read_layer(&L, files->system, LAYER_SYSTEM, err, errlen) &&
 		  read_layer(&L, files->user, LAYER_USER, err, errlen) &&
@@ -616,7 +623,7 @@ void settings_clear(struct kli_settings *s)
 	free(s->sources);
 	model_clear(&s->model);
 	strv_free(&s->bash_env);
-	*s = (struct kli_settings){ .model = { .retries = -1 } };
+	*s = (struct kli_settings){ .model = { .retries = -1, .stream = -1 } };
 }
 
 /* ------------------------------------------------------------- where */

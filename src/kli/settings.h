@@ -46,6 +46,7 @@ struct kli_model {
 	char *api_key_env;
 	long timeout;        /* seconds; 0 when not set */
 	long retries;        /* -1 when not set */
+	int stream;          /* 1/0: stream = true/false; -1 when not set */
 };
 
 struct kli_settings {

@@ -22,13 +22,27 @@ A turn is an object:
                                              (Content-Length promises more)
   {"close": true}                            close without any answer
   {"hang": true}                             never answer
-Any turn may carry "delay": SECONDS, slept before answering.
+  {"parts": [PART...]}                       a final answer whose content is a
+                                             list of parts
+  {"function_call": {"name": N, "arguments": A}}
+                                             the legacy function_call message
+Any turn may carry "delay": SECONDS, slept before answering, and:
+  "bom": true           a UTF-8 BOM before the JSON
+  "gzip": true          the body gzip-compressed (Content-Encoding: gzip),
+                        though kli never asks for it
+  "sse": true           answer as a stream even when none was asked for
+  "ignore_stream": true answer whole even when a stream was asked for
+  "split": K            a stream's text and arguments in pieces of K
+                        characters (default 2), one event each
+A request with "stream": true gets its answer as server-sent events (one
+chunk a delta, tool calls split over many deltas, then [DONE]).
 
 The server exits after --lifetime seconds (default 60), on SIGTERM, or on
 POST /quit. It only ever binds loopback addresses.
 """
 
 import argparse
+import gzip
 import http.server
 import json
 import os
@@ -83,12 +97,52 @@ def completion(turn, n):
         msg["tool_calls"] = calls
         msg["content"] = turn.get("content")
         reason = "tool_calls"
+    elif "function_call" in turn:
+        fc = dict(turn["function_call"])
+        if not isinstance(fc.get("arguments", ""), str):
+            fc["arguments"] = json.dumps(fc["arguments"])
+        msg["function_call"] = fc
+        reason = "function_call"
+    elif "parts" in turn:
+        msg["content"] = turn["parts"]
+        reason = turn.get("finish", "stop")
     else:
         msg["content"] = turn.get("final", turn.get("content", ""))
         reason = turn.get("finish", "stop")
     return {"id": "fake-%d" % (n + 1), "object": "chat.completion",
             "created": int(time.time()), "model": "fake",
             "choices": [{"index": 0, "message": msg, "finish_reason": reason}]}
+
+
+def pieces(text, k):
+    return [text[i:i + k] for i in range(0, len(text), k)] or [""]
+
+
+def chunks(completion, k):
+    """The completion as the deltas of a stream."""
+    msg = completion["choices"][0]["message"]
+    reason = completion["choices"][0]["finish_reason"]
+    out = [{"role": "assistant"}]
+    content = msg.get("content")
+    if isinstance(content, list):
+        out.append({"content": content})
+    elif content:
+        out += [{"content": p} for p in pieces(content, k)]
+    for i, c in enumerate(msg.get("tool_calls") or []):
+        out.append({"tool_calls": [{"index": i, "id": c["id"], "type": "function",
+                                    "function": {"name": c["function"]["name"],
+                                                 "arguments": ""}}]})
+        out += [{"tool_calls": [{"index": i, "function": {"arguments": p}}]}
+                for p in pieces(c["function"]["arguments"], k)]
+    if "function_call" in msg:
+        fc = msg["function_call"]
+        out.append({"function_call": {"name": fc["name"], "arguments": ""}})
+        out += [{"function_call": {"arguments": p}} for p in pieces(fc.get("arguments", ""), k)]
+    events = [{"id": completion["id"], "object": "chat.completion.chunk",
+               "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in out]
+    events.append({"id": completion["id"], "object": "chat.completion.chunk",
+                   "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
+    return "".join("data: %s\n\n" % json.dumps(e) for e in events) + "data: [DONE]\n\n"
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -101,10 +155,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def address_string(self):
         return "local"
 
-    def send(self, status, body, headers=None, length=None):
+    def send(self, status, body, headers=None, length=None, ctype="application/json"):
         data = body if isinstance(body, bytes) else body.encode()
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(data) if length is None else length))
         self.send_header("Connection", "close")
         for k, v in (headers or {}).items():
@@ -148,7 +202,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(200, part, length=len(part) + 1000)
             self.connection.shutdown(socket.SHUT_RDWR)
         else:
-            self.send(200, json.dumps(completion(turn, n)))
+            self.answer(turn, n, raw)
+
+    def answer(self, turn, n, raw):
+        c = completion(turn, n)
+        try:
+            asked = json.loads(raw).get("stream") is True
+        except (ValueError, AttributeError):
+            asked = False
+        headers = {}
+        if (asked and not turn.get("ignore_stream")) or turn.get("sse"):
+            body, ctype = chunks(c, int(turn.get("split", 2))).encode(), "text/event-stream"
+        else:
+            body, ctype = json.dumps(c).encode(), "application/json"
+        if turn.get("bom"):
+            body = b"\xef\xbb\xbf" + body
+        if turn.get("gzip"):
+            body = gzip.compress(body)
+            headers["Content-Encoding"] = "gzip"
+        self.send(200, body, headers, ctype=ctype)
 
 
 class TCPServer(socketserver.ThreadingMixIn, http.server.HTTPServer):

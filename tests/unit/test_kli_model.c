@@ -27,7 +27,7 @@ static void test_request(void **state)
 	(void)state;
 	json_t *msgs = json_pack("[{s:s, s:s}]", "role", "user", "content", "hi");
 	json_t *tools = json_pack("[{s:s}]", "type", "function");
-	json_t *req = chat_request("qwen", msgs, tools);
+	json_t *req = chat_request("qwen", msgs, tools, false);
 	char *s = json_dumps(req, JSON_COMPACT | JSON_SORT_KEYS);
 	assert_string_equal(s, "{\"messages\":[{\"content\":\"hi\",\"role\":\"user\"}],"
 			       "\"model\":\"qwen\",\"stream\":false,\"tool_choice\":\"auto\","
@@ -35,7 +35,7 @@ static void test_request(void **state)
 	free(s);
 	json_decref(req);
 	json_t *empty = json_array();
-	req = chat_request("m", msgs, empty);
+	req = chat_request("m", msgs, empty, false);
 	assert_null(json_object_get(req, "tools"));
 	assert_null(json_object_get(req, "tool_choice"));
 	json_decref(req);
@@ -134,7 +134,7 @@ static void test_reply_malformed(void **state)
 		{ "{\"choices\":[{\"message\":{}}]}",
 		  "the model's reply has neither content nor tool calls" },
 		{ "{\"choices\":[{\"message\":{\"content\":5}}]}",
-		  "the model's reply has a \"content\" that is not text" },
+		  "the model's reply has a \"content\" that is neither text nor a list of parts" },
 		{ "{\"choices\":[{\"message\":{\"tool_calls\":{}}}]}",
 		  "the model's reply has \"tool_calls\" that is not a list" },
 		{ "{\"choices\":[{\"message\":{\"tool_calls\":[7]}}]}",
@@ -143,8 +143,13 @@ static void test_reply_malformed(void **state)
 		  "the model's reply has a tool call without a \"function\" object" },
 		{ "{\"choices\":[{\"message\":{\"tool_calls\":[{\"function\":{\"name\":\"\"}}]}}]}",
 		  "the model's reply has a tool call without a function name" },
-		{ "{\"choices\":[{\"message\":{\"tool_calls\":[{\"id\":3,\"function\":{\"name\":\"r\"}}]}}]}",
-		  "the model's reply has a tool call whose id is not a string" },
+		{ "{\"choices\":[{\"message\":{\"tool_calls\":[{\"id\":3.5,\"function\":{\"name\":\"r\"}}]}}]}",
+		  "the model's reply has a tool call whose id is neither text nor a number" },
+		{ "data: {\"choices\":[]}\n\n", "the model's reply is a stream (server-sent events), "
+		  "though kli did not ask for one" },
+		{ "\x1f\x8b\x08\x00", "the model's reply is gzip-compressed, though kli did not ask" },
+		{ "{\"choices\":[{\"message\":{\"function_call\":{\"arguments\":\"{}\"}}}]}",
+		  "the model's reply has a tool call without a function name" },
 		{ "{\"choices\":[{\"message\":{\"tool_calls\":[{\"id\":\"a\\nb\",\"function\":{\"name\":\"r\"}},"
 		  "{\"id\":\"c\",\"function\":{\"name\":\"r\"}},{\"id\":\"a\\nb\",\"function\":{\"name\":\"w\"}}]}}]}",
 		  "the model's reply has two tool calls with the id 'a b'" },
@@ -343,6 +348,110 @@ static void test_key_env(void **state)
 	assert_false(key_valid("a\r\nX-Evil: 1"));
 }
 
+
+/* ------------------------------------------------------ reply shapes */
+
+static void test_reply_shapes(void **state)
+{
+	(void)state;
+	struct chat_reply r;
+	char err[300];
+	/* content as a list of parts: text joined, the others named */
+	assert_true(parse("{\"choices\":[{\"message\":{\"content\":[{\"type\":\"text\","
+			  "\"text\":\"one \"},{\"type\":\"image_url\",\"image_url\":{}},"
+			  "{\"type\":\"text\",\"text\":\"two\"},{\"type\":\"audio\"}]}}]}", &r, err));
+	assert_string_equal(r.content, "one two\n[kli: the reply also held parts kli does not "
+				       "show: image_url, audio]");
+	chat_reply_clear(&r);
+	/* a numeric tool call id */
+	assert_true(parse("{\"choices\":[{\"message\":{\"tool_calls\":[{\"id\":7,\"function\":"
+			  "{\"name\":\"read\",\"arguments\":\"{}\"}}]}}]}", &r, err));
+	assert_string_equal(r.calls[0].id, "7");
+	chat_reply_clear(&r);
+	/* the legacy function_call */
+	assert_true(parse("{\"choices\":[{\"message\":{\"content\":null,\"function_call\":"
+			  "{\"name\":\"read\",\"arguments\":\"{\\\"path\\\":\\\"a\\\"}\"}},"
+			  "\"finish_reason\":\"function_call\"}]}", &r, err));
+	assert_int_equal(r.ncalls, 1);
+	assert_string_equal(r.calls[0].id, "call_1");
+	assert_string_equal(r.calls[0].name, "read");
+	assert_string_equal(r.calls[0].arguments, "{\"path\":\"a\"}");
+	chat_reply_clear(&r);
+	/* a BOM before the JSON */
+	assert_true(parse("\xef\xbb\xbf{\"choices\":[{\"message\":{\"content\":\"bom\"}}]}", &r,
+			  err));
+	assert_string_equal(r.content, "bom");
+	chat_reply_clear(&r);
+	/* an escaped NUL: kept, visibly, and nothing after it lost */
+	assert_true(parse("{\"choices\":[{\"message\":{\"content\":\"a\\u0000b\"}}]}", &r, err));
+	assert_string_equal(r.content, "a\\0b");
+	chat_reply_clear(&r);
+	/* content_filter with no message at all */
+	assert_true(parse("{\"choices\":[{\"finish_reason\":\"content_filter\"}]}", &r, err));
+	assert_null(r.content);
+	assert_string_equal(r.finish_reason, "content_filter");
+	/* and it crosses the barrier's pipe */
+	char *d = chat_reply_dump(&r);
+	chat_reply_clear(&r);
+	assert_true(parse(d, &r, err));
+	assert_string_equal(r.finish_reason, "content_filter");
+	chat_reply_clear(&r);
+	free(d);
+}
+
+static void test_too_long(void **state)
+{
+	(void)state;
+	assert_true(chat_too_long(413, NULL, 0));
+	const char *b1 = "{\"error\":{\"code\":\"context_length_exceeded\",\"message\":\"x\"}}";
+	assert_true(chat_too_long(400, b1, strlen(b1)));
+	const char *b2 = "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens\"}}";
+	assert_true(chat_too_long(400, b2, strlen(b2)));
+	const char *b3 = "{\"detail\":\"Prompt is too long\"}";
+	assert_true(chat_too_long(400, b3, strlen(b3)));
+	const char *b4 = "{\"error\":{\"message\":\"bad tool schema\"}}";
+	assert_false(chat_too_long(400, b4, strlen(b4)));
+	assert_false(chat_too_long(500, b1, strlen(b1)));
+}
+
+/* ------------------------------------------------------- key masking */
+
+static void mask_is(const char *key, const char *in, const char *want)
+{
+	char *b = strdup(in);
+	key_mask(b, strlen(b), key);
+	if (strcmp(b, want) != 0)
+		fail_msg("key_mask(%s): got \"%s\", want \"%s\"", in, b, want);
+	free(b);
+}
+
+static void test_key_mask(void **state)
+{
+	(void)state;
+	const char *key = "sk-a\"b\\c/d";
+	mask_is(key, "x sk-a\"b\\c/d y", "x ********** y");
+	/* JSON-escaped, every way */
+	mask_is(key, "\"sk-a\\\"b\\\\c\\/d\"", "\"*************\"");
+	mask_is(key, "sk-a\\u0022b\\u005Cc\\u002fd", "*************************");
+	mask_is(key, "\\u0073k-a\\\"b\\\\c/d!", "*****************!");
+	/* URL-encoded */
+	mask_is(key, "?k=sk-a%22b%5Cc%2Fd&", "?k=****************&");
+	/* base64 of user:key, at each of the three offsets (the characters
+	 * that depend on the key alone) */
+	mask_is("kli-test-key-9f3c1a7e5b", "Basic dTprbGktdGVzdC1rZXktOWYzYzFhN2U1Yg==",
+		"Basic dTp******************************g==");
+	mask_is("kli-test-key-9f3c1a7e5b", "Basic dXM6a2xpLXRlc3Qta2V5LTlmM2MxYTdlNWI=",
+		"Basic dXM6******************************I=");
+	mask_is("kli-test-key-9f3c1a7e5b", "Basic dXNlcjprbGktdGVzdC1rZXktOWYzYzFhN2U1Yg==",
+		"Basic dXNlcjp******************************g==");
+	/* a short placeholder is not a secret: the reply is left whole */
+	mask_is("x", "{\"index\":\"x\"}", "{\"index\":\"x\"}");
+	/* what is not the key stays */
+	mask_is(key, "sk-a\\\"b\\\\c\\/e", "sk-a\\\"b\\\\c\\/e");
+	assert_int_equal(key_mask_holdback("x"), 0);
+	assert_int_equal(key_mask_holdback(key), 6 * strlen(key));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +459,9 @@ int main(void)
 		cmocka_unit_test(test_reply_content),
 		cmocka_unit_test(test_reply_calls),
 		cmocka_unit_test(test_reply_malformed),
+		cmocka_unit_test(test_reply_shapes),
+		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_key_mask),
 		cmocka_unit_test(test_error_detail),
 		cmocka_unit_test(test_endpoint),
 		cmocka_unit_test(test_retry_policy),

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-json_t *chat_request(const char *model, json_t *messages, json_t *tools)
+json_t *chat_request(const char *model, json_t *messages, json_t *tools, bool stream)
 {
 	json_t *req = json_object();
 	json_object_set_new(req, "model", json_string(model));
@@ -17,7 +17,7 @@ json_t *chat_request(const char *model, json_t *messages, json_t *tools)
 		json_object_set(req, "tools", tools);
 		json_object_set_new(req, "tool_choice", json_string("auto"));
 	}
-	json_object_set_new(req, "stream", json_false());
+	json_object_set_new(req, "stream", json_boolean(stream));
 	return req;
 }
 
@@ -38,6 +38,90 @@ void chat_reply_clear(struct chat_reply *r)
 
 static char *one_line(const char *s, size_t max);
 
+char *chat_text(json_t *str)
+{
+	const char *v = json_string_value(str);
+	size_t n = json_string_length(str);
+	size_t nul = 0;
+	for (size_t i = 0; i < n; i++)
+		nul += v[i] == '\0';
+	char *o = xmalloc(n + nul + 1);
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] == '\0') {
+			o[j++] = '\\';
+			o[j++] = '0';
+		} else {
+			o[j++] = v[i];
+		}
+	}
+	o[j] = '\0';
+	return o;
+}
+
+static void append(char **s, const char *t)
+{
+	char *n = xasprintf("%s%s", *s ? *s : "", t);
+	free(*s);
+	*s = n;
+}
+
+/* A part's type, for the line naming what is not shown. */
+static const char *part_type(json_t *part)
+{
+	json_t *t = json_object_get(part, "type");
+	return json_is_string(t) && json_string_length(t) > 0 ? json_string_value(t) : "untyped";
+}
+
+char *chat_content(json_t *content)
+{
+	if (json_is_string(content))
+		return chat_text(content);
+	if (!json_is_array(content))
+		return NULL;
+	char *text = NULL, *others = NULL;
+	size_t i;
+	json_t *part;
+	json_array_foreach(content, i, part) {
+		json_t *t = json_is_object(part) ? json_object_get(part, "text") : NULL;
+		if (json_is_string(part)) {
+			_cleanup_free_ char *p = chat_text(part);
+			append(&text, p);
+		} else if (json_is_string(t)) {
+			_cleanup_free_ char *p = chat_text(t);
+			append(&text, p);
+		} else {
+			_cleanup_free_ char *ty = one_line(json_is_object(part) ? part_type(part)
+									  : "not an object", 40);
+			append(&others, others ? ", " : "");
+			append(&others, ty);
+		}
+	}
+	if (others) {
+		_cleanup_free_ char *line = xasprintf("%s[kli: the reply also held parts kli "
+						      "does not show: %s]", text ? "\n" : "", others);
+		append(&text, line);
+		free(others);
+	}
+	return text;
+}
+
+enum chat_body chat_body_kind(const char *body, size_t len)
+{
+	if (len >= 2 && (unsigned char)body[0] == 0x1f && (unsigned char)body[1] == 0x8b)
+		return CHAT_BODY_GZIP;
+	size_t i = 0;
+	while (i < len && (body[i] == ' ' || body[i] == '\t' || body[i] == '\r' || body[i] == '\n'))
+		i++;
+	static const char *const sse[] = { "data:", "event:", "id:", "retry:", ":" };
+	for (size_t k = 0; k < sizeof sse / sizeof *sse; k++) {
+		size_t n = strlen(sse[k]);
+		if (len - i >= n && memcmp(body + i, sse[k], n) == 0)
+			return CHAT_BODY_SSE;
+	}
+	return CHAT_BODY_JSON;
+}
+
 static bool fail(char *err, size_t errlen, const char *what)
 {
 	fmt_into(err, errlen, "the model's reply %s", what);
@@ -53,7 +137,7 @@ static bool call_arguments(json_t *args, char **out)
 		return true;
 	}
 	if (json_is_string(args)) {
-		*out = xstrdup(json_string_value(args));
+		*out = chat_text(args);
 		return true;
 	}
 	if (json_is_object(args)) {
@@ -65,6 +149,18 @@ static bool call_arguments(json_t *args, char **out)
 	return false;
 }
 
+/* A function object ({"name":..,"arguments":..}) into OUT. */
+static bool parse_function(json_t *fn, struct chat_call *out, char *err, size_t errlen)
+{
+	json_t *name = json_object_get(fn, "name");
+	if (!json_is_string(name) || json_string_length(name) == 0)
+		return fail(err, errlen, "has a tool call without a function name");
+	if (!call_arguments(json_object_get(fn, "arguments"), &out->arguments))
+		return fail(err, errlen, "has tool call arguments that are neither text nor an object");
+	out->name = chat_text(name);
+	return true;
+}
+
 static bool parse_call(json_t *tc, struct chat_call *out, char *err, size_t errlen)
 {
 	if (!json_is_object(tc))
@@ -72,18 +168,17 @@ static bool parse_call(json_t *tc, struct chat_call *out, char *err, size_t errl
 	json_t *fn = json_object_get(tc, "function");
 	if (!json_is_object(fn))
 		return fail(err, errlen, "has a tool call without a \"function\" object");
-	json_t *name = json_object_get(fn, "name");
-	if (!json_is_string(name) || json_string_length(name) == 0)
-		return fail(err, errlen, "has a tool call without a function name");
 	json_t *id = json_object_get(tc, "id");
-	if (id && !json_is_null(id) && !json_is_string(id))
-		return fail(err, errlen, "has a tool call whose id is not a string");
-	if (!call_arguments(json_object_get(fn, "arguments"), &out->arguments))
-		return fail(err, errlen, "has tool call arguments that are neither text nor an object");
-	out->name = xstrdup(json_string_value(name));
+	/* Some servers number their calls: 7 is the id "7". */
+	if (id && !json_is_null(id) && !json_is_string(id) && !json_is_integer(id))
+		return fail(err, errlen, "has a tool call whose id is neither text nor a number");
+	if (!parse_function(fn, out, err, errlen))
+		return false;
 	/* None: parse_calls makes one up, once it knows the ids that were sent. */
 	if (json_is_string(id) && json_string_length(id) > 0)
-		out->id = xstrdup(json_string_value(id));
+		out->id = chat_text(id);
+	else if (json_is_integer(id))
+		out->id = xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(id));
 	return true;
 }
 
@@ -139,18 +234,42 @@ static bool parse_calls(json_t *calls, struct chat_reply *out, char *err, size_t
 	return unique_ids(out, err, errlen);
 }
 
+/* The legacy {"function_call":{"name":..,"arguments":..}}: one call,
+ * whose id unique_ids makes up. */
+static bool parse_function_call(json_t *fc, struct chat_reply *out, char *err, size_t errlen)
+{
+	if (!json_is_object(fc))
+		return fail(err, errlen, "has a \"function_call\" that is not an object");
+	out->calls = xcalloc(1, sizeof *out->calls);
+	if (!parse_function(fc, &out->calls[0], err, errlen))
+		return false;
+	out->ncalls = 1;
+	return unique_ids(out, err, errlen);
+}
+
 static bool parse_message(json_t *msg, struct chat_reply *out, char *err, size_t errlen)
 {
+	bool filtered = out->finish_reason && strcmp(out->finish_reason, "content_filter") == 0;
+	if (!json_is_object(msg) && filtered)
+		return true;
 	if (!json_is_object(msg))
 		return fail(err, errlen, "has no \"message\" object in choices[0]");
 	json_t *content = json_object_get(msg, "content");
-	if (content && !json_is_null(content) && !json_is_string(content))
-		return fail(err, errlen, "has a \"content\" that is not text");
-	if (json_is_string(content))
-		out->content = xstrdup(json_string_value(content));
-	if (!parse_calls(json_object_get(msg, "tool_calls"), out, err, errlen))
+	if (content && !json_is_null(content) && !json_is_string(content) &&
+	    !json_is_array(content))
+		return fail(err, errlen, "has a \"content\" that is neither text nor a list of parts");
+	out->content = chat_content(content);
+	json_t *calls = json_object_get(msg, "tool_calls");
+	json_t *fc = json_object_get(msg, "function_call");
+	if ((!calls || json_is_null(calls) || json_array_size(calls) == 0) && fc &&
+	    !json_is_null(fc)) {
+		if (!parse_function_call(fc, out, err, errlen))
+			return false;
+	} else if (!parse_calls(calls, out, err, errlen)) {
 		return false;
-	if (!out->content && out->ncalls == 0)
+	}
+	/* A filtered answer may carry nothing: agent.c says what happened. */
+	if (!out->content && out->ncalls == 0 && !filtered)
 		return fail(err, errlen, "has neither content nor tool calls");
 	return true;
 }
@@ -185,12 +304,25 @@ bool chat_reply_parse(const char *body, size_t len, struct chat_reply *out, char
 		      size_t errlen)
 {
 	*out = (struct chat_reply){ 0 };
+	if (len >= 3 && memcmp(body, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 BOM */
+		body += 3, len -= 3;
 	if (len == 0)
 		return fail(err, errlen, "is empty");
 	if (len > CHAT_MAX_REPLY)
 		return fail(err, errlen, "is larger than 16 MiB");
+	switch (chat_body_kind(body, len)) {
+	case CHAT_BODY_SSE:
+		return fail(err, errlen, "is a stream (server-sent events), though kli did not ask "
+					 "for one (set stream = true in [model], or fix the server)");
+	case CHAT_BODY_GZIP:
+		return fail(err, errlen, "is gzip-compressed, though kli did not ask for "
+					 "compression (a proxy or server adding Content-Encoding: gzip)");
+	case CHAT_BODY_JSON:
+		break;
+	}
 	json_error_t jerr;
-	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+	/* An escaped NUL (\u0000) is text too: chat_text shows it as \0. */
+	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
 	if (!root) {
 		char what[200];
 		fmt_into(what, sizeof what, "is not valid JSON (%s at byte %d)", jerr.text,
@@ -256,12 +388,18 @@ char *chat_error_detail(const char *body, size_t len)
 	json_t *root = json_loadb(body, len, 0, NULL);
 	if (!root)
 		return NULL;
-	json_t *e = json_object_get(root, "error");
+	/* [{"error":..}] (a list of one) is how some gateways answer. */
+	json_t *o = json_is_array(root) ? json_array_get(root, 0) : root;
+	json_t *e = json_object_get(o, "error");
 	const char *msg = NULL;
 	if (json_is_string(e))
 		msg = json_string_value(e);
 	else if (json_is_object(e) && json_is_string(json_object_get(e, "message")))
 		msg = json_string_value(json_object_get(e, "message"));
+	else if (json_is_string(json_object_get(o, "message")))
+		msg = json_string_value(json_object_get(o, "message"));
+	else if (json_is_string(json_object_get(o, "detail")))
+		msg = json_string_value(json_object_get(o, "detail"));
 	char *out = msg && *msg ? one_line(msg, 200) : NULL;
 	json_decref(root);
 	return out;
@@ -294,6 +432,31 @@ bool chat_endpoint(const char *base_url, char **url, char **unix_path, char *err
 		n--;
 	*url = xasprintf("%.*s/chat/completions", (int)n, base_url);
 	return true;
+}
+
+/* ------------------------------------------------------ context limit */
+
+bool chat_too_long(long status, const char *body, size_t len)
+{
+	if (status == 413)
+		return true;
+	if (status != 400 || !body || len == 0)
+		return false;
+	_cleanup_free_ char *text = xstrndup(body, len);
+	if (strstr(text, "context_length_exceeded"))
+		return true;
+	_cleanup_free_ char *detail = chat_error_detail(body, len);
+	if (!detail)
+		return false;
+	static const char *const says[] = {
+		"context length", "context window", "maximum context", "context_length",
+		"too many tokens", "prompt is too long", "input is too long",
+		"request too large", "too long for the model",
+	};
+	for (size_t i = 0; i < sizeof says / sizeof *says; i++)
+		if (strcasestr(detail, says[i]))
+			return true;
+	return false;
 }
 
 /* ------------------------------------------------------------ retries */

@@ -29,15 +29,37 @@ struct chat_reply {
 	char *finish_reason;  /* may be NULL */
 };
 
-/* {"model":MODEL,"messages":MESSAGES,"tools":TOOLS} (tools left out when
- * NULL or empty). Borrows the arguments; the caller decrefs the result. */
-json_t *chat_request(const char *model, json_t *messages, json_t *tools);
+/* {"model":MODEL,"messages":MESSAGES,"tools":TOOLS,"stream":STREAM} (tools
+ * left out when NULL or empty). Borrows the arguments; the caller decrefs
+ * the result. */
+json_t *chat_request(const char *model, json_t *messages, json_t *tools, bool stream);
 
 /* Parse a 2xx body. On false, *out is empty and err holds "the model's
- * reply ...: what is wrong". */
+ * reply ...: what is wrong".
+ *
+ * The shapes real servers send are accepted: a UTF-8 BOM before the JSON;
+ * "content" as a list of parts (text parts joined, the others named in a
+ * last line "[kli: the reply also held parts kli does not show: TYPES]");
+ * a tool call id that is a number; the legacy "function_call" message; an
+ * escaped NUL in text (shown as the two characters \0: chat_text). A reply
+ * with finish_reason "content_filter" may carry no message at all. A
+ * stream (SSE) or a gzip body, which kli did not ask for, is refused with
+ * a line saying so. */
 bool chat_reply_parse(const char *body, size_t len, struct chat_reply *out, char *err,
 		      size_t errlen);
 void chat_reply_clear(struct chat_reply *r);
+
+/* A JSON string as C text: every NUL written as the two characters \0,
+ * so nothing after it is silently lost. */
+char *chat_text(json_t *str);
+
+/* "content" as text: a string, or a list of parts as chat_reply_parse
+ * says; NULL for anything else (null, absent). */
+char *chat_content(json_t *content);
+
+/* What a 2xx body is, from its first bytes (after a BOM). */
+enum chat_body { CHAT_BODY_JSON, CHAT_BODY_SSE, CHAT_BODY_GZIP };
+enum chat_body chat_body_kind(const char *body, size_t len);
 
 /* The assistant message to append to the conversation. New reference. */
 json_t *chat_reply_message(const struct chat_reply *r);
@@ -46,8 +68,9 @@ json_t *chat_reply_message(const struct chat_reply *r);
  * barrier's pipe. */
 char *chat_reply_dump(const struct chat_reply *r);
 
-/* The server's own explanation in an error body ({"error":{"message":..}}
- * or {"error":"..."}), printable and at most about 200 bytes; NULL when
+/* The server's own explanation in an error body ({"error":{"message":..}},
+ * {"error":"..."}, {"message":".."}, {"detail":".."}, or any of them as
+ * the first of a list), printable and at most about 200 bytes; NULL when
  * there is none. */
 char *chat_error_detail(const char *body, size_t len);
 
@@ -56,6 +79,12 @@ char *chat_error_detail(const char *body, size_t len);
  * "http://localhost/v1/chat/completions" and *unix_path "/path". */
 bool chat_endpoint(const char *base_url, char **url, char **unix_path, char *err,
 		   size_t errlen);
+
+/* Whether an error answer says the request is longer than the model's
+ * context: HTTP 413, or 400 with "context_length_exceeded" in the body or
+ * an error message saying so ("maximum context length", "too many
+ * tokens", ...). */
+bool chat_too_long(long status, const char *body, size_t len);
 
 /* 429 and 5xx are worth another try; nothing else is. */
 bool chat_retryable(long status);

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "model/client.h"
+#include "model/key.h"
+#include "model/sse.h"
+#include "model/stream.h"
 #include "util.h"
 
 #include <curl/curl.h>
@@ -16,6 +19,16 @@ struct buf {
 struct exchange {
 	struct buf body;
 	long retry_after;   /* seconds, -1 when the server sent none */
+	long status;        /* of the last status line */
+	bool event_stream;  /* Content-Type: text/event-stream */
+	/* streaming: decided at the first byte of a 2xx body */
+	const struct model_conf *conf;
+	const struct model_live *live;
+	enum { BODY_UNDECIDED, BODY_WHOLE, BODY_SSE } mode;
+	struct sse sse;
+	struct chat_stream st;
+	bool stream_failed;
+	char stream_err[600];
 };
 
 void model_global_init(void)
@@ -29,10 +42,57 @@ long model_deadline(const struct model_conf *c)
 	return per_try * (c->retries + 1) + 10;
 }
 
+/* One event of a stream: masked, then assembled, its new text shown. */
+static bool on_event(void *ud, const char *event, const char *data, size_t len, char *err,
+		     size_t errlen)
+{
+	(void)event;
+	struct exchange *x = ud;
+	char *copy = xstrndup(data, len);
+	key_mask(copy, len, x->conf->key);
+	char *added = NULL;
+	bool ok = chat_stream_event(&x->st, copy, len, &added, err, errlen);
+	free(copy);
+	if (added && x->live && x->live->text)
+		x->live->text(x->live->ud, added, strlen(added));
+	free(added);
+	return ok;
+}
+
+static bool stream_mode(const struct exchange *x, const char *p, size_t k)
+{
+	if (x->event_stream)
+		return true;
+	/* No Content-Type saying so: the first bytes decide. */
+	return chat_body_kind(p, k) == CHAT_BODY_SSE;
+}
+
+static size_t on_stream(struct exchange *x, char *p, size_t k)
+{
+	x->body.len += k; /* counted, not kept */
+	if (x->body.len > CHAT_MAX_REPLY) {
+		x->body.too_big = true;
+		return 0;
+	}
+	if (!sse_feed(&x->sse, p, k, on_event, x, x->stream_err, sizeof x->stream_err)) {
+		x->stream_failed = true;
+		return 0;
+	}
+	return k;
+}
+
 static size_t on_body(char *p, size_t size, size_t n, void *ud)
 {
-	struct buf *b = ud;
+	struct exchange *x = ud;
+	struct buf *b = &x->body;
 	size_t k = size * n;
+	if (x->mode == BODY_UNDECIDED && k > 0)
+		x->mode = x->conf->stream && x->status >= 200 && x->status <= 299 &&
+					  stream_mode(x, p, k)
+				  ? BODY_SSE
+				  : BODY_WHOLE;
+	if (x->mode == BODY_SSE)
+		return on_stream(x, p, k);
 	if (b->len + k > CHAT_MAX_REPLY) {
 		b->too_big = true;
 		return 0; /* makes curl stop with CURLE_WRITE_ERROR */
@@ -49,6 +109,16 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 	struct exchange *x = ud;
 	size_t k = size * n;
 	static const char name[] = "retry-after:";
+	static const char ctype[] = "content-type:";
+	if (k > 9 && strncmp(p, "HTTP/", 5) == 0) {
+		const char *sp = memchr(p, ' ', k);
+		x->status = sp ? strtol(sp + 1, NULL, 10) : 0;
+		x->event_stream = false;
+	}
+	if (k > sizeof ctype - 1 && strncasecmp(p, ctype, sizeof ctype - 1) == 0) {
+		_cleanup_free_ char *v = xstrndup(p + sizeof ctype - 1, k - (sizeof ctype - 1));
+		x->event_stream = strcasestr(v, "text/event-stream") != NULL;
+	}
 	if (k > sizeof name - 1 && strncasecmp(p, name, sizeof name - 1) == 0) {
 		_cleanup_free_ char *v = xstrndup(p + sizeof name - 1, k - (sizeof name - 1));
 		x->retry_after = chat_retry_after(v);
@@ -70,6 +140,8 @@ static struct curl_slist *headers(const struct model_conf *c)
 {
 	struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
 	h = curl_slist_append(h, "Expect:");
+	if (c->stream)
+		h = curl_slist_append(h, "Accept: text/event-stream, application/json");
 	if (c->key) {
 		char *line = xasprintf("Authorization: Bearer %s", c->key);
 		h = curl_slist_append(h, line);
@@ -100,7 +172,7 @@ static CURL *easy(const struct model_conf *c, const char *body, struct exchange 
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &x->body);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, x);
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
@@ -136,6 +208,10 @@ static void transport_error(const struct model_conf *c, CURLcode rc, const char 
 			 detail);
 		break;
 	case CURLE_WRITE_ERROR:
+		if (x->stream_failed) {
+			fmt_into(err, errlen, "%s", x->stream_err);
+			break;
+		}
 		if (x->body.too_big) {
 			fmt_into(err, errlen, "the model's reply from %s is larger than 16 MiB",
 				 where(c));
@@ -159,15 +235,36 @@ static void http_error(const struct model_conf *c, long status, const struct exc
 		 after, detail ? ": " : "", detail ? detail : "");
 }
 
-/* A server may echo the key back ("invalid key sk-..."): whatever the body
- * becomes (a message, the fault log, the conversation), the key is not in it. */
+/* A server may echo the key back ("invalid key sk-..."), JSON-escaped,
+ * URL-encoded or in base64: whatever the body becomes (a message, the
+ * fault log, the conversation), the key is not in it. */
 static void redact_key(const char *key, struct buf *b)
 {
-	if (!key || !*key || !b->data)
-		return;
-	size_t k = strlen(key);
-	for (char *p = b->data; (p = memmem(p, b->len - (size_t)(p - b->data), key, k)); p += k)
-		memset(p, '*', k);
+	if (b->data)
+		key_mask(b->data, b->len, key);
+}
+
+/* The end of a 2xx answer: a stream put together, or a whole body. */
+static bool finish_reply(struct exchange *x, struct chat_reply *out, char *err, size_t errlen)
+{
+	if (x->mode != BODY_SSE)
+		return chat_reply_parse(x->body.data ? x->body.data : "", x->body.len, out, err,
+					errlen);
+	if (!sse_finish(&x->sse, on_event, x, err, errlen))
+		return false;
+	if (!chat_stream_finish(&x->st, out, err, errlen))
+		return false;
+	/* Each event was masked, but an echo split over two events is whole
+	 * only now. */
+	const char *key = x->conf->key;
+	if (out->content)
+		key_mask(out->content, strlen(out->content), key);
+	for (size_t i = 0; i < out->ncalls; i++) {
+		key_mask(out->calls[i].id, strlen(out->calls[i].id), key);
+		key_mask(out->calls[i].name, strlen(out->calls[i].name), key);
+		key_mask(out->calls[i].arguments, strlen(out->calls[i].arguments), key);
+	}
+	return true;
 }
 
 static void sleep_ms(long ms)
@@ -180,10 +277,11 @@ static void sleep_ms(long ms)
 enum attempt { ATTEMPT_DONE, ATTEMPT_FAILED, ATTEMPT_RETRY };
 
 static enum attempt attempt_once(const struct model_conf *c, const char *body, unsigned tries,
-				 struct chat_reply *out, long *wait_ms, char *err,
-				 size_t errlen)
+				 const struct model_live *live, struct chat_reply *out,
+				 long *wait_ms, enum model_failure *why, char *err, size_t errlen)
 {
-	struct exchange x = { .retry_after = -1 };
+	struct exchange x = { .retry_after = -1, .conf = c, .live = live };
+	chat_stream_init(&x.st);
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *hdrs = headers(c);
 	CURL *h = easy(c, body, &x, hdrs, errbuf);
@@ -199,10 +297,12 @@ static enum attempt attempt_once(const struct model_conf *c, const char *body, u
 	if (rc != CURLE_OK) {
 		transport_error(c, rc, errbuf, &x, err, errlen);
 	} else if (status >= 200 && status <= 299) {
-		if (chat_reply_parse(x.body.data, x.body.len, out, err, errlen))
+		if (finish_reply(&x, out, err, errlen))
 			res = ATTEMPT_DONE;
 	} else {
 		http_error(c, status, &x, tries, err, errlen);
+		if (chat_too_long(status, x.body.data, x.body.len))
+			*why = MODEL_FAIL_TOO_LONG;
 		long ms = chat_backoff_ms(tries, x.retry_after);
 		if (chat_retryable(status) && (long)tries <= c->retries && ms >= 0) {
 			*wait_ms = ms;
@@ -217,16 +317,21 @@ static enum attempt attempt_once(const struct model_conf *c, const char *body, u
 out:
 	curl_slist_free_all(hdrs);
 	free(x.body.data);
+	sse_clear(&x.sse);
+	chat_stream_clear(&x.st);
 	return res;
 }
 
-bool model_exchange(const struct model_conf *c, const char *body, struct chat_reply *out,
-		    char *err, size_t errlen)
+bool model_exchange(const struct model_conf *c, const char *body,
+		    const struct model_live *live, struct chat_reply *out,
+		    enum model_failure *why, char *err, size_t errlen)
 {
 	*out = (struct chat_reply){ 0 };
+	*why = MODEL_FAIL_OTHER;
 	for (unsigned tries = 1;; tries++) {
 		long wait_ms = 0;
-		enum attempt a = attempt_once(c, body, tries, out, &wait_ms, err, errlen);
+		enum attempt a = attempt_once(c, body, tries, live, out, &wait_ms, why, err,
+					      errlen);
 		if (a != ATTEMPT_RETRY)
 			return a == ATTEMPT_DONE;
 		sleep_ms(wait_ms);

@@ -18,6 +18,19 @@ struct model_conf {
 	char *key;        /* NULL: no Authorization header */
 	long timeout;     /* seconds, for one HTTP exchange */
 	long retries;     /* further tries after a 429 or 5xx */
+	bool stream;      /* ask for SSE ([model] stream) */
+};
+
+/* Where a streamed answer's text goes as it arrives (NULL: nowhere). */
+struct model_live {
+	void (*text)(void *ud, const char *s, size_t n);
+	void *ud;
+};
+
+/* Why an exchange failed, for the caller to act on. */
+enum model_failure {
+	MODEL_FAIL_OTHER,
+	MODEL_FAIL_TOO_LONG,  /* the server said the request is too long (chat_too_long) */
 };
 
 #define MODEL_DEFAULT_TIMEOUT 300L
@@ -27,9 +40,13 @@ struct model_conf {
  * stops the child after this. */
 long model_deadline(const struct model_conf *c);
 
-/* POST BODY and parse the reply. On false, err holds one line. */
-bool model_exchange(const struct model_conf *c, const char *body, struct chat_reply *out,
-		    char *err, size_t errlen);
+/* POST BODY and parse the reply: streamed (SSE, text to LIVE as it
+ * arrives) when the server streams, whole otherwise. Every body, and every
+ * event of a stream, is key-masked (key_mask) before anything reads it.
+ * On false, err holds one line and *why says what kind of failure. */
+bool model_exchange(const struct model_conf *c, const char *body,
+		    const struct model_live *live, struct chat_reply *out,
+		    enum model_failure *why, char *err, size_t errlen);
 
 /* Once, before any fork: libcurl's global state is not fork-safe to set up. */
 void model_global_init(void);

@@ -137,3 +137,155 @@ bool key_load(const struct kli_model *m, const char *home, char **key, char *err
 	}
 	return true;
 }
+
+/* ------------------------------------------------------------ masking */
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int hex2(const char *p)
+{
+	int a = hexval(p[0]), b = hexval(p[1]);
+	return a < 0 || b < 0 ? -1 : a * 16 + b;
+}
+
+/* The ways C may be written at BUF[J]: the end of each, into next[]. */
+static size_t forms(const char *buf, size_t len, size_t j, char c, size_t next[4])
+{
+	size_t n = 0;
+	if (j < len && buf[j] == c)
+		next[n++] = j + 1;
+	if (j + 1 < len && buf[j] == '\\' && buf[j + 1] == c && strchr("\"\\/", c))
+		next[n++] = j + 2;
+	if (j + 5 < len && buf[j] == '\\' && buf[j + 1] == 'u' && hex2(buf + j + 2) == 0 &&
+	    hex2(buf + j + 4) == (unsigned char)c)
+		next[n++] = j + 6;
+	if (j + 2 < len && buf[j] == '%' && hex2(buf + j + 1) == (unsigned char)c)
+		next[n++] = j + 3;
+	return n;
+}
+
+/* The end of the longest echo of KEY starting at BUF[I], or 0. The forms
+ * overlap ('\\' alone or as an escape), so every position reachable after
+ * each key byte is kept; they are few (each form is 1 to 6 bytes). */
+#define MASK_FRONTIER 64
+static size_t echo_end(const char *buf, size_t len, size_t i, const char *key)
+{
+	size_t cur[MASK_FRONTIER], nxt[MASK_FRONTIER], ncur = 1;
+	cur[0] = i;
+	for (const char *k = key; *k && ncur; k++) {
+		size_t nn = 0;
+		for (size_t a = 0; a < ncur; a++) {
+			size_t f[4];
+			size_t nf = forms(buf, len, cur[a], *k, f);
+			for (size_t b = 0; b < nf; b++) {
+				bool dup = false;
+				for (size_t d = 0; d < nn && !dup; d++)
+					dup = nxt[d] == f[b];
+				if (!dup && nn < MASK_FRONTIER)
+					nxt[nn++] = f[b];
+			}
+		}
+		memcpy(cur, nxt, nn * sizeof *cur);
+		ncur = nn;
+	}
+	size_t end = 0;
+	for (size_t a = 0; a < ncur; a++)
+		if (cur[a] > end)
+			end = cur[a];
+	return end;
+}
+
+static void mask_escaped(char *buf, size_t len, const char *key)
+{
+	for (size_t i = 0; i < len;) {
+		char c = buf[i];
+		if (c != key[0] && c != '\\' && c != '%') {
+			i++;
+			continue;
+		}
+		size_t end = echo_end(buf, len, i, key);
+		if (end == 0) {
+			i++;
+			continue;
+		}
+		memset(buf + i, '*', end - i);
+		i = end;
+	}
+}
+
+/* Base64 of "user:KEY": KEY starts at offset 0, 1 or 2 of a 3-byte group,
+ * depending on the user's length. For each, the characters that depend on
+ * key bytes alone (a group's first character needs its first byte, ...):
+ * the encoding of zero bytes + KEY, without the characters that also hold
+ * those zero bytes, nor those of a last partial group that also hold the
+ * bytes after the key. */
+static char *b64_core(const char *key, size_t klen, unsigned off, const char *abc)
+{
+	size_t n = off + klen;
+	unsigned char *in = xcalloc(n, 1);
+	memcpy(in + off, key, klen);
+	size_t groups = (n + 2) / 3;
+	char *out = xmalloc(groups * 4 + 1);
+	size_t o = 0;
+	for (size_t g = 0; g < groups; g++) {
+		size_t r = n - 3 * g < 3 ? n - 3 * g : 3; /* key bytes in this group */
+		unsigned v = (unsigned)in[3 * g] << 16 |
+			     (r > 1 ? (unsigned)in[3 * g + 1] << 8 : 0) | (r > 2 ? in[3 * g + 2] : 0);
+		/* a last partial group: only the characters all of whose bits are
+		 * key bits (r bytes fill r whole characters) */
+		for (int s = 18, c = 0; s >= 0 && (r == 3 || c < (int)r); s -= 6, c++)
+			out[o++] = abc[(v >> s) & 63];
+	}
+	out[o] = '\0';
+	free(in);
+	/* off 1: the first group's first two characters hold a zero byte;
+	 * off 2: its first three. */
+	size_t skip = off == 0 ? 0 : off + 1;
+	if (skip > o)
+		skip = o;
+	memmove(out, out + skip, o - skip + 1);
+	return out;
+}
+
+static void mask_base64(char *buf, size_t len, const char *key)
+{
+	static const char *const abcs[] = {
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+	};
+	size_t klen = strlen(key);
+	for (size_t a = 0; a < 2; a++)
+		for (unsigned off = 0; off < 3; off++) {
+			_cleanup_free_ char *core = b64_core(key, klen, off, abcs[a]);
+			size_t c = strlen(core);
+			if (c < KEY_SHORT)
+				continue;
+			for (char *p = buf; (p = memmem(p, len - (size_t)(p - buf), core, c));
+			     p += c)
+				memset(p, '*', c);
+		}
+}
+
+void key_mask(char *buf, size_t len, const char *key)
+{
+	if (!buf || !key || strlen(key) < KEY_SHORT)
+		return;
+	mask_base64(buf, len, key);
+	mask_escaped(buf, len, key);
+}
+
+size_t key_mask_holdback(const char *key)
+{
+	if (!key || strlen(key) < KEY_SHORT)
+		return 0;
+	return 6 * strlen(key);
+}

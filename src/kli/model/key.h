@@ -35,6 +35,21 @@ void key_scrub_environ(const char *key);
 /* A key must fit in one header line: visible ASCII only. */
 bool key_valid(const char *key);
 
+/* Overwrite with '*', in place, every echo of KEY in BUF (LEN bytes, a
+ * server's raw body or text decoded from it), however the server wrote it:
+ * as is; JSON-escaped, each character possibly as \" \\ \/ or \uXXXX;
+ * URL-encoded (%XX); or inside base64 of "user:KEY" (an echoed Basic
+ * header, standard or URL-safe alphabet, the characters that depend on the
+ * key alone). Each echo keeps its length, so a JSON text stays valid. A
+ * key shorter than KEY_SHORT is a placeholder, not a secret: left alone,
+ * since masking every "x" would break every reply. Pure. */
+void key_mask(char *buf, size_t len, const char *key);
+
+/* How many bytes at the end of a text may be the start of an echo that
+ * more text could complete: a printer holds these back (6 per key byte,
+ * the longest form). 0 when key_mask would mask nothing. */
+size_t key_mask_holdback(const char *key);
+
 /* explicit_bzero, then free. */
 void key_free(char *key);
 
