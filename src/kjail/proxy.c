@@ -208,9 +208,16 @@ static enum outcome fail_with(struct conn *k, enum outcome o, const char *why)
 static int try_connect(struct conn *k, const struct sockaddr *sa, socklen_t sl,
 		       long long deadline)
 {
-	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	/* no SOCK_CLOEXEC/SOCK_NONBLOCK: macOS has neither */
+	int fd = socket(sa->sa_family, SOCK_STREAM, 0);
 	if (fd < 0)
 		return -errno;
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+#ifdef SO_NOSIGPIPE
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
 	if (connect(fd, sa, sl) == 0)
 		return fd;
 	int e = errno;
