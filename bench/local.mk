@@ -52,7 +52,8 @@ bench: bench-programs
 	$(SHELL) $(srcdir)/bench/run.sh --kjail '$(abs_builddir)/kjail$(EXEEXT)' \
 		--kli '$(abs_builddir)/kli$(EXEEXT)' --helpers '$(abs_builddir)/bench' \
 		--out '$(abs_builddir)/bench/results.md' $(BENCH_ARGS)
-	$(MAKE) $(AM_MAKEFLAGS) bench-proxy
+	q=; case ' $(BENCH_ARGS) ' in *' --quick '*) q=--quick ;; esac; \
+	$(MAKE) $(AM_MAKEFLAGS) bench-proxy PROXY_BENCH_ARGS="$$q $(PROXY_BENCH_ARGS)"
 .PHONY: bench bench-programs
 
 EXTRA_DIST += bench/run.sh bench/README.md doc/performance.md

@@ -40,6 +40,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef SOCK_CLOEXEC
+#define SOCK_CLOEXEC 0 /* macOS */
+#endif
+
 #include "kjail/allowhost.h"
 #include "kjail/proxy.h"
 

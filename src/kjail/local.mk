@@ -30,7 +30,8 @@ libkjail_a_SOURCES = \
 	src/kjail/fdpass.c src/kjail/fdpass.h \
 	src/kjail/proxy-parse.c src/kjail/proxy-parse.h \
 	src/kjail/proxy.c src/kjail/proxy.h src/kjail/proxy-int.h \
-	src/kjail/proxy-relay.c src/kjail/proxy-log.c src/kjail/proxy-spawn.c
+	src/kjail/proxy-serve.c src/kjail/proxy-relay.c src/kjail/proxy-log.c \
+	src/kjail/proxy-spawn.c
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS) $(PTHREAD_CFLAGS)
 libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The proxy's parts, shared between proxy.c (the connections), proxy-relay.c
- * (moving the bytes) and proxy-log.c (the JSON lines). Not for kjail. */
+/* The proxy's parts, shared between proxy-serve.c (the accept loop),
+ * proxy.c (the connections), proxy-relay.c (moving the bytes) and
+ * proxy-log.c (the JSON lines). Not for kjail. */
 #ifndef KJ_PROXY_INT_H
 #define KJ_PROXY_INT_H
 
@@ -8,6 +9,34 @@
 #include <stddef.h>
 
 #include "proxy-parse.h"
+
+#include <stdatomic.h>
+#include <time.h>
+
+#include "proxy.h"
+
+/* What the accept loop (proxy-serve.c) shares with its connections'
+ * threads (proxy.c). */
+struct proxy_serving {
+	const struct proxy_config *c;
+	int stop_fd;
+	int done[2];                   /* a byte per ended connection */
+	atomic_uint active;
+	unsigned max;
+	int connect_ms, idle_ms, header_ms;
+};
+
+/* Serves the accepted fd in a thread of its own (counted in s->active,
+ * which it decrements and notes on s->done when it ends); closes fd if no
+ * thread can be made. */
+void proxy_conn_start(struct proxy_serving *s, int fd, enum proxy_proto proto);
+
+static inline long long proxy_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* What one connection's log line says. */
 struct proxy_record {

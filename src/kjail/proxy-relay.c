@@ -26,6 +26,7 @@ struct dir {
 	int pipe[2];
 	size_t cap; /* the pipe's size */
 	bool full;  /* its slots are taken (partly filled pages) */
+	bool grown; /* maybe_grow() has tried */
 #else
 	char *buf;
 	size_t off;
@@ -42,14 +43,35 @@ static bool again(void)
 }
 
 #ifdef __linux__
+/* The pipe's capacity as the kernel gives it (a user past the pipe quota
+ * keeps a small one). */
+static void pipe_size(struct dir *d)
+{
+	int sz = fcntl(d->pipe[1], F_GETPIPE_SZ);
+	d->cap = sz > 0 ? (size_t)sz : 4096;
+}
+
+/* A direction that has moved BULK_AFTER bytes is a bulk transfer: its pipe
+ * grows to BULK_PIPE (the unprivileged maximum by default), so a busy
+ * machine wakes the proxy once per megabyte rather than per 64 KiB.
+ * Short connections, most of them, keep the default and the quota. */
+#define BULK_AFTER (1 << 20)
+#define BULK_PIPE (1 << 20)
+
+static void maybe_grow(struct dir *d)
+{
+	if (d->grown || d->moved < BULK_AFTER)
+		return;
+	d->grown = true;
+	if (fcntl(d->pipe[1], F_SETPIPE_SZ, BULK_PIPE) > 0)
+		pipe_size(d);
+}
+
 static bool dir_open(struct dir *d)
 {
 	if (pipe2(d->pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		return false;
-	/* a user past the pipe quota keeps the small default: ask what it is */
-	fcntl(d->pipe[1], F_SETPIPE_SZ, CHUNK * 4);
-	int sz = fcntl(d->pipe[1], F_GETPIPE_SZ);
-	d->cap = sz > 0 ? (size_t)sz : 4096;
+	pipe_size(d);
 	return true;
 }
 
@@ -83,6 +105,7 @@ static bool pump_out(struct dir *d)
 		d->pending -= (size_t)w;
 		d->moved += (unsigned long long)w;
 		d->full = false;
+		maybe_grow(d);
 	} else if (w < 0 && !again()) {
 		return false;
 	}

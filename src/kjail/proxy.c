@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The egress proxy's connections (see proxy.h): the accept loop, and per
- * connection one detached thread that reads the request, checks it
- * against the rules before anything is resolved, resolves and checks
- * every address, connects, answers and relays (proxy-relay.c), then logs
- * one line (proxy-log.c). */
+/* The egress proxy's connections (see proxy.h): per connection one
+ * detached thread that reads the request, checks it against the rules
+ * before anything is resolved, resolves and checks every address,
+ * connects, answers and relays (proxy-relay.c), then logs one line
+ * (proxy-log.c). The accept loop is proxy-serve.c. */
 #include "config.h"
 
 #include "proxy.h"
@@ -13,17 +13,14 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,21 +30,10 @@
 #endif
 
 #define THREAD_STACK (256 * 1024) /* getaddrinfo and NSS modules need some */
-#define FDS_PER_CONN 6            /* two sockets, two pipes */
-#define DRAIN_MS 5000             /* how long a stop waits for connections */
-#define LISTENERS_MAX 8
 
-struct serve {
-	const struct proxy_config *c;
-	int stop_fd;
-	int done[2];                   /* a byte per ended connection */
-	atomic_uint active;
-	unsigned max;
-	int connect_ms, idle_ms, header_ms;
-};
 
 struct conn {
-	struct serve *s;
+	struct proxy_serving *s;
 	int cfd, sfd;
 	enum proxy_proto proto;
 	char buf[PROXY_HEADER_MAX + 1];
@@ -59,13 +45,6 @@ struct conn {
 	char address[INET6_ADDRSTRLEN];
 };
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* More of the request into k->buf before the head's deadline; false on
  * end of input, error, timeout, a full buffer or stop. */
 static bool read_more(struct conn *k)
@@ -73,7 +52,7 @@ static bool read_more(struct conn *k)
 	if (k->len >= PROXY_HEADER_MAX)
 		return false;
 	for (;;) {
-		long long left = k->deadline - now_ms();
+		long long left = k->deadline - proxy_now_ms();
 		struct pollfd pf[2] = { { k->cfd, POLLIN, 0 }, { k->s->stop_fd, POLLIN, 0 } };
 		if (left <= 0)
 			return false;
@@ -208,14 +187,21 @@ static enum outcome fail_with(struct conn *k, enum outcome o, const char *why)
 static int try_connect(struct conn *k, const struct sockaddr *sa, socklen_t sl,
 		       long long deadline)
 {
-	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	/* no SOCK_CLOEXEC/SOCK_NONBLOCK: macOS has neither */
+	int fd = socket(sa->sa_family, SOCK_STREAM, 0);
 	if (fd < 0)
 		return -errno;
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+#ifdef SO_NOSIGPIPE
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
 	if (connect(fd, sa, sl) == 0)
 		return fd;
 	int e = errno;
 	while (e == EINPROGRESS || e == EINTR) {
-		long long left = deadline - now_ms();
+		long long left = deadline - proxy_now_ms();
 		struct pollfd pf[2] = { { fd, POLLOUT, 0 }, { k->s->stop_fd, POLLIN, 0 } };
 		int r = left > 0 ? poll(pf, 2, (int)left) : 0;
 		if (r < 0 && errno == EINTR)
@@ -241,7 +227,7 @@ static int try_connect(struct conn *k, const struct sockaddr *sa, socklen_t sl,
 static enum outcome connect_list(struct conn *k, const struct addrinfo *ai)
 {
 	const struct proxy_config *c = k->s->c;
-	long long deadline = now_ms() + k->s->connect_ms;
+	long long deadline = proxy_now_ms() + k->s->connect_ms;
 	const char *internal = NULL;
 	char internal_addr[INET6_ADDRSTRLEN] = "";
 	int last = 0;
@@ -436,8 +422,8 @@ static void serve_socks(struct conn *k)
 static void *conn_main(void *arg)
 {
 	struct conn *k = arg;
-	struct serve *s = k->s;
-	k->deadline = now_ms() + s->header_ms;
+	struct proxy_serving *s = k->s;
+	k->deadline = proxy_now_ms() + s->header_ms;
 	k->rec.verdict = "failed";
 	if (k->proto == PROXY_HTTP)
 		serve_http(k);
@@ -455,7 +441,7 @@ static void *conn_main(void *arg)
 	return NULL;
 }
 
-static void start_conn(struct serve *s, int fd, enum proxy_proto proto)
+void proxy_conn_start(struct proxy_serving *s, int fd, enum proxy_proto proto)
 {
 	struct conn *k = calloc(1, sizeof *k);
 	pthread_attr_t at;
@@ -478,118 +464,4 @@ static void start_conn(struct serve *s, int fd, enum proxy_proto proto)
 		free(k);
 	}
 	pthread_attr_destroy(&at);
-}
-
-/* max_conns as far as the descriptor limit lets it be kept. */
-static unsigned conn_cap(unsigned want)
-{
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-		return want;
-	rlim_t need = (rlim_t)want * FDS_PER_CONN + 64;
-	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
-		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-		getrlimit(RLIMIT_NOFILE, &rl);
-	}
-	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
-		rlim_t fit = rl.rlim_cur > 64 ? (rl.rlim_cur - 64) / FDS_PER_CONN : 1;
-		return fit > 0 ? (unsigned)fit : 1;
-	}
-	return want;
-}
-
-/* Accepts what is waiting on one listener while there is room. */
-static bool accept_some(struct serve *s, const struct proxy_listener *l)
-{
-	while (atomic_load(&s->active) < s->max) {
-		int fd = accept(l->fd, NULL, NULL);
-		if (fd < 0)
-			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
-			       errno == ECONNABORTED;
-		fcntl(fd, F_SETFD, FD_CLOEXEC);
-#ifdef SO_NOSIGPIPE
-		int one = 1;
-		setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
-#endif
-		start_conn(s, fd, l->proto);
-	}
-	return true;
-}
-
-static void drain(int fd)
-{
-	char b[256];
-	while (read(fd, b, sizeof b) > 0)
-		;
-}
-
-static void serve_loop(struct serve *s, const struct proxy_listener *l, size_t n)
-{
-	struct pollfd pf[2 + LISTENERS_MAX];
-	int backoff = -1;
-	for (;;) {
-		bool room = atomic_load(&s->active) < s->max;
-		pf[0] = (struct pollfd){ s->stop_fd, POLLIN, 0 };
-		pf[1] = (struct pollfd){ s->done[0], POLLIN, 0 };
-		for (size_t i = 0; i < n; i++)
-			pf[2 + i] = (struct pollfd){ room && backoff < 0 ? l[i].fd : -1, POLLIN, 0 };
-		int r = poll(pf, 2 + n, backoff);
-		backoff = -1;
-		if (r < 0 && errno != EINTR)
-			return;
-		if (pf[0].revents)
-			return;
-		if (pf[1].revents)
-			drain(s->done[0]);
-		for (size_t i = 0; i < n; i++)
-			if (pf[2 + i].revents && !accept_some(s, &l[i]))
-				backoff = 100; /* out of descriptors: let some end */
-	}
-}
-
-int proxy_serve(const struct proxy_config *c, const struct proxy_listener *l, size_t n,
-		int stop_fd)
-{
-	if (n == 0 || n > LISTENERS_MAX) {
-		fprintf(stderr, "kjail: proxy: %zu listeners\n", n);
-		return -1;
-	}
-	struct serve *s = calloc(1, sizeof *s);
-	if (!s || pipe(s->done) < 0) {
-		fprintf(stderr, "kjail: proxy: %s\n", strerror(errno));
-		free(s);
-		return -1;
-	}
-	signal(SIGPIPE, SIG_IGN);
-	json_object_seed(0); /* once, before threads make objects */
-	for (int i = 0; i < 2; i++) {
-		fcntl(s->done[i], F_SETFD, FD_CLOEXEC);
-		fcntl(s->done[i], F_SETFL, O_NONBLOCK);
-	}
-	for (size_t i = 0; i < n; i++)
-		fcntl(l[i].fd, F_SETFL, fcntl(l[i].fd, F_GETFL) | O_NONBLOCK);
-	s->c = c;
-	s->stop_fd = stop_fd;
-	s->max = conn_cap(c->max_conns ? c->max_conns : PROXY_MAX_CONNS_DEFAULT);
-	s->connect_ms = c->connect_timeout_ms > 0 ? c->connect_timeout_ms : PROXY_CONNECT_TIMEOUT_MS;
-	s->idle_ms = c->idle_timeout_ms > 0 ? c->idle_timeout_ms : PROXY_IDLE_TIMEOUT_MS;
-	s->header_ms = c->header_timeout_ms > 0 ? c->header_timeout_ms : PROXY_HEADER_TIMEOUT_MS;
-	serve_loop(s, l, n);
-	for (size_t i = 0; i < n; i++)
-		close(l[i].fd);
-	/* every connection polls stop_fd too; one still resolving a name
-	 * is left to the process's exit (and keeps s) */
-	long long end = now_ms() + DRAIN_MS;
-	while (atomic_load(&s->active) > 0 && now_ms() < end) {
-		struct pollfd pf = { s->done[0], POLLIN, 0 };
-		poll(&pf, 1, 100);
-		drain(s->done[0]);
-	}
-	if (atomic_load(&s->active) == 0) {
-		close(s->done[0]);
-		close(s->done[1]);
-		free(s);
-	}
-	return 0;
 }

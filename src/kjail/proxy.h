@@ -62,7 +62,8 @@ struct proxy_listener {
 struct proxy_config {
 	const struct allow_rule *rules;
 	size_t nrules;
-	int log_fd;            /* O_APPEND; -1: no log */
+	int log_fd;            /* O_APPEND; -1: no log (O_RDWR | O_APPEND
+				* for proxy_log_summary to read it back) */
 	unsigned max_conns;    /* 0: PROXY_MAX_CONNS_DEFAULT */
 	int connect_timeout_ms; /* 0: the defaults above */
 	int idle_timeout_ms;

@@ -13,8 +13,10 @@ loopback only.
   proxy-peer.py raw PORT HEX [hex] sends the bytes HEX to 127.0.0.1:PORT,
                                    prints what came back (until closed, 5 s),
                                    in hex if asked
-  proxy-peer.py hold PORT SECONDS  connects, sends nothing, holds the
-                                   connection SECONDS
+  proxy-peer.py hold PORT SECONDS [FILE]
+                                   connects, sends nothing, holds the
+                                   connection SECONDS (FILE made once
+                                   connected)
 """
 import http.server
 import socket
@@ -120,8 +122,10 @@ def raw(port, hexdata, fmt="text"):
     return 0
 
 
-def hold(port, seconds):
+def hold(port, seconds, marker=None):
     s = socket.create_connection(("127.0.0.1", int(port)), timeout=5)
+    if marker:
+        open(marker, "w").close()
     time.sleep(float(seconds))
     s.close()
     return 0
@@ -134,7 +138,7 @@ def main(a):
         return socks(*a[1:])
     if a[:1] == ["raw"] and len(a) in (3, 4):
         return raw(*a[1:])
-    if a[:1] == ["hold"] and len(a) == 3:
+    if a[:1] == ["hold"] and len(a) in (3, 4):
         return hold(*a[1:])
     sys.stderr.write(__doc__)
     return 2

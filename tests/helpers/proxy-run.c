@@ -22,6 +22,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#ifndef SOCK_CLOEXEC
+#define SOCK_CLOEXEC 0 /* macOS */
+#endif
+
 #include "kjail/allowhost.h"
 #include "kjail/proxy.h"
 
