@@ -51,5 +51,6 @@ print-install-dirs:
 	@echo 'zshcompletiondir=$(zshcompletiondir)'
 	@echo 'fishcompletiondir=$(fishcompletiondir)'
 	@echo 'examplesdir=$(examplesdir)'
+	@echo 'kjaildatadir=$(kjaildatadir)'
 	@echo 'EXEEXT=$(EXEEXT)'
 .PHONY: print-install-dirs
