@@ -18,4 +18,4 @@ kjaildatadir = $(datadir)/kjail
 dist_kjaildata_DATA = doc/kjail-policy.schema.json
 TESTS += tests/integration/kjail-policy-schema.test
 EXTRA_DIST += tests/integration/kjail-policy-schema.test \
-	tests/helpers/kjail-save-policy
+	tests/helpers/kjail-save-policy.sh

@@ -24,7 +24,7 @@ export top_srcdir top_builddir KJAIL HELPERS BWRAP_PATH
 # validates against doc/kjail-policy.schema.json (doc/policy-json.md).
 if [ -n "${KJ_SAVE_POLICY:-}" ] && [ -z "${KJ_REAL_KJAIL:-}" ]; then
 	KJ_REAL_KJAIL=$KJAIL
-	KJAIL=$top_srcdir/tests/helpers/kjail-save-policy
+	KJAIL=$top_srcdir/tests/helpers/kjail-save-policy.sh
 	export KJ_REAL_KJAIL KJAIL KJ_SAVE_POLICY
 fi
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# kjail-save-policy: run $KJ_REAL_KJAIL with these arguments; when it is an
+# kjail-save-policy.sh: run $KJ_REAL_KJAIL with these arguments; when it is an
 # `--explain --json` that prints a policy document, keep a copy of it in
 # $KJ_SAVE_POLICY (tests/integration/tap.sh sets this up when the suite
 # runs with KJ_SAVE_POLICY=DIR). Exit status, stdout and stderr are kjail's.
