@@ -13,7 +13,12 @@ libkli_a_SOURCES = \
 	src/kli/shutdown.c src/kli/shutdown.h \
 	src/kli/agent.c src/kli/agent.h \
 	src/kli/session.c src/kli/session.h \
+	src/kli/jailpolicy.c src/kli/jailpolicy.h \
 	src/kli/hint.c src/kli/hint.h \
+	src/kli/containment.c src/kli/containment.h \
+	src/kli/containment-report.c \
+	src/kli/drift.c src/kli/drift.h \
+	src/kli/gate.c src/kli/gate.h \
 	src/kli/model/chat.c src/kli/model/chat.h \
 	src/kli/model/client.c src/kli/model/client.h \
 	src/kli/model/key.c src/kli/model/key.h \
