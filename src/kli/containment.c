@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const file_atoms[] = { "file/read", "file/write", "file/edit" };
+/* sorted, as a bounded grant lists its atoms */
+static const char *const file_atoms[] = { "file/edit", "file/read", "file/write" };
 
 static bool is_file_atom(const char *atom)
 {

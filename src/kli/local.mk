@@ -59,7 +59,8 @@ KLI_AGENT_UNIT_TESTS = \
 	tests/unit/test_kli_tools \
 	tests/unit/test_mediate \
 	tests/unit/test_kli_barrier \
-	tests/unit/test_kli_hint
+	tests/unit/test_kli_hint \
+	tests/unit/test_kli_containment
 check_PROGRAMS += $(KLI_AGENT_UNIT_TESTS)
 TESTS += $(KLI_AGENT_UNIT_TESTS)
 tests_unit_test_kli_model_SOURCES = tests/unit/test_kli_model.c
@@ -82,6 +83,10 @@ tests_unit_test_kli_hint_SOURCES = tests/unit/test_kli_hint.c
 tests_unit_test_kli_hint_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_test_kli_hint_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
 tests_unit_test_kli_hint_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_kli_containment_SOURCES = tests/unit/test_kli_containment.c
+tests_unit_test_kli_containment_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_test_kli_containment_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_test_kli_containment_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 
 # Integration tests: TAP shell scripts running the built kli.
 KLI_INTEGRATION_TESTS = \
