@@ -66,7 +66,8 @@ static void jail_text(struct buf *b, const struct containment *c)
 	list_lines(b, "allowed host", c->hosts, c->nhosts);
 	list_lines(b, "writable", c->writable, c->nwritable);
 	list_lines(b, "private", c->private_, c->nprivate);
-	list_lines(b, "masked", c->masked, c->nmasked);
+	for (size_t i = 0; i < c->nmasked; i++)
+		part_line(b, "  ", &c->masked[i]);
 	if (c->nprotected)
 		add(b, "  protected: %zu path%s read-only whatever the grant says "
 		       "(--json lists them)\n", c->nprotected, c->nprotected == 1 ? " stays" : "s stay");
@@ -237,8 +238,8 @@ static json_t *containment_object(const struct containment *c)
 	put(o, "landlock_abi", c->landlock_abi >= 0 ? json_integer(c->landlock_abi) : json_null());
 	put(o, "writable", strs(c->writable, c->nwritable));
 	put(o, "private", strs(c->private_, c->nprivate));
-	put(o, "masked", strs(c->masked, c->nmasked));
-	put(o, "protected", strs(c->protected_, c->nprotected));
+	put(o, "masked", parts(c->masked, c->nmasked));
+	put(o, "protected", parts(c->protected_, c->nprotected));
 	json_t *atoms = jnew(json_array()), *eff = jnew(json_array());
 	for (size_t i = 0; i < c->natoms; i++) {
 		const struct cont_atom *a = &c->atoms[i];

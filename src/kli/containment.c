@@ -303,9 +303,9 @@ static void jail_lists(struct containment *c, const struct jail_policy *p)
 		else if (strcmp(m->verdict, "private") == 0)
 			push_str(&c->private_, &c->nprivate, m->path);
 		else if (strcmp(m->verdict, "masked") == 0)
-			push_str(&c->masked, &c->nmasked, m->path);
+			push_part(&c->masked, &c->nmasked, m->path, m);
 		else if (str_has_prefix(m->rule, "protected"))
-			push_str(&c->protected_, &c->nprotected, m->path);
+			push_part(&c->protected_, &c->nprotected, m->path, m);
 	}
 }
 
@@ -347,8 +347,12 @@ void containment_free(struct containment *c)
 	free_strs(c->hosts, c->nhosts);
 	free_strs(c->writable, c->nwritable);
 	free_strs(c->private_, c->nprivate);
-	free_strs(c->masked, c->nmasked);
-	free_strs(c->protected_, c->nprotected);
+	for (size_t i = 0; i < c->nmasked; i++)
+		part_clear(&c->masked[i]);
+	free(c->masked);
+	for (size_t i = 0; i < c->nprotected; i++)
+		part_clear(&c->protected_[i]);
+	free(c->protected_);
 	for (size_t i = 0; i < c->natoms; i++) {
 		struct cont_atom *a = &c->atoms[i];
 		free(a->atom);

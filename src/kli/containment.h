@@ -69,8 +69,10 @@ struct containment {
 	int seccomp, landlock;   /* enum jail_flag */
 	long landlock_abi;       /* -1: not said */
 	/* The jail's own lists, each a mount that decides its own path. */
-	char **writable, **private_, **masked, **protected_;
-	size_t nwritable, nprivate, nmasked, nprotected;
+	char **writable, **private_;
+	size_t nwritable, nprivate;
+	struct cont_part *masked, *protected_;
+	size_t nmasked, nprotected;
 	struct cont_atom *atoms;
 	size_t natoms;
 	/* process/exec: does it allow any command? (a path or range allows

@@ -171,18 +171,28 @@ static const char *verdict_of(const struct jail_policy *p, const char *path)
 	return m ? m->verdict : "none";
 }
 
+/* A mask kjail adds under no network (the host's interfaces): its going
+ * is the network's drift, reported once as that. */
+static bool network_mask(json_t *m)
+{
+	const char *origin = json_string_value(json_object_get(m, "origin"));
+	return origin && strstr(origin, " under no network (");
+}
+
 static void mounts_drift(json_t *bc, const struct containment *c, const struct jail_policy *p,
-			 struct strv *out)
+			 bool net_widened, struct strv *out)
 {
 	json_t *masked = json_object_get(bc, "masked");
 	for (size_t i = 0; i < json_array_size(masked); i++) {
-		const char *m = json_string_value(json_array_get(masked, i));
-		if (m && strcmp(verdict_of(p, m), "masked") != 0)
-			strv_pushf(out, "drift: mask gone: %s (now %s)", m, verdict_of(p, m));
+		json_t *o = json_array_get(masked, i);
+		const char *m = json_string_value(json_object_get(o, "path"));
+		if (!m || strcmp(verdict_of(p, m), "masked") == 0 || (net_widened && network_mask(o)))
+			continue;
+		strv_pushf(out, "drift: mask gone: %s (now %s)", m, verdict_of(p, m));
 	}
 	json_t *prot = json_object_get(bc, "protected");
 	for (size_t i = 0; i < json_array_size(prot); i++) {
-		const char *m = json_string_value(json_array_get(prot, i));
+		const char *m = json_string_value(json_object_get(json_array_get(prot, i), "path"));
 		const char *v = m ? verdict_of(p, m) : "";
 		if (m && strcmp(v, "read-only") != 0 && strcmp(v, "masked") != 0)
 			strv_pushf(out, "drift: protected path gone: %s (now %s)", m, v);
@@ -256,7 +266,9 @@ bool drift_lines(const char *baseline, size_t len, const struct grant *g,
 		if (!c->jailed || !p) {
 			strv_push(out, "drift: no longer under kjail: nothing contains process/exec");
 		} else {
-			mounts_drift(bc, c, p, out);
+			const char *was = json_string_value(
+				json_object_get(json_object_get(bc, "network"), "mode"));
+			mounts_drift(bc, c, p, net_rank(c->network) > net_rank(was), out);
 			layers_drift(bc, c, out);
 		}
 	}

@@ -451,6 +451,11 @@ static void test_drift(void **state)
 		if (strcmp(got, cases[i].want) != 0)
 			fail_msg("%s:\n%s\nwant:\n%s", cases[i].name, got, cases[i].want);
 	}
+	/* -n's own mask goes with -n: one drift, the network's */
+	_cleanup_free_ char *netbase = baseline(gr, ROOT WS MASKS "masked /sys/class/net masked|"
+					     "host interfaces under no network (--no-network)\n", NONE);
+	_cleanup_free_ char *netgot = drift_of(netbase, gr, ROOT WS MASKS, SHARED);
+	assert_string_equal(netgot, "drift: network widened: none -> shared (built-in default)");
 	/* seccomp and Landlock lost */
 	const char *lost = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"/\",\"verdict\":"
 			   "\"read-only\",\"rule\":\"read-only\",\"origin\":\"host root\"}],"
