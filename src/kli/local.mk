@@ -103,7 +103,8 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-jail.test \
 	tests/integration/kli-agent-hint.test \
 	tests/integration/kli-agent-session.test \
-	tests/integration/kli-agent-seam.test
+	tests/integration/kli-agent-seam.test \
+	tests/integration/kli-containment.test
 TESTS += $(KLI_INTEGRATION_TESTS)
 EXTRA_DIST += $(KLI_INTEGRATION_TESTS) tests/integration/kli-lib.sh \
 	tests/helpers/fake-model.py
