@@ -34,6 +34,7 @@ DEB_REQUIRED=(
 	bubblewrap libbsd-dev libinih-dev libseccomp-dev libcmocka-dev
 	libjansson-dev libcurl4-openssl-dev clang mandoc git iproute2
 	util-linux procps python3 strace gdb jq
+	python3-jsonschema
 )
 DEB_OPTIONAL=(libclang-rt-dev nix-bin zsh fish)
 

@@ -31,7 +31,10 @@ EXTRA_DIST += \
 	contrib/apparmor/bwrap \
 	contrib/ci/kli-policy-check.yml \
 	contrib/ci/check-authority.sh \
-	contrib/ci/sample-policy.json
+	contrib/ci/sample-policy.json \
+	contrib/ci/kli-containment.yml \
+	contrib/ci/check-containment.sh \
+	contrib/ci/sample-baseline.json
 
 # install.test runs make install and uninstall with a DESTDIR of its own,
 # and asks this target where each file should land.
@@ -51,5 +54,6 @@ print-install-dirs:
 	@echo 'zshcompletiondir=$(zshcompletiondir)'
 	@echo 'fishcompletiondir=$(fishcompletiondir)'
 	@echo 'examplesdir=$(examplesdir)'
+	@echo 'kjaildatadir=$(kjaildatadir)'
 	@echo 'EXEEXT=$(EXEEXT)'
 .PHONY: print-install-dirs

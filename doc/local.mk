@@ -11,3 +11,11 @@ EXTRA_DIST += doc/protected-names.sh
 # the list of credential stores in kjail.1, from their table
 # (tests/integration/kjail-cred-table.test)
 EXTRA_DIST += doc/cred-names.sh
+# The policy document's JSON Schema (doc/policy-json.md), installed beside
+# the manual pages' data as $(datadir)/kjail/kjail-policy.schema.json, and
+# the test that validates every policy document the suite produces with it.
+kjaildatadir = $(datadir)/kjail
+dist_kjaildata_DATA = doc/kjail-policy.schema.json
+TESTS += tests/integration/kjail-policy-schema.test
+EXTRA_DIST += tests/integration/kjail-policy-schema.test \
+	tests/helpers/kjail-save-policy.sh

@@ -10,6 +10,8 @@
 #   kjailIni SANDBOX         the kjail.ini text for a `sandbox` set
 #   kliIni SETTINGS          the kli config.ini text for a `settings` set
 #   wrapperScript ARGS       the `kli` wrapper: exec kjail --config STORE -- kli
+#   containmentGate ARGS     the build-time gate: the configured grant must fit
+#                            the sandbox (kli --check-containment)
 #   shellQuote STRING        STRING as one word for sh
 #   mkConfiguredKli ARGS     the configured kli, wrapped when `sandbox` is set
 #   sourceFilter ROOT        a builtins.path filter for the source tree
@@ -392,6 +394,14 @@ let
   # lowest layer; and, when `sandbox` is not null, a `kli` wrapper around it
   # that runs it under kjail with a store policy. The unwrapped kli stays
   # reachable as passthru.unsandboxed.
+  #
+  # With both a sandbox and `settings.capabilities`, the build also runs
+  # containmentGate: kjail describes the jail it would set up
+  # (--explain --json) and kli checks the configured grant against it, so
+  # a grant the sandbox cannot honour (file/write under a path it keeps
+  # read-only, file/read of a path it masks) fails the build with the
+  # gate's lines. Without `capabilities` the grant is kli's default,
+  # universal, which only the sandbox bounds: nothing to check.
   mkConfiguredKli = { pkgs, package ? null, settings ? { }, sandbox ? null }:
     let
       base = if package != null then package else pkgs.callPackage ./package.nix { };
@@ -412,6 +422,7 @@ let
         kjailConfig = "${kjailConfig}";
       };
       canRun = (pkgs.stdenv.buildPlatform.system or null) == (pkgs.stdenv.hostPlatform.system or "");
+      gate = (settings.capabilities or null) != null;
       version = configured.version or "0";
       result = if sandbox == null then configured else wrapped;
       wrapped = pkgs.runCommand "kli-sandboxed-${version}"
@@ -444,11 +455,37 @@ let
           # build instead of the first run. (--explain runs nothing.)
           HOME="$TMPDIR" XDG_CONFIG_HOME="$TMPDIR/xdg" \
             ${configured}/bin/kjail --config ${kjailConfig} --explain >/dev/null
-        '' else ""));
+        '' + (if gate then containmentGate {
+          kjail = "${configured}/bin/kjail";
+          kli = "${configured}/bin/kli";
+          kjailConfig = "${kjailConfig}";
+          kliConfig = "${kliConfig}";
+        } else "") else ""));
     in
     b.seq kliText (b.seq kjailText result);
+
+  # The build-time containment gate, as shell for a build command: in a
+  # stand-in workspace ($TMPDIR/kli-gate/ws) and home, with the generated
+  # kli config as the only config, kjail describes the jail and kli checks
+  # the grant against it. On a problem: each of the gate's lines on stderr,
+  # prefixed "kli: ", and exit 1.
+  containmentGate = { kjail, kli, kjailConfig, kliConfig }: ''
+    # kli --check-containment: the configured grant must fit the sandbox.
+    gate=''${TMPDIR:-/tmp}/kli-gate
+    mkdir -p "$gate/ws" "$gate/xdg/kli"
+    cp ${shellQuote kliConfig} "$gate/xdg/kli/config.ini"
+    if ! (cd "$gate/ws" && export HOME="$gate" XDG_CONFIG_HOME="$gate/xdg" &&
+          ${shellQuote kjail} --config ${shellQuote kjailConfig} --explain --json >"$gate/policy.json" &&
+          ${shellQuote kli} --check-containment --jail-policy "$gate/policy.json") >"$gate/out" 2>&1
+    then
+      echo "kli: the configured grant does not fit its sandbox (kli --check-containment):" >&2
+      sed 's/^/kli: /' "$gate/out" >&2
+      exit 1
+    fi
+  '';
 in
 {
+  inherit containmentGate;
   inherit maxLine shellQuote kjailIni kliIni wrapperScript sourceFilter versionOf
     mkConfiguredKli sandboxDefaults normalizeSandbox checkPath checkEnvPattern
     normPath;

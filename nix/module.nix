@@ -156,7 +156,12 @@ in
         workspace or the environment can loosen it. The working directory
         is writable, the rest of the host read-only, kjail's built-in
         credential masks and secret scrub apply. The unwrapped kli stays
-        reachable as `finalPackage.passthru.unsandboxed`.
+        reachable as `finalPackage.passthru.unsandboxed`. With
+        `settings.capabilities` set, the build runs
+        `kli --check-containment` against kjail's own account of this
+        sandbox: a grant it cannot honour (file/write under a path it keeps
+        read-only, file/read of a path it masks) fails the build with the
+        gate's lines.
       '';
     };
 

@@ -13,6 +13,7 @@
 #   KLI_NIX_TESTS=error:NAME   evaluate that case (it must throw MESSAGE)
 #   KLI_NIX_TESTS=standin-pkgs the stand-in nixpkgs (for a fake NIX_PATH)
 #   KLI_NIX_TESTS=check        "N tests passed", or an evaluation error
+#   KLI_NIX_TESTS=gate:NAME    the containment gate of gateCases.NAME, as sh
 #                              naming the failures (a non-zero exit)
 let
   b = builtins;
@@ -248,6 +249,39 @@ let
     settings = { capabilities = [ "file/read" ]; };
   };
   configuredOnly = kliLib.mkConfiguredKli { pkgs = fakePkgs; settings = fullSettings; };
+
+  # The build-time containment gate (issue 28): a grant that exceeds its
+  # sandbox, and one that fits. nix-e2e.test runs each case's gate
+  # (KLI_NIX_TESTS=gate:NAME) with this build's kjail and kli: the first
+  # must fail with the gate's line, the second pass.
+  gateCases = {
+    exceeds = {
+      sandbox = { };
+      settings = { capabilities = [ "file/read" "file/write under /etc" ]; };
+    };
+    fits = {
+      sandbox = { network = false; };
+      settings = { capabilities = [ "file/read" "file/write under ." "process/exec" ]; };
+    };
+  };
+  gated = n: kliLib.mkConfiguredKli ({ pkgs = fakePkgs; } // gateCases.${n});
+  # KLI_GATE_DIR, KLI_GATE_KJAIL, KLI_GATE_KLI: where to write the two
+  # configs, and the programs to run.
+  gateScript = n:
+    let
+      dir = b.getEnv "KLI_GATE_DIR";
+      c = gateCases.${n};
+    in
+    "cat >${kliLib.shellQuote "${dir}/kjail.ini"} <<'KJAIL_INI'\n"
+    + kliLib.kjailIni c.sandbox + "KJAIL_INI\n"
+    + "cat >${kliLib.shellQuote "${dir}/kli.ini"} <<'KLI_INI'\n"
+    + kliLib.kliIni c.settings + "KLI_INI\n"
+    + kliLib.containmentGate {
+      kjail = b.getEnv "KLI_GATE_KJAIL";
+      kli = b.getEnv "KLI_GATE_KLI";
+      kjailConfig = "${dir}/kjail.ini";
+      kliConfig = "${dir}/kli.ini";
+    };
 
   # The sandbox example of the original kli's documentation, as written there.
   home = "/home/alice";
@@ -563,6 +597,13 @@ let
     (ok "mkConfiguredKli: the build installs it as bin/kli and checks the policy with kjail"
       (hasInfix "cp \"$scriptPath\" \"$out/bin/kli\"" sandboxed.buildCommand
        && hasInfix "bin/kjail --config ${storePath "kjail.ini"} --explain" sandboxed.buildCommand))
+    (ok "mkConfiguredKli: with capabilities, the build runs the containment gate on the store configs"
+      (b.all (n: hasInfix "--check-containment --jail-policy" (gated n).buildCommand
+                 && hasInfix "--config '${storePath "kjail.ini"}' --explain --json" (gated n).buildCommand
+                 && hasInfix "cp '${storePath "kli-config.ini"}'" (gated n).buildCommand)
+        (b.attrNames gateCases)))
+    (ok "mkConfiguredKli: without capabilities (kli's universal default) no gate"
+      (!hasInfix "--check-containment" sandboxed.buildCommand))
     (ok "mkConfiguredKli: with settings too, the wrapper runs the configured kli"
       (b.elem "--with-kli-system-config=${storePath "kli-config.ini"}" sandboxedWithSettings.unsandboxed.configureFlags
        && hasInfix "network = false" sandboxedWithSettings.kjailConfig.text))
@@ -648,6 +689,7 @@ else if case == "check" then
       else throw "nix/tests.nix: ${toString (b.length failed)} failed:\n${b.concatStringsSep "\n" failed}")
 else if case == "errors" then errorList
 else if case == "standin-pkgs" then fakePkgs
+else if hasPrefix "gate:" case then gateScript (b.substring 5 (-1) case)
 else if hasPrefix "error:" case then
   (let c = errorCases.${b.substring 6 (-1) case}; in b.deepSeq c.expr c.expr)
 else throw "nix/tests.nix: unknown case ${show case}"

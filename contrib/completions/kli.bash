@@ -88,11 +88,16 @@ _kli()
 		[[ -z $cur ]] && COMPREPLY=(-)
 		;;
 	--max-turns) ;;
+	--jail-policy | --baseline)
+		compopt -o filenames 2>/dev/null
+		_kli_add -f -- "$cur"
+		;;
 	*)
 		if [[ $cur == -* ]]; then
 			_kli_add -W '-p --prompt --max-turns --print-authority --json
 				--check --profile --read-only --no-bash -h --help
-				-V --version' -- "$cur"
+				-V --version --jail-policy --check-containment
+				--baseline' -- "$cur"
 		elif [[ $before == --check ]]; then
 			compopt -o filenames 2>/dev/null
 			_kli_add -f -- "$cur"

@@ -58,5 +58,8 @@ complete -c kli -n __kli_check_object -F
 complete -c kli -l profile -x -a '(__kli_profiles)' -d 'Narrow by profile NAME'
 complete -c kli -l read-only -d 'Drop file/write, file/edit and process/exec'
 complete -c kli -l no-bash -d 'Drop process/exec'
+complete -c kli -l jail-policy -r -F -d "The jail's policy (a saved kjail --explain --json)"
+complete -c kli -l check-containment -d 'Exit 1 when the grant exceeds the jail'
+complete -c kli -l baseline -r -F -d 'Report drift from a saved kli --print-authority --json'
 complete -c kli -s h -l help -d 'Show help'
 complete -c kli -s V -l version -d 'Show the version'

@@ -12,6 +12,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *op_verdict(enum op_kind k)
 {
@@ -251,6 +252,36 @@ static void allowlist_json(struct jsonw *w, const struct plan *pl)
 	jw_kstring(w, "log", KJ_NET_LOG);
 }
 
+/* Who the command runs as: the caller's ids outside, the jail's inside. */
+static void user_json(struct jsonw *w, const struct plan *pl)
+{
+	long uid = (long)getuid(), gid = (long)getgid();
+	jw_key(w, "user");
+	jw_begin_object(w);
+	jw_key(w, "uid");
+	jw_int(w, uid);
+	jw_key(w, "gid");
+	jw_int(w, gid);
+	jw_key(w, "inside_uid");
+	jw_int(w, pl->inside_id >= 0 ? pl->inside_id : uid);
+	jw_key(w, "inside_gid");
+	jw_int(w, pl->inside_id >= 0 ? pl->inside_id : gid);
+	jw_end_object(w);
+}
+
+/* What the kernel-side layers enforce besides the mounts: the seccomp
+ * filter and Landlock are applied by the bwrap backend's entry program
+ * only (Seatbelt has neither; the container backend sets up no jail). */
+static void layers_json(struct jsonw *w, const struct plan *pl)
+{
+	bool jailed = pl->backend == BACKEND_BWRAP;
+	int abi = jailed ? landlock_abi() : -1;
+	jw_kbool(w, "seccomp_enabled", jailed && seccomp_built_in());
+	jw_kbool(w, "landlock_enabled", abi >= 1);
+	jw_key(w, "landlock_abi");
+	jw_int(w, abi >= 1 ? abi : 0);
+}
+
 /* Streamed, not built as a tree: with thousands of masks this runs on every
  * jail start (the jail's own copy) and must stay cheap. */
 static void json_policy_build(struct jsonw *w, const struct policy *p, const struct plan *pl,
@@ -301,6 +332,9 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 	if (with_filter)
 		filter_json(w, pl);
 	jw_kstring(w, "landlock", landlock_status());
+	layers_json(w, pl);
+	user_json(w, pl);
+	jw_kstring(w, "kjail_version", PACKAGE_VERSION);
 	jw_end_object(w);
 }
 

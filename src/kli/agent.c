@@ -37,7 +37,7 @@ void agent_shared_init(struct agent_shared *sh, const struct model_conf *model,
 	 * a missing or unusable one just means none. */
 	const char *policy = getenv(HINT_POLICY_ENV);
 	if (policy && policy[0] == '/')
-		sh->policy = hint_policy_load(policy);
+		sh->policy = jail_policy_load(policy);
 	sh->env.policy = sh->policy;
 }
 
@@ -76,7 +76,7 @@ void agent_shared_clear(struct agent_shared *sh)
 	free(sh->results.v);
 	free(sh->results.owner);
 	free(sh->fault_log);
-	hint_policy_free(sh->policy);
+	jail_policy_free(sh->policy);
 	*sh = (struct agent_shared){ 0 };
 }
 

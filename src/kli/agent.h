@@ -37,7 +37,7 @@ struct agent_shared {
 	long tool_timeout_ms;
 	unsigned ntasks;              /* sub-agents started, for their labels */
 	unsigned owners;              /* owner numbers handed out (struct agent) */
-	struct hint_policy *policy;   /* kjail's ($KJAIL_POLICY), for hints only */
+	struct jail_policy *policy;   /* kjail's ($KJAIL_POLICY), for hints only */
 	int live_fd;                  /* the main agent's streamed text goes here; -1: none */
 	bool live_tty;                /* live_fd is a terminal: neutralise (term.h) */
 };

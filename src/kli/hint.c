@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Sandbox hints: read kjail's policy, recognise a denial in a command's
  * output, and say which rule most likely refused it and how to change that.
- * See hint.h. Only hint_policy_load() and the callbacks touch the system. */
+ * See hint.h. Only jail_policy_load() and the callbacks touch the system. */
 #include "config.h"
 #include "hint.h"
 #include "hint-egress.h"
@@ -27,140 +27,11 @@
 #define SHOW_COMMAND 200
 #define SHOW_LINE 300
 
-/* ------------------------------------------------------------ policy */
-
-static const char *opt_string(json_t *o, const char *key, bool *bad)
-{
-	json_t *v = json_object_get(o, key);
-	if (!v)
-		return NULL;
-	if (!json_is_string(v)) {
-		*bad = true;
-		return NULL;
-	}
-	return json_string_value(v);
-}
-
-void hint_policy_free(struct hint_policy *p)
-{
-	if (!p)
-		return;
-	for (size_t i = 0; i < p->nmounts; i++) {
-		free(p->mounts[i].path);
-		free(p->mounts[i].verdict);
-		free(p->mounts[i].rule);
-		free(p->mounts[i].origin);
-	}
-	free(p->mounts);
-	free(p->workspace);
-	free(p->network_origin);
-	free(p->net_log);
-	free(p);
-}
-
-static bool parse_mounts(struct hint_policy *p, json_t *mounts, bool (*is_file)(const char *))
-{
-	if (!json_is_array(mounts))
-		return false;
-	size_t n = json_array_size(mounts);
-	p->mounts = xcalloc(n ? n : 1, sizeof *p->mounts);
-	for (size_t i = 0; i < n; i++) {
-		json_t *m = json_array_get(mounts, i);
-		if (!json_is_object(m))
-			return false;
-		bool bad = false;
-		const char *path = opt_string(m, "path", &bad);
-		const char *verdict = opt_string(m, "verdict", &bad);
-		const char *rule = opt_string(m, "rule", &bad);
-		const char *origin = opt_string(m, "origin", &bad);
-		if (bad || !path || path[0] != '/' || !verdict || !*verdict)
-			return false;
-		struct hint_mount *hm = &p->mounts[p->nmounts++];
-		hm->path = path_normalize(path, "/");
-		hm->verdict = xstrdup(verdict);
-		hm->rule = xstrdup(rule && *rule ? rule : verdict);
-		hm->origin = xstrdup(origin && *origin ? origin : "origin not given");
-		hm->exact = is_file && is_file(hm->path);
-	}
-	return true;
-}
-
-struct hint_policy *hint_policy_parse(const char *text, size_t len,
-				      bool (*is_file)(const char *path))
-{
-	if (!text)
-		return NULL;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
-	if (!root)
-		return NULL;
-	struct hint_policy *p = xcalloc(1, sizeof *p);
-	bool bad = false;
-	const char *type = json_is_object(root) ? opt_string(root, "type", &bad) : NULL;
-	if (!type || strcmp(type, "policy") != 0 ||
-	    !parse_mounts(p, json_object_get(root, "mounts"), is_file))
-		goto fail;
-	const char *ws = opt_string(root, "workspace", &bad);
-	if (ws && ws[0] == '/')
-		p->workspace = path_normalize(ws, "/");
-	json_t *net = json_object_get(root, "network");
-	if (net) {
-		json_t *enabled = json_is_object(net) ? json_object_get(net, "enabled") : NULL;
-		if (!json_is_boolean(enabled))
-			goto fail;
-		p->network_known = true;
-		p->network = json_is_true(enabled);
-		const char *origin = opt_string(net, "origin", &bad);
-		if (origin && *origin)
-			p->network_origin = xstrdup(origin);
-		const char *mode = opt_string(net, "mode", &bad);
-		const char *log = opt_string(net, "log", &bad);
-		p->allowlist = mode && strcmp(mode, "allowlist") == 0;
-		if (p->allowlist && log && log[0] == '/')
-			p->net_log = xstrdup(log);
-	}
-	if (bad)
-		goto fail;
-	json_decref(root);
-	return p;
-fail:
-	json_decref(root);
-	hint_policy_free(p);
-	return NULL;
-}
-
-static bool stat_is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
-}
-
-struct hint_policy *hint_policy_load(const char *path)
-{
-	if (!path || path[0] != '/')
-		return NULL;
-	size_t len;
-	_cleanup_free_ char *text = read_file_capped(path, 1024 * 1024, &len);
-	return text ? hint_policy_parse(text, len, stat_is_file) : NULL;
-}
-
-const struct hint_mount *hint_verdict_for(const struct hint_policy *p, const char *path)
-{
-	if (!p || !path || path[0] != '/')
-		return NULL;
-	const struct hint_mount *found = NULL;
-	for (size_t i = 0; i < p->nmounts; i++) {
-		const struct hint_mount *m = &p->mounts[i];
-		if (m->exact ? strcmp(path, m->path) == 0 : path_is_under(path, m->path))
-			found = m;
-	}
-	return found;
-}
-
 /* ------------------------------------------------------------- lookups */
 
 /* One hint computation: the policy, the environment, the budget. */
 struct scan {
-	const struct hint_policy *p;
+	const struct jail_policy *p;
 	const struct hint_env *env;
 	const char *bases[MAX_BASES + 1]; /* the cwd, then "cd DIR" targets */
 	char *owned[MAX_BASES];
@@ -206,8 +77,8 @@ static char *real_path(struct scan *s, const char *word, const char *base)
 
 /* The first base under which WORD names a path whose mount passes WANT;
  * its real path in *out. */
-static const struct hint_mount *lookup(struct scan *s, const char *word,
-				       bool (*want)(const struct hint_mount *), char **out)
+static const struct jail_mount *lookup(struct scan *s, const char *word,
+				       bool (*want)(const struct jail_mount *), char **out)
 {
 	*out = NULL;
 	bool relative = word[0] != '/' && word[0] != '~' && word[0] != '$';
@@ -215,7 +86,7 @@ static const struct hint_mount *lookup(struct scan *s, const char *word,
 		char *real = real_path(s, word, s->bases[i]);
 		if (!real)
 			continue;
-		const struct hint_mount *m = hint_verdict_for(s->p, real);
+		const struct jail_mount *m = jail_verdict_for(s->p, real);
 		if (m && want(m)) {
 			*out = real;
 			return m;
@@ -226,7 +97,7 @@ static const struct hint_mount *lookup(struct scan *s, const char *word,
 }
 
 /* A mount where the jail refuses writes: read-only or masked. */
-static bool is_refusing(const struct hint_mount *m)
+static bool is_refusing(const struct jail_mount *m)
 {
 	return strcmp(m->verdict, "read-only") == 0 || strcmp(m->verdict, "masked") == 0;
 }
@@ -234,12 +105,12 @@ static bool is_refusing(const struct hint_mount *m)
 /* Any mount but a writable one: the jail's private /tmp, /dev and /proc
  * take writes, so a read-only file system there is the jail's too (its
  * /proc/sys), where a permission error is only the kernel's usual one. */
-static bool is_not_writable(const struct hint_mount *m)
+static bool is_not_writable(const struct jail_mount *m)
 {
 	return strcmp(m->verdict, "writable") != 0;
 }
 
-static bool is_masked(const struct hint_mount *m)
+static bool is_masked(const struct jail_mount *m)
 {
 	return strcmp(m->verdict, "masked") == 0;
 }
@@ -313,7 +184,7 @@ static void shell_words(const char *cmd, struct words *out)
 		words_push(out, buf, n);
 }
 
-static void scan_init(struct scan *s, const struct hint_policy *p, const struct hint_env *env,
+static void scan_init(struct scan *s, const struct jail_policy *p, const struct hint_env *env,
 		      const struct words *w)
 {
 	*s = (struct scan){ .p = p, .env = env };
@@ -551,7 +422,7 @@ static bool origin_is_file_line(const char *origin)
 }
 
 struct finding {
-	const struct hint_mount *m;  /* NULL for the network */
+	const struct jail_mount *m;  /* NULL for the network */
 	char *path;                  /* the real path refused */
 	char *observed;
 	bool write;                  /* a write refused, else a read of a mask */
@@ -573,7 +444,7 @@ static char *fix_dir(const struct hint_env *env, const char *path)
 static void explain_mount(const struct hint_env *env, const struct finding *f, char **why,
 			  char **fix)
 {
-	const struct hint_mount *m = f->m;
+	const struct jail_mount *m = f->m;
 	const char *outside = "or run it outside the jail yourself";
 	if (strcmp(m->verdict, "masked") == 0) {
 		*why = xasprintf("%s is masked in the jail: %s%s", m->path,
@@ -608,7 +479,7 @@ static void explain_mount(const struct hint_env *env, const struct finding *f, c
 }
 
 /* The lines for a connection kjail's proxy refused. */
-static void hint_egress_render(const struct hint_policy *p, const char *dest, char **rule,
+static void hint_egress_render(const struct jail_policy *p, const char *dest, char **rule,
 			       char **why, char **fix)
 {
 	*rule = xasprintf("egress allowlist (%s)",
@@ -621,7 +492,7 @@ static void hint_egress_render(const struct hint_policy *p, const char *dest, ch
 			 "needs it", v, v);
 }
 
-static char *render(const struct hint_policy *p, const struct hint_env *env,
+static char *render(const struct jail_policy *p, const struct hint_env *env,
 		    const char *command, int exit_status, const struct finding *f)
 {
 	_cleanup_free_ char *cmd = one_line(command, SHOW_COMMAND);
@@ -686,7 +557,7 @@ static bool refused_write(struct scan *s, const char *line, struct finding *f)
 	bool found = false;
 	for (size_t i = 0; i < cand.n && !found; i++) {
 		char *real;
-		const struct hint_mount *m =
+		const struct jail_mount *m =
 			lookup(s, cand.v[i], r == REF_EROFS ? is_not_writable : is_refusing, &real);
 		if (!m)
 			continue;
@@ -733,7 +604,7 @@ static bool masked_word(struct scan *s, const struct words *w, const char *outpu
 		if (!*word)
 			continue;
 		char *real;
-		const struct hint_mount *m = lookup(s, word, is_masked, &real);
+		const struct jail_mount *m = lookup(s, word, is_masked, &real);
 		if (!m)
 			continue;
 		char *seen = line_naming(output, real);
@@ -762,7 +633,7 @@ static bool masked_in_line(struct scan *s, const char *line, struct finding *f)
 		if (c[0] != '/' && c[0] != '~' && c[0] != '$')
 			continue;
 		char *real;
-		const struct hint_mount *m = lookup(s, c, is_masked, &real);
+		const struct jail_mount *m = lookup(s, c, is_masked, &real);
 		if (m) {
 			*f = (struct finding){ m, real, one_line(line, SHOW_LINE), false, NULL };
 			found = true;
@@ -775,7 +646,7 @@ static bool masked_in_line(struct scan *s, const char *line, struct finding *f)
 enum pass { PASS_WRITE, PASS_NETWORK, PASS_EGRESS, PASS_MASK, PASS_COUNT };
 
 /* The last refusal in the proxy's log, when the output does not name it. */
-static char *egress_from_log(const struct hint_policy *p, const struct hint_env *env)
+static char *egress_from_log(const struct jail_policy *p, const struct hint_env *env)
 {
 	size_t len = 0;
 	_cleanup_free_ char *log = p->net_log && env->read_log ? env->read_log(p->net_log, &len)
@@ -783,7 +654,7 @@ static char *egress_from_log(const struct hint_policy *p, const struct hint_env 
 	return log ? hint_egress_last_refused(log, len) : NULL;
 }
 
-char *hint_for(const struct hint_policy *p, const struct hint_env *env, const char *command,
+char *hint_for(const struct jail_policy *p, const struct hint_env *env, const char *command,
 	       int exit_status, const char *output)
 {
 	if (!p || !env || !command)

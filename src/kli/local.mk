@@ -13,7 +13,12 @@ libkli_a_SOURCES = \
 	src/kli/shutdown.c src/kli/shutdown.h \
 	src/kli/agent.c src/kli/agent.h \
 	src/kli/session.c src/kli/session.h \
+	src/kli/jailpolicy.c src/kli/jailpolicy.h \
 	src/kli/hint.c src/kli/hint.h src/kli/hint-egress.c src/kli/hint-egress.h \
+	src/kli/containment.c src/kli/containment.h \
+	src/kli/containment-report.c \
+	src/kli/drift.c src/kli/drift.h \
+	src/kli/gate.c src/kli/gate.h \
 	src/kli/model/chat.c src/kli/model/chat.h \
 	src/kli/model/client.c src/kli/model/client.h \
 	src/kli/model/key.c src/kli/model/key.h \
@@ -58,7 +63,8 @@ KLI_AGENT_UNIT_TESTS = \
 	tests/unit/test_kli_tools \
 	tests/unit/test_mediate \
 	tests/unit/test_kli_barrier \
-	tests/unit/test_kli_hint
+	tests/unit/test_kli_hint \
+	tests/unit/test_kli_containment
 check_PROGRAMS += $(KLI_AGENT_UNIT_TESTS)
 TESTS += $(KLI_AGENT_UNIT_TESTS)
 tests_unit_test_kli_model_SOURCES = tests/unit/test_kli_model.c
@@ -85,6 +91,10 @@ tests_unit_test_kli_hint_SOURCES = tests/unit/test_kli_hint.c
 tests_unit_test_kli_hint_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_test_kli_hint_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
 tests_unit_test_kli_hint_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_kli_containment_SOURCES = tests/unit/test_kli_containment.c
+tests_unit_test_kli_containment_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_test_kli_containment_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_test_kli_containment_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 
 # Integration tests: TAP shell scripts running the built kli.
 KLI_INTEGRATION_TESTS = \
@@ -104,7 +114,8 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-session.test \
 	tests/integration/kli-agent-wire.test \
 	tests/integration/kli-agent-term.test \
-	tests/integration/kli-agent-seam.test
+	tests/integration/kli-agent-seam.test \
+	tests/integration/kli-containment.test
 TESTS += $(KLI_INTEGRATION_TESTS)
 EXTRA_DIST += $(KLI_INTEGRATION_TESTS) tests/integration/kli-lib.sh \
 	tests/helpers/fake-model.py

@@ -6,6 +6,7 @@
 #include "agent.h"
 #include "authority.h"
 #include "barrier.h"
+#include "gate.h"
 #include "mediate.h"
 #include "model/chat.h"
 #include "model/client.h"
@@ -38,6 +39,9 @@ enum {
 	OPT_NO_BASH,
 	OPT_JSON,
 	OPT_MAX_TURNS,
+	OPT_JAIL_POLICY,
+	OPT_CHECK_CONTAINMENT,
+	OPT_BASELINE,
 };
 
 #define DEFAULT_MAX_TURNS 50L
@@ -49,6 +53,8 @@ struct cli {
 	const char *prompt;   /* -p */
 	long max_turns;       /* 0: not given */
 	int nargs;            /* operands: always an error */
+	bool check_containment;
+	const char *jail_policy, *baseline; /* gate.h */
 };
 
 static void usage(FILE *out)
@@ -57,6 +63,8 @@ static void usage(FILE *out)
 	      "           [--no-bash]\n"
 	      "       kli --print-authority [--profile NAME] [--read-only] [--no-bash] [--json]\n"
 	      "       kli --check ATOM [OBJECT] [--profile NAME] [--read-only] [--no-bash]\n"
+	      "       kli --check-containment [--jail-policy FILE] [--baseline FILE]\n"
+	      "           [--profile NAME] [--read-only] [--no-bash]\n"
 	      "       kli -h | --help | -V | --version\n"
 	      "\n"
 	      "A coding agent whose every tool call is checked against the authority\n"
@@ -70,6 +78,14 @@ static void usage(FILE *out)
 	      "                         agent run: one JSON event per line on stdout\n"
 	      "      --check ATOM [OBJECT]\n"
 	      "                         print 'allowed' (exit 0) or 'denied: REASON' (exit 1)\n"
+	      "      --jail-policy FILE with --print-authority or --check-containment: the\n"
+	      "                         jail's policy document, as kjail describes it\n"
+	      "                         (see kli(1)); default: $KJAIL_POLICY inside kjail\n"
+	      "      --check-containment\n"
+	      "                         exit 1 with one line per grant the jail cannot\n"
+	      "                         honour (and per drift from --baseline), else 0\n"
+	      "      --baseline FILE    with --check-containment: a saved\n"
+	      "                         kli --print-authority --json; report what widened\n"
 	      "      --profile NAME     narrow by profile NAME (built in: print, headless,\n"
 	      "                         interactive); default: [kli] profile, else print\n"
 	      "                         for --print-authority and interactive otherwise\n"
@@ -137,6 +153,8 @@ static void bad_option(int c, int optopt_seen, const char *arg)
 	usage_error("unknown option '%s'", printable(arg));
 }
 
+static void gate_cli_check(const struct cli *cli);
+
 static void parse_cli(int argc, char **argv, struct cli *cli)
 {
 	static const struct option longopts[] = {
@@ -148,6 +166,9 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "prompt", required_argument, NULL, 'p' },
 		{ "max-turns", required_argument, NULL, OPT_MAX_TURNS },
+		{ "jail-policy", required_argument, NULL, OPT_JAIL_POLICY },
+		{ "check-containment", no_argument, NULL, OPT_CHECK_CONTAINMENT },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -204,11 +225,21 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		case OPT_MAX_TURNS:
 			cli->max_turns = parse_turns(optarg);
 			break;
+		case OPT_JAIL_POLICY:
+			cli->jail_policy = optarg;
+			break;
+		case OPT_CHECK_CONTAINMENT:
+			cli->check_containment = true;
+			break;
+		case OPT_BASELINE:
+			cli->baseline = optarg;
+			break;
 		default:
 			bad_option(c, optopt, argv[optind - 1]);
 		}
 	}
 	cli->nargs = argc - optind;
+	gate_cli_check(cli);
 	if (cli->print_authority && cli->check_atom)
 		usage_error("--print-authority and --check do not go together");
 	if (cli->prompt && (cli->print_authority || cli->check_atom))
@@ -222,6 +253,22 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		usage_error("unexpected operand '%s'%s", printable(argv[optind]),
 			    cli->print_authority || cli->check_atom ? ""
 								    : " (a prompt goes after -p)");
+}
+
+/* The containment flags' combinations (gate.h). */
+static void gate_cli_check(const struct cli *cli)
+{
+	if (cli->check_containment && (cli->print_authority || cli->check_atom || cli->prompt))
+		usage_error("--check-containment goes alone, not with %s",
+			    cli->print_authority ? "--print-authority"
+			    : cli->check_atom    ? "--check" : "-p");
+	if (cli->check_containment && (cli->json || cli->max_turns))
+		usage_error("--check-containment does not take %s",
+			    cli->json ? "--json" : "--max-turns");
+	if (cli->baseline && !cli->check_containment)
+		usage_error("--baseline goes with --check-containment");
+	if (cli->jail_policy && !cli->check_containment && !cli->print_authority)
+		usage_error("--jail-policy goes with --print-authority or --check-containment");
 }
 
 static char *home_dir(void)
@@ -454,7 +501,8 @@ int main(int argc, char **argv)
 	const struct kli_files files = { KLI_SYSTEM_CONFIG, user, project };
 	const struct kli_options opts = {
 		.profile = cli.profile,
-		.default_profile = cli.print_authority || cli.prompt ? KLI_PROFILE_PRINT
+		.default_profile = cli.print_authority || cli.prompt || cli.check_containment
+					   ? KLI_PROFILE_PRINT
 								      : KLI_PROFILE_INTERACTIVE,
 		.read_only = cli.read_only,
 		.no_bash = cli.no_bash,
@@ -471,8 +519,15 @@ int main(int argc, char **argv)
 		_cleanup_free_ char *out = cli.json
 			? report_json(s.grant, s.profile, s.sources, s.nsources)
 			: report_text(s.grant);
-		fputs(out, stdout);
+		struct jail_policy *jp = gate_policy(cli.jail_policy, workspace);
+		_cleanup_free_ char *with = gate_report(s.grant, out, cli.json, jp);
+		jail_policy_free(jp);
+		fputs(with, stdout);
 		finish_stdout();
+	} else if (cli.check_containment) {
+		struct jail_policy *jp = gate_policy(cli.jail_policy, workspace);
+		status = gate_check(s.grant, jp, cli.baseline, workspace);
+		jail_policy_free(jp);
 	} else if (cli.check_atom) {
 		status = run_check(&cli, &s, &ctx);
 	} else {

@@ -20,6 +20,12 @@ diag_text() {
 	printf '\n'
 }
 
+# What --print-authority adds outside any jail (issue 28: containment).
+NOJAIL="containment: none: kli is not running under kjail; process/exec runs with all of this user's rights"
+NOJAIL_JSON='"containment":{"jailed":false,"summary":"'"${NOJAIL#containment: }"'"}'
+NL='
+'
+
 # --- fixtures -----------------------------------------------------------------
 # kli_init NAME: $WORK under the build tree; HOME and XDG_CONFIG_HOME in it;
 # the workspace $WS (with a .git, so it is the git root) as the cwd.

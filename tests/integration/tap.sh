@@ -19,6 +19,15 @@ fi
 : "${BWRAP_PATH:=/usr/bin/bwrap}"
 export top_srcdir top_builddir KJAIL HELPERS BWRAP_PATH
 
+# KJ_SAVE_POLICY=DIR: every `kjail --explain --json` of the suite keeps a
+# copy of its policy document in DIR, which kjail-policy-schema.test then
+# validates against doc/kjail-policy.schema.json (doc/policy-json.md).
+if [ -n "${KJ_SAVE_POLICY:-}" ] && [ -z "${KJ_REAL_KJAIL:-}" ]; then
+	KJ_REAL_KJAIL=$KJAIL
+	KJAIL=$top_srcdir/tests/helpers/kjail-save-policy.sh
+	export KJ_REAL_KJAIL KJAIL KJ_SAVE_POLICY
+fi
+
 # --- TAP --------------------------------------------------------------------
 tap_n=0
 ok()     { tap_n=$((tap_n + 1)); printf 'ok %d - %s\n' "$tap_n" "$1"; }

@@ -54,9 +54,9 @@ static bool fake_is_file(const char *path)
 	return strcmp(path, "/srv/secret.txt") == 0;
 }
 
-static struct hint_policy *policy(void)
+static struct jail_policy *policy(void)
 {
-	struct hint_policy *p = hint_policy_parse(POLICY, strlen(POLICY), fake_is_file);
+	struct jail_policy *p = jail_policy_parse(POLICY, strlen(POLICY), fake_is_file);
 	assert_non_null(p);
 	return p;
 }
@@ -64,7 +64,7 @@ static struct hint_policy *policy(void)
 static const struct hint_env ENV = { .cwd = "/w", .home = "/home/u" };
 
 /* The hint, or NULL, for COMMAND with OUTPUT (exit 1) under ENV. */
-static char *hint(const struct hint_policy *p, const struct hint_env *env, const char *command,
+static char *hint(const struct jail_policy *p, const struct hint_env *env, const char *command,
 		  const char *output)
 {
 	return hint_for(p, env, command, 1, output);
@@ -78,7 +78,7 @@ static void expect_has(const char *text, const char *want)
 		fail_msg("\"%s\" is not in:\n%s", want, text);
 }
 
-static void expect_none(const struct hint_policy *p, const struct hint_env *env,
+static void expect_none(const struct jail_policy *p, const struct hint_env *env,
 			const char *command, const char *output)
 {
 	char *h = hint(p, env, command, output);
@@ -91,7 +91,7 @@ static void expect_none(const struct hint_policy *p, const struct hint_env *env,
 static void test_parse(void **state)
 {
 	(void)state;
-	struct hint_policy *p = policy();
+	struct jail_policy *p = policy();
 	assert_int_equal(p->nmounts, 9);
 	assert_string_equal(p->workspace, "/w");
 	assert_true(p->network_known);
@@ -101,22 +101,22 @@ static void test_parse(void **state)
 	assert_string_equal(p->mounts[4].origin, "built-in protection inside writable /w");
 	assert_false(p->mounts[6].exact);
 	assert_true(p->mounts[7].exact);
-	hint_policy_free(p);
+	jail_policy_free(p);
 
 	/* A minimal policy: rule and origin fall back, no network known. */
 	const char *min = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"/\",\"verdict\":\"read-only\"}]}";
-	p = hint_policy_parse(min, strlen(min), NULL);
+	p = jail_policy_parse(min, strlen(min), NULL);
 	assert_non_null(p);
 	assert_string_equal(p->mounts[0].rule, "read-only");
 	assert_string_equal(p->mounts[0].origin, "origin not given");
 	assert_false(p->network_known);
-	hint_policy_free(p);
-	hint_policy_free(NULL);
+	jail_policy_free(p);
+	jail_policy_free(NULL);
 }
 
 static void expect_bad_policy(const char *text)
 {
-	struct hint_policy *p = hint_policy_parse(text, strlen(text), NULL);
+	struct jail_policy *p = jail_policy_parse(text, strlen(text), NULL);
 	if (p)
 		fail_msg("accepted: %s", text);
 }
@@ -124,7 +124,7 @@ static void expect_bad_policy(const char *text)
 static void test_parse_bad(void **state)
 {
 	(void)state;
-	assert_null(hint_policy_parse(NULL, 0, NULL));
+	assert_null(jail_policy_parse(NULL, 0, NULL));
 	expect_bad_policy("");
 	expect_bad_policy("{");
 	expect_bad_policy("not json");
@@ -144,14 +144,14 @@ static void test_parse_bad(void **state)
 	expect_bad_policy("{\"type\":\"policy\",\"type\":\"policy\",\"mounts\":[]}");
 	/* Every cut of a good policy: no crash, and never half a policy. */
 	for (size_t n = 0; n < strlen(POLICY); n++) {
-		struct hint_policy *p = hint_policy_parse(POLICY, n, NULL);
+		struct jail_policy *p = jail_policy_parse(POLICY, n, NULL);
 		assert_null(p);
 	}
 	/* Bytes that are not text at all. */
 	char junk[256];
 	for (size_t i = 0; i < sizeof junk; i++)
 		junk[i] = (char)(i * 37 + 11);
-	assert_null(hint_policy_parse(junk, sizeof junk, NULL));
+	assert_null(jail_policy_parse(junk, sizeof junk, NULL));
 }
 
 static void test_load(void **state)
@@ -174,17 +174,17 @@ static void test_load(void **state)
 		fprintf(f, "%1024s", " ");
 	fclose(f);
 
-	struct hint_policy *p = hint_policy_load(file);
+	struct jail_policy *p = jail_policy_load(file);
 	assert_non_null(p);
 	assert_int_equal(p->nmounts, 9);
-	hint_policy_free(p);
-	assert_null(hint_policy_load(fifo));   /* no hang, no policy */
-	assert_null(hint_policy_load(big));    /* over 1 MiB */
-	assert_null(hint_policy_load(dir));    /* a directory */
-	assert_null(hint_policy_load("policy.json")); /* relative */
-	assert_null(hint_policy_load(NULL));
+	jail_policy_free(p);
+	assert_null(jail_policy_load(fifo));   /* no hang, no policy */
+	assert_null(jail_policy_load(big));    /* over 1 MiB */
+	assert_null(jail_policy_load(dir));    /* a directory */
+	assert_null(jail_policy_load("policy.json")); /* relative */
+	assert_null(jail_policy_load(NULL));
 	_cleanup_free_ char *missing = path_join(dir, "missing.json");
-	assert_null(hint_policy_load(missing));
+	assert_null(jail_policy_load(missing));
 
 	unlink(file);
 	unlink(fifo);
@@ -194,20 +194,20 @@ static void test_load(void **state)
 
 /* ------------------------------------------------------------ verdicts */
 
-static const char *verdict(const struct hint_policy *p, const char *path)
+static const char *verdict(const struct jail_policy *p, const char *path)
 {
-	const struct hint_mount *m = hint_verdict_for(p, path);
+	const struct jail_mount *m = jail_verdict_for(p, path);
 	return m ? m->rule : "(none)";
 }
 
 static void test_verdict(void **state)
 {
 	(void)state;
-	struct hint_policy *p = policy();
+	struct jail_policy *p = policy();
 	/* The last mount equal to or above the path decides it. */
 	assert_string_equal(verdict(p, "/"), "read-only");
 	assert_string_equal(verdict(p, "/etc/x"), "read-only");
-	assert_string_equal(hint_verdict_for(p, "/etc/x")->origin, "host root");
+	assert_string_equal(jail_verdict_for(p, "/etc/x")->origin, "host root");
 	assert_string_equal(verdict(p, "/w"), "workspace");
 	assert_string_equal(verdict(p, "/w/src/a.c"), "workspace");
 	assert_string_equal(verdict(p, "/w/.git/hooks"), "protected: git hooks");
@@ -220,18 +220,18 @@ static void test_verdict(void **state)
 	assert_string_equal(verdict(p, "/w/.git/hooksy"), "workspace");
 	assert_string_equal(verdict(p, "/home/u/.awsx"), "read-only");
 	assert_string_equal(verdict(p, "/home/u/.aws"), "masked");
-	assert_string_equal(hint_verdict_for(p, "/home/u/.aws/credentials")->origin,
+	assert_string_equal(jail_verdict_for(p, "/home/u/.aws/credentials")->origin,
 			    "built-in credential store");
 	/* A file mask decides its own path only. */
-	assert_string_equal(hint_verdict_for(p, "/srv/secret.txt")->origin,
+	assert_string_equal(jail_verdict_for(p, "/srv/secret.txt")->origin,
 			    "/etc/kjail/config.ini:7");
 	assert_string_equal(verdict(p, "/srv/secret.txt/x"), "read-only");
 	assert_string_equal(verdict(p, "/srv"), "read-only");
 	/* Not a clean absolute path: no verdict. */
-	assert_null(hint_verdict_for(p, "etc"));
-	assert_null(hint_verdict_for(p, NULL));
-	assert_null(hint_verdict_for(NULL, "/etc"));
-	hint_policy_free(p);
+	assert_null(jail_verdict_for(p, "etc"));
+	assert_null(jail_verdict_for(p, NULL));
+	assert_null(jail_verdict_for(NULL, "/etc"));
+	jail_policy_free(p);
 
 	/* Later mounts stack over earlier ones, whatever their verdict. */
 	const char *stack =
@@ -239,15 +239,15 @@ static void test_verdict(void **state)
 		"{\"path\":\"/\",\"verdict\":\"read-only\",\"rule\":\"read-only\",\"origin\":\"host root\"},"
 		"{\"path\":\"/a/b\",\"verdict\":\"masked\",\"rule\":\"masked\",\"origin\":\"one\"},"
 		"{\"path\":\"/a\",\"verdict\":\"writable\",\"rule\":\"workspace\",\"origin\":\"two\"}]}";
-	p = hint_policy_parse(stack, strlen(stack), NULL);
+	p = jail_policy_parse(stack, strlen(stack), NULL);
 	assert_non_null(p);
-	assert_string_equal(hint_verdict_for(p, "/a/b/c")->origin, "two");
-	hint_policy_free(p);
+	assert_string_equal(jail_verdict_for(p, "/a/b/c")->origin, "two");
+	jail_policy_free(p);
 	/* No root mount: nothing decides an unrelated path. */
 	const char *bare = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"/a\",\"verdict\":\"masked\"}]}";
-	p = hint_policy_parse(bare, strlen(bare), NULL);
-	assert_null(hint_verdict_for(p, "/b"));
-	hint_policy_free(p);
+	p = jail_policy_parse(bare, strlen(bare), NULL);
+	assert_null(jail_verdict_for(p, "/b"));
+	jail_policy_free(p);
 }
 
 /* ------------------------------------------------------------ writes */
@@ -255,7 +255,7 @@ static void test_verdict(void **state)
 static void test_write_exact_text(void **state)
 {
 	(void)state;
-	struct hint_policy *p = policy();
+	struct jail_policy *p = policy();
 	char *h = hint(p, &ENV, "touch /etc/x", "touch: cannot touch '/etc/x': Read-only file system\n");
 	assert_non_null(h);
 	assert_string_equal(h, "sandbox denied (likely): command='touch /etc/x'\n"
@@ -264,7 +264,7 @@ static void test_write_exact_text(void **state)
 			       "  likely rule: read-only (host root)\n"
 			       "  fix: kjail --writable /etc, or run it outside the jail yourself\n");
 	free(h);
-	hint_policy_free(p);
+	jail_policy_free(p);
 }
 
 struct variant {
@@ -274,7 +274,7 @@ struct variant {
 static void test_write_variants(void **state)
 {
 	(void)state;
-	struct hint_policy *p = policy();
+	struct jail_policy *p = policy();
 	static const struct variant v[] = {
 		{ "touch /etc/x", "touch: cannot touch '/etc/x': Read-only file system", "/etc" },
 		{ "echo > /etc/x", "sh: 1: cannot create /etc/x: Read-only file system", "/etc" },
@@ -330,7 +330,7 @@ static void test_write_variants(void **state)
 		expect_has(h, want_fix);
 		free(h);
 	}
-	hint_policy_free(p);
+	jail_policy_free(p);
 }
 
 static bool only_some_dirs(const char *dir)
@@ -353,7 +353,7 @@ static int eacces(const char *path)
 static void test_write_fs_questions(void **state)
 {
 	(void)state;
-	struct hint_policy *p = policy();
+	struct jail_policy *p = policy();
 	/* The fix names the nearest directory that exists. */
 	struct hint_env env = ENV;
 	env.is_dir = only_some_dirs;
@@ -380,13 +380,13 @@ static void test_write_fs_questions(void **state)
 	/* Without the question, EACCES counts only for a write. */
 	expect_none(p, &ENV, "cat /etc/shadow", "cat: /etc/shadow: Permission denied");
 	expect_none(p, &ENV, "ls /root", "ls: cannot open directory '/root': Permission denied");
-	hint_policy_free(p);
+	jail_policy_free(p);
 }
 
 static void test_write_protected(void **state)
 {
 	(void)state;
-	struct hint_policy *p = policy();
+	struct jail_policy *p = policy();
 	char *h = hint(p, &ENV, "echo x > .git/hooks/pre-commit",
 		       "bash: line 1: .git/hooks/pre-commit: Read-only file system\n");
 	expect_has(h, "  likely rule: protected: git hooks (built-in protection inside writable /w)\n");
@@ -406,7 +406,7 @@ static void test_write_protected(void **state)
 	expect_has(h, "  likely rule: private (the jail's own processes)\n");
 	expect_has(h, "  fix: run it outside the jail yourself\n");
 	free(h);
-	hint_policy_free(p);
+	jail_policy_free(p);
 }
 
 /* ------------------------------------------------------------ masks */
@@ -414,7 +414,7 @@ static void test_write_protected(void **state)
 static void test_mask_reads(void **state)
 {
 	(void)state;
-	struct hint_policy *p = policy();
+	struct jail_policy *p = policy();
 	/* A built-in mask on a directory: the file is missing inside. */
 	char *h = hint(p, &ENV, "cat ~/.aws/credentials",
 		       "cat: /home/u/.aws/credentials: No such file or directory\n");
@@ -481,7 +481,7 @@ static void test_mask_reads(void **state)
 	expect_none(p, &ENV, "cat /srv/secret.txt.bak", "");
 	expect_none(p, &ENV, "cat ~/notes.txt", "");
 	expect_none(p, &ENV, "echo /x-files", "");
-	hint_policy_free(p);
+	jail_policy_free(p);
 }
 
 /* ------------------------------------------------------------ network */
@@ -489,7 +489,7 @@ static void test_mask_reads(void **state)
 static void test_network(void **state)
 {
 	(void)state;
-	struct hint_policy *p = policy();
+	struct jail_policy *p = policy();
 	static const char *const lines[] = {
 		"curl: (6) Could not resolve host: example.com",
 		"ssh: Could not resolve hostname example.com: Temporary failure in name resolution",
@@ -519,27 +519,27 @@ static void test_network(void **state)
 			      "local service on a Unix socket in the workspace\n");
 		free(h);
 	}
-	hint_policy_free(p);
+	jail_policy_free(p);
 
 	/* From the flag. */
 	const char *flag = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"/\",\"verdict\":\"read-only\"}],"
 			   "\"network\":{\"enabled\":false,\"origin\":\"--no-network\"}}";
-	p = hint_policy_parse(flag, strlen(flag), NULL);
+	p = jail_policy_parse(flag, strlen(flag), NULL);
 	char *h = hint(p, &ENV, "curl https://example.com",
 		       "curl: (6) Could not resolve host: example.com");
 	expect_has(h, "  likely rule: no network (--no-network)\n");
 	expect_has(h, "  fix: kjail without --no-network, or serve a local service on a Unix "
 		      "socket in the workspace\n");
 	free(h);
-	hint_policy_free(p);
+	jail_policy_free(p);
 
 	/* With the host's network, a refused connection is not the jail's. */
 	const char *net = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"/\",\"verdict\":\"read-only\"}],"
 			  "\"network\":{\"enabled\":true,\"origin\":\"default\"}}";
-	p = hint_policy_parse(net, strlen(net), NULL);
+	p = jail_policy_parse(net, strlen(net), NULL);
 	expect_none(p, &ENV, "curl http://127.0.0.1:9",
 		    "curl: (7) Failed to connect to 127.0.0.1 port 9: Connection refused");
-	hint_policy_free(p);
+	jail_policy_free(p);
 }
 
 /* Under kjail's egress allowlist: a refusal by the proxy names the host and
@@ -559,7 +559,7 @@ static void test_egress(void **state)
 	const char *al = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"/\",\"verdict\":\"read-only\"}],"
 			 "\"network\":{\"enabled\":false,\"origin\":\"--allow-host\",\"mode\":\"allowlist\","
 			 "\"log\":\"/tmp/.kjail/net.log\"}}";
-	struct hint_policy *p = hint_policy_parse(al, strlen(al), NULL);
+	struct jail_policy *p = jail_policy_parse(al, strlen(al), NULL);
 	assert_non_null(p);
 	assert_true(p->allowlist);
 	/* the proxy's own 403 body, as curl prints it */
@@ -581,12 +581,12 @@ static void test_egress(void **state)
 	expect_has(h, "  fix: kjail --allow-host db.example:5432 (or allow-host = db.example:5432");
 	free(h);
 	/* not under an allowlist: the proxy's words are not the jail's */
-	hint_policy_free(p);
+	jail_policy_free(p);
 	const char *net = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"/\",\"verdict\":\"read-only\"}],"
 			  "\"network\":{\"enabled\":true,\"origin\":\"default\",\"mode\":\"shared\"}}";
-	p = hint_policy_parse(net, strlen(net), NULL);
+	p = jail_policy_parse(net, strlen(net), NULL);
 	expect_none(p, &ENV, "curl https://x", "curl: (56) CONNECT tunnel failed, response 403");
-	hint_policy_free(p);
+	jail_policy_free(p);
 	egress_log_text = NULL;
 }
 
@@ -595,7 +595,7 @@ static void test_egress(void **state)
 static void test_unrelated(void **state)
 {
 	(void)state;
-	struct hint_policy *p = policy();
+	struct jail_policy *p = policy();
 	expect_none(p, &ENV, "ls nope", "ls: cannot access 'nope': No such file or directory");
 	expect_none(p, &ENV, "make", "make: *** [Makefile:3: all] Error 2");
 	expect_none(p, &ENV, "cc a.c", "a.c:1:1: error: expected ';' before '}' token");
@@ -618,7 +618,7 @@ static void test_unrelated(void **state)
 	char *h = hint_for(p, &ENV, "cat /srv/secret.txt", 0, NULL);
 	expect_has(h, "(no output)");
 	free(h);
-	hint_policy_free(p);
+	jail_policy_free(p);
 }
 
 /* ------------------------------------------------------------ format */
@@ -626,7 +626,7 @@ static void test_unrelated(void **state)
 static void test_format(void **state)
 {
 	(void)state;
-	struct hint_policy *p = policy();
+	struct jail_policy *p = policy();
 	/* A command over several lines, with control characters, on one line. */
 	char *h = hint_for(p, &ENV, "set -e\ntouch /etc/x\x1b[2J", -1,
 			   "touch: cannot touch '/etc/x': Read-only file system\x1b]0;t\x07\n");
@@ -645,24 +645,24 @@ static void test_format(void **state)
 	assert_true(strstr(h, "...'\n") != NULL);
 	assert_true(strlen(h) < 1200);
 	free(h);
-	hint_policy_free(p);
+	jail_policy_free(p);
 
 	/* A policy whose strings hold newlines still gives one line each. */
 	const char *odd = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"/\",\"verdict\":\"read-only\","
 			  "\"rule\":\"read-only\",\"origin\":\"host\\nroot\"}]}";
-	p = hint_policy_parse(odd, strlen(odd), NULL);
+	p = jail_policy_parse(odd, strlen(odd), NULL);
 	h = hint(p, &ENV, "touch /etc/x", "touch: cannot touch '/etc/x': Read-only file system");
 	expect_has(h, "  likely rule: read-only (host root)\n");
 	_cleanup_free_ char *text = xasprintf("output\n[exit status 1]\n\n%s", h);
 	assert_int_equal(hint_split(text), strlen("output\n[exit status 1]"));
 	free(h);
-	hint_policy_free(p);
+	jail_policy_free(p);
 }
 
 static void test_split(void **state)
 {
 	(void)state;
-	struct hint_policy *p = policy();
+	struct jail_policy *p = policy();
 	char *h = hint(p, &ENV, "touch /etc/x", "touch: cannot touch '/etc/x': Read-only file system");
 	assert_non_null(h);
 	const char *result = "touch: cannot touch '/etc/x': Read-only file system\n[exit status 1]";
@@ -681,7 +681,7 @@ static void test_split(void **state)
 			 (size_t)-1);
 	assert_int_equal(hint_split(NULL), (size_t)-1);
 	free(h);
-	hint_policy_free(p);
+	jail_policy_free(p);
 }
 
 int main(void)

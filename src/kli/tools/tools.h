@@ -16,7 +16,7 @@
 #include "barrier.h"
 #include "util.h"
 
-struct hint_policy;
+struct jail_policy;
 
 enum tool_id {
 	TOOL_READ,
@@ -124,7 +124,7 @@ struct tool_env {
 	unsigned owner;
 	/* kjail's policy when kli runs in a jail ($KJAIL_POLICY), else NULL:
 	 * only ever used for hint text (hint.h), never for what may run. */
-	const struct hint_policy *policy;
+	const struct jail_policy *policy;
 };
 
 struct tool_run {
