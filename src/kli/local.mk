@@ -10,6 +10,8 @@ libkli_a_SOURCES = \
 	src/kli/settings.c src/kli/settings.h \
 	src/kli/report.c src/kli/report.h \
 	src/kli/mediate.c src/kli/mediate.h \
+	src/kli/fsat.c src/kli/fsat.h \
+	src/kli/exclude.c src/kli/exclude.h \
 	src/kli/barrier.c src/kli/barrier.h \
 	src/kli/shutdown.c src/kli/shutdown.h \
 	src/kli/agent.c src/kli/agent.h \
@@ -94,8 +96,13 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-jail.test \
 	tests/integration/kli-agent-hint.test \
 	tests/integration/kli-agent-session.test \
-	tests/integration/kli-agent-seam.test
+	tests/integration/kli-agent-seam.test \
+	tests/integration/kli-race.test \
+	tests/integration/kli-own-files.test
 TESTS += $(KLI_INTEGRATION_TESTS)
+# renames a directory and a symlink into each other's place in a loop
+check_PROGRAMS += tests/helpers/swap-race
+tests_helpers_swap_race_SOURCES = tests/helpers/swap-race.c
 EXTRA_DIST += $(KLI_INTEGRATION_TESTS) tests/integration/kli-lib.sh \
 	tests/helpers/fake-model.py
 
