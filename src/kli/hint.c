@@ -799,8 +799,7 @@ enum pass { PASS_WRITE, PASS_NETWORK, PASS_MASK, PASS_COUNT };
 char *hint_for(const struct hint_policy *p, const struct hint_env *env, const char *command,
 	       int exit_status, const char *output)
 {
-	/* a command that succeeded needs no hint, whatever it printed */
-	if (!p || !env || !command || exit_status == 0)
+	if (!p || !env || !command)
 		return NULL;
 	if (!output)
 		output = "";
@@ -814,6 +813,10 @@ char *hint_for(const struct hint_policy *p, const struct hint_env *env, const ch
 	bool no_network = p->network_known && !p->network;
 	for (enum pass pass = PASS_WRITE; pass < PASS_COUNT && !found; pass++) {
 		if (pass == PASS_NETWORK && !no_network)
+			continue;
+		/* a command that succeeded gets no write or network hint, whatever
+		 * it printed; a masked read succeeds by design (it reads empty) */
+		if (exit_status == 0 && pass != PASS_MASK)
 			continue;
 		if (pass == PASS_MASK && masked_word(&s, &w, output, &f)) {
 			found = true;

@@ -63,7 +63,7 @@ static bool stage_file(const struct tool_call *c, size_t f, const struct tool_en
 	const char *shown = tool_shown_path(c->paths[f], env->workspace);
 	st->old = read_old(&c->targets[f], &st->oldlen);
 	if (!st->old) {
-		tool_fail(out, "cannot edit %s: %s; no file was changed", shown,
+		tool_fail(out, "cannot edit %s: %s", shown,
 			  errno == EINVAL ? "not a regular file" : strerror(errno));
 		return false;
 	}
