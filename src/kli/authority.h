@@ -21,10 +21,15 @@
  * symlinks resolved; NULL with errno on failure. Default: path_resolve. */
 typedef char *(*auth_resolve_fn)(const char *p, const char *base);
 
+struct kli_exclusions;
+
 struct auth_ctx {
 	const char *workspace;   /* absolute; relative paths are taken from here */
 	const char *home;        /* for "~/..."; may be NULL */
 	auth_resolve_fn resolve; /* NULL: path_resolve() */
+	/* kli's own files, outside every grant (exclude.h); NULL: none. Only
+	 * the mediation seam looks at them. */
+	const struct kli_exclusions *excluded;
 };
 
 /* ---- atoms ---- */

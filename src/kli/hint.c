@@ -440,6 +440,44 @@ static char *fix_dir(const struct hint_env *env, const char *path)
 	return d;
 }
 
+/* Would making DIR writable (for a write to PATH) hand the agent what runs
+ * later as root or as the user: system configuration (/etc, sudoers.d),
+ * programs, shell startup files (every directory holding $HOME holds
+ * them), ~/.ssh? Such a hint never suggests --writable. */
+static bool widening_is_dangerous(const struct hint_env *env, const char *dir, const char *path)
+{
+	static const char *const system[] = { "/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32",
+					      "/lib64", "/boot", "/root", "/var/spool/cron",
+					      "/var/lib/systemd" };
+	static const char *const in_home[] = { ".ssh", ".config/autostart", ".config/systemd",
+					       ".config/environment.d", ".local/bin", ".gnupg" };
+	static const char *const startup[] = { ".bashrc", ".bash_profile", ".bash_login",
+					       ".bash_logout", ".profile", ".zshrc", ".zshenv",
+					       ".zprofile", ".zlogin", ".login", ".cshrc",
+					       ".tcshrc", ".kshrc", ".xprofile", ".xsession",
+					       ".xinitrc", ".pam_environment" };
+	if (strcmp(dir, "/") == 0)
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(system); i++)
+		if (path_is_under(dir, system[i]))
+			return true;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < ARRAY_SIZE(startup); i++)
+		if (strcmp(base, startup[i]) == 0)
+			return true;
+	if (!env->home || env->home[0] != '/')
+		return false;
+	if (path_is_under(env->home, dir))
+		return true;   /* $HOME itself or above it: its startup files */
+	for (size_t i = 0; i < ARRAY_SIZE(in_home); i++) {
+		_cleanup_free_ char *p = path_join(env->home, in_home[i]);
+		if (path_is_under(dir, p))
+			return true;
+	}
+	return false;
+}
+
 /* The "why" and "fix" lines for a refused path. */
 static void explain_mount(const struct hint_env *env, const struct finding *f, char **why,
 			  char **fix)
@@ -470,8 +508,16 @@ static void explain_mount(const struct hint_env *env, const struct finding *f, c
 	} else if (strcmp(m->verdict, "read-only") == 0 && strcmp(m->rule, "read-only") == 0 &&
 		   strcmp(m->origin, "host root") == 0) {
 		_cleanup_free_ char *dir = fix_dir(env, f->path);
-		*why = NULL;
-		*fix = xasprintf("kjail --writable %s, %s", dir, outside);
+		if (widening_is_dangerous(env, dir, f->path)) {
+			*why = xasprintf("%s holds what runs later as root or as you (system "
+					 "configuration, programs, shell startup files, ~/.ssh): "
+					 "the jail keeps it read-only on purpose", dir);
+			*fix = xstrdup("none inside the jail: make this change outside the jail "
+				       "yourself, if it is one you want");
+		} else {
+			*why = NULL;
+			*fix = xasprintf("kjail --writable %s, %s", dir, outside);
+		}
 	} else {
 		*why = xasprintf("%s is %s in the jail (%s)", m->path, m->verdict, m->origin);
 		*fix = xasprintf("run it outside the jail yourself");
@@ -671,6 +717,10 @@ char *hint_for(const struct jail_policy *p, const struct hint_env *env, const ch
 	bool no_network = p->network_known && !p->network && !p->allowlist;
 	for (enum pass pass = PASS_WRITE; pass < PASS_COUNT && !found; pass++) {
 		if ((pass == PASS_NETWORK && !no_network) || (pass == PASS_EGRESS && !p->allowlist))
+			continue;
+		/* a command that succeeded gets no write or network hint, whatever
+		 * it printed; a masked read succeeds by design (it reads empty) */
+		if (exit_status == 0 && pass != PASS_MASK)
 			continue;
 		if (pass == PASS_MASK && masked_word(&s, &w, output, &f)) {
 			found = true;

@@ -5,10 +5,13 @@
 
 noinst_LIBRARIES += libkli.a
 libkli_a_SOURCES = \
-	src/kli/authority.c src/kli/authority.h \
+	src/kli/authority.c src/kli/authority.h src/kli/authority-internal.h \
+	src/kli/authority-constraint.c src/kli/authority-grant.c src/kli/authority-caps.c \
 	src/kli/settings.c src/kli/settings.h \
 	src/kli/report.c src/kli/report.h \
 	src/kli/mediate.c src/kli/mediate.h \
+	src/kli/fsat.c src/kli/fsat.h \
+	src/kli/exclude.c src/kli/exclude.h \
 	src/kli/barrier.c src/kli/barrier.h \
 	src/kli/shutdown.c src/kli/shutdown.h \
 	src/kli/agent.c src/kli/agent.h \
@@ -115,8 +118,13 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-wire.test \
 	tests/integration/kli-agent-term.test \
 	tests/integration/kli-agent-seam.test \
-	tests/integration/kli-containment.test
+	tests/integration/kli-containment.test \
+	tests/integration/kli-race.test \
+	tests/integration/kli-own-files.test
 TESTS += $(KLI_INTEGRATION_TESTS)
+# renames a directory and a symlink into each other's place in a loop
+check_PROGRAMS += tests/helpers/swap-race
+tests_helpers_swap_race_SOURCES = tests/helpers/swap-race.c
 EXTRA_DIST += $(KLI_INTEGRATION_TESTS) tests/integration/kli-lib.sh \
 	tests/helpers/fake-model.py
 

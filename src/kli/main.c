@@ -8,6 +8,7 @@
 #include "barrier.h"
 #include "gate.h"
 #include "mediate.h"
+#include "exclude.h"
 #include "model/chat.h"
 #include "model/client.h"
 #include "model/key.h"
@@ -501,18 +502,23 @@ int main(int argc, char **argv)
 	const struct kli_files files = { KLI_SYSTEM_CONFIG, user, project };
 	const struct kli_options opts = {
 		.profile = cli.profile,
-		.default_profile = cli.print_authority || cli.prompt || cli.check_containment
-					   ? KLI_PROFILE_PRINT
-								      : KLI_PROFILE_INTERACTIVE,
+		.default_profile = cli.print_authority || cli.prompt || cli.check_containment ||
+					   cli.check_atom
+					   ? KLI_PROFILE_PRINT : KLI_PROFILE_INTERACTIVE,
 		.read_only = cli.read_only,
 		.no_bash = cli.no_bash,
 	};
-	const struct auth_ctx ctx = { .workspace = workspace, .home = home, .resolve = NULL };
+	const struct auth_ctx ctx0 = { .workspace = workspace, .home = home, .resolve = NULL };
 
 	struct kli_settings s;
 	char err[1024];
-	if (!settings_load(&files, &opts, &ctx, &s, err, sizeof err))
+	if (!settings_load(&files, &opts, &ctx0, &s, err, sizeof err))
 		die("%s", err);
+	/* kli's own files: outside every grant from here on */
+	struct kli_exclusions excl = { 0 };
+	exclusions_build(&excl, &files, s.model.api_key_file, git_root, &ctx0);
+	const struct auth_ctx ctx = { .workspace = workspace, .home = home, .resolve = NULL,
+				      .excluded = &excl };
 
 	int status = 0;
 	if (cli.print_authority) {
@@ -536,6 +542,7 @@ int main(int argc, char **argv)
 		status = run_agent(&x);
 	}
 	settings_clear(&s);
+	exclusions_clear(&excl);
 	finish_stdout();
 	return status;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "mediate.h"
+#include "fsat.h"
+#include "exclude.h"
 #include "path.h"
 #include "util.h"
 
@@ -188,6 +190,42 @@ static enum mediate_verdict mediate_task(const struct grant *g, const struct too
 	return MEDIATE_ALLOWED;
 }
 
+/* Open what was checked (fsat.h): the tool acts on these descriptors only.
+ * A name that changed since the check (a directory swapped for a symlink)
+ * fails to open (ELOOP) instead of leading elsewhere; the tool reports
+ * that error as it reports a missing file. */
+static void open_targets(struct tool_call *call)
+{
+	if (call->id != TOOL_READ && call->id != TOOL_FIND && call->id != TOOL_SEARCH &&
+	    call->id != TOOL_WRITE && call->id != TOOL_EDIT)
+		return;
+	call->targets = xcalloc(call->npaths, sizeof *call->targets);
+	for (size_t i = 0; i < call->npaths; i++)
+		fsat_target_open(&call->targets[i], call->paths[i], call->id == TOOL_WRITE);
+}
+
+/* Is a path of CALL one of kli's own files (exclude.h), by its checked
+ * name or by the object opened? Then *message says which and why. Walks
+ * get the (dev, inode) list to skip them below their root. */
+static bool excluded(const struct auth_ctx *ctx, struct tool_call *call, char **message)
+{
+	const struct kli_exclusions *x = ctx->excluded;
+	if (!x)
+		return false;
+	call->excluded = x->ids;
+	call->nexcluded = x->nids;
+	for (size_t i = 0; i < call->npaths; i++) {
+		const struct fs_target *t = call->targets ? &call->targets[i] : NULL;
+		const struct kli_exclusion *e =
+			exclusions_match(x, call->paths[i], t && t->fd >= 0 ? &t->st : NULL);
+		if (!e)
+			continue;
+		*message = xasprintf("denied: %s is %s, outside every grant", call->paths[i], e->why);
+		return true;
+	}
+	return false;
+}
+
 enum mediate_verdict mediate(const struct grant *g, struct tool_call *call,
 			     const struct auth_ctx *ctx, struct grant **conferred, char **message)
 {
@@ -209,7 +247,11 @@ enum mediate_verdict mediate(const struct grant *g, struct tool_call *call,
 	}
 	bool ok = mediate_covers(g, &r, message);
 	mediate_request_clear(&r);
-	return ok ? MEDIATE_ALLOWED : MEDIATE_DENIED;
+	if (!ok)
+		return MEDIATE_DENIED;
+	open_targets(call);
+	call->lockdown = call->id == TOOL_BASH && grant_lookup(g, ATOM_EXEC)->kind == CON_ENUM;
+	return excluded(ctx, call, message) ? MEDIATE_DENIED : MEDIATE_ALLOWED;
 }
 
 bool mediate_offers(const struct grant *g, enum tool_id id)
@@ -221,8 +263,52 @@ bool mediate_offers(const struct grant *g, enum tool_id id)
 	return grant_lookup(g, tool_atom[id])->kind != CON_NONE;
 }
 
+/* The tool --check asks for ATOM (normalised): the first in the table
+ * checked for it that takes a path, or bash for process/exec. */
+static bool check_tool(const char *atom, enum tool_id *id)
+{
+	static const enum tool_id order[] = { TOOL_READ, TOOL_WRITE, TOOL_EDIT, TOOL_BASH };
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		if (strcmp(tool_atom[order[i]], atom) == 0) {
+			*id = order[i];
+			return true;
+		}
+	return false;
+}
+
+/* kli --check asks mediate() itself, with the call the tool would get:
+ * one function decides both (parent directories a write creates, kli's
+ * own files, the object opened). The reason keeps the lattice's words
+ * where the lattice denies too. */
 enum check_result mediate_check(const struct grant *g, const char *atom, const char *object,
 				const struct auth_ctx *ctx, char **reason)
 {
-	return grant_check(g, atom, object, ctx, reason);
+	enum check_result r = grant_check(g, atom, object, ctx, reason);
+	char err[200];
+	_cleanup_free_ char *norm = atom_normalize(atom, err, sizeof err);
+	enum tool_id id;
+	if (r == CHECK_BAD_ATOM || !object || !norm || !check_tool(norm, &id))
+		return r;
+	struct tool_call call = { .id = id };
+	if (id == TOOL_BASH) {
+		call.command = xstrdup(object);
+	} else {
+		call.paths = xcalloc(1, sizeof *call.paths);
+		call.paths[0] = xstrdup(object);
+		call.npaths = 1;
+	}
+	_cleanup_free_ char *message = NULL;
+	enum mediate_verdict v = mediate(g, &call, ctx, NULL, &message);
+	tool_call_clear(&call);
+	if (v == MEDIATE_ALLOWED) {
+		free(*reason);
+		*reason = xstrdup("allowed");
+		return CHECK_ALLOWED;
+	}
+	if (r == CHECK_DENIED)
+		return r;
+	free(*reason);
+	const char *m = message ? message : "denied";
+	*reason = xstrdup(strncmp(m, "denied: ", 8) == 0 ? m + 8 : m);
+	return CHECK_DENIED;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "unit-skip.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -486,5 +487,5 @@ int main(void)
 		cmocka_unit_test(test_constraint_parse),
 		cmocka_unit_test(test_drift),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

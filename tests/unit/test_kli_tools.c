@@ -356,6 +356,18 @@ static char *get(struct fx *f, const char *rel)
 	return read_file_capped(p, 1 << 20, NULL);
 }
 
+/* Open C's paths as mediate() does (fsat.h), replacing what was open. */
+static void open_targets(struct tool_call *c)
+{
+	if (c->targets)
+		for (size_t i = 0; i < c->npaths; i++)
+			fsat_target_close(&c->targets[i]);
+	free(c->targets);
+	c->targets = xcalloc(c->npaths, sizeof *c->targets);
+	for (size_t i = 0; i < c->npaths; i++)
+		fsat_target_open(&c->targets[i], c->paths[i], c->id == TOOL_WRITE);
+}
+
 /* An edit call on DIR's files, as mediate() leaves it: resolved paths. */
 static void run_edit(struct fx *f, const char *args, struct barrier_out *out)
 {
@@ -367,6 +379,7 @@ static void run_edit(struct fx *f, const char *args, struct barrier_out *out)
 		free(c.paths[i]);
 		c.paths[i] = abs;
 	}
+	open_targets(&c);
 	*out = (struct barrier_out){ 0 };
 	tool_edit(&c, &f->env, out);
 	tool_call_clear(&c);
@@ -460,6 +473,7 @@ static void test_write_read(void **state)
 	assert_true(parse("write", "{\"path\":\"x\",\"content\":\"1\\n2\\n3\\n\"}", &c, err));
 	free(c.paths[0]);
 	c.paths[0] = in(f, "new/dir/w.txt");
+	open_targets(&c);
 	tool_write(&c, &f->env, &out);
 	assert_true(out.ok);
 	assert_string_equal(out.text, "wrote 6 bytes to new/dir/w.txt");
@@ -469,6 +483,7 @@ static void test_write_read(void **state)
 	assert_true(parse("read", "{\"path\":\"x\",\"offset\":2}", &c, err));
 	free(c.paths[0]);
 	c.paths[0] = in(f, "new/dir/w.txt");
+	open_targets(&c);
 	out = (struct barrier_out){ 0 };
 	tool_read(&c, &f->env, &out);
 	assert_true(out.ok);
@@ -476,6 +491,7 @@ static void test_write_read(void **state)
 	free(out.text);
 	free(c.paths[0]);
 	c.paths[0] = in(f, "new");
+	open_targets(&c);
 	out = (struct barrier_out){ 0 };
 	tool_read(&c, &f->env, &out);
 	assert_false(out.ok);

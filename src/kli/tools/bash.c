@@ -32,9 +32,45 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+/* git's settings that run programs named in files the agent may edit
+ * (.git/config, hooks): with a command constraint, the allowed command is
+ * run with these fixed from the environment, which git reads after every
+ * config file. A limit, not a proof: see doc/capabilities.md. */
+static const char *const git_lockdown[][2] = {
+	{ "core.fsmonitor", "false" },   { "core.hooksPath", "/dev/null" },
+	{ "core.pager", "cat" },         { "core.editor", "false" },
+	{ "core.sshCommand", "false" },  { "core.askPass", "false" },
+	{ "sequence.editor", "false" },  { "diff.external", "" },
+	{ "credential.helper", "" },     { "protocol.ext.allow", "never" },
+	{ "gpg.program", "false" },      { "uploadpack.packObjectsHook", "" },
+};
+
+/* BASE plus the lockdown, for execve (leaked: the child execs or exits). */
+static char *const *locked_env(char *const *base)
+{
+	size_t n = 0;
+	while (base && base[n])
+		n++;
+	size_t k = ARRAY_SIZE(git_lockdown);
+	char **e = xcalloc(n + 2 * k + 8, sizeof *e), **o = e;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(base[i], "GIT_", 4) != 0)
+			*o++ = base[i];
+	*o++ = xstrdup("GIT_CONFIG_NOSYSTEM=1");
+	*o++ = xstrdup("GIT_CONFIG_GLOBAL=/dev/null");
+	*o++ = xstrdup("GIT_PAGER=cat");
+	*o++ = xasprintf("GIT_CONFIG_COUNT=%zu", k);
+	for (size_t i = 0; i < k; i++) {
+		*o++ = xasprintf("GIT_CONFIG_KEY_%zu=%s", i, git_lockdown[i][0]);
+		*o++ = xasprintf("GIT_CONFIG_VALUE_%zu=%s", i, git_lockdown[i][1]);
+	}
+	*o = NULL;
+	return e;
+}
+
 /* In the forked child: become the command. Never returns. */
 KJ_NORETURN static void exec_command(const char *command, const struct tool_env *env,
-				     int out_fd)
+				     bool lockdown, int out_fd)
 {
 	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
@@ -51,7 +87,7 @@ KJ_NORETURN static void exec_command(const char *command, const struct tool_env 
 	const char *name = strrchr(env->shell, '/');
 	char *const argv[] = { (char *)(name ? name + 1 : env->shell), (char *)"-c",
 			       (char *)command, NULL };
-	execve(env->shell, argv, env->bash_env);
+	execve(env->shell, argv, lockdown ? locked_env(env->bash_env) : env->bash_env);
 	dprintf(2, "kli: cannot run %s: %s\n", env->shell, strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
 }
@@ -232,7 +268,7 @@ void tool_bash(const struct tool_call *c, const struct tool_env *env, struct bar
 	if (pid == 0) {
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		exec_command(c->command, env, fds[1]);
+		exec_command(c->command, env, c->lockdown, fds[1]);
 	}
 	close(fds[1]);
 	if (pid < 0) {
@@ -282,7 +318,7 @@ static void start_job(const struct tool_call *c, const struct tool_env *env,
 		/* Its own session: it outlives this child (kli, a subreaper,
 		 * inherits it) and one kill stops all of it. */
 		setsid();
-		exec_command(c->command, env, fd);
+		exec_command(c->command, env, c->lockdown, fd);
 	}
 	close(fd);
 	if (pid < 0) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* read, find, search, write: the file tools. Every path they get has been
- * resolved and checked by mediate(); they act on exactly that path and
- * follow no symlink on the way down a tree. */
+/* read, find, search, write: the file tools. mediate() has resolved and
+ * checked every path and opened it (call->targets, fsat.h); they act
+ * through those descriptors only and follow no symlink on the way down a
+ * tree. */
 #include "config.h"
 #include "tools/text.h"
 #include "tools/tools.h"
@@ -26,11 +27,21 @@
 
 /* ----------------------------------------------------------------- read */
 
+/* The checked object's content, read through its descriptor. NULL with
+ * errno (EINVAL: not a regular file, never opened for reading). */
+static char *read_target(const struct fs_target *t, size_t max, size_t *len)
+{
+	_cleanup_close_ int fd = fsat_reopen_read(t);
+	if (fd < 0)
+		return NULL;
+	return read_fd_capped(fd, max, len);
+}
+
 void tool_read(const struct tool_call *c, const struct tool_env *env, struct barrier_out *out)
 {
 	const char *p = c->paths[0];
 	size_t len = 0;
-	_cleanup_free_ char *text = read_file_capped(p, READ_MAX, &len);
+	_cleanup_free_ char *text = read_target(&c->targets[0], READ_MAX, &len);
 	if (!text) {
 		if (errno == EFBIG)
 			tool_fail(out, "%s is larger than 8 MiB; read it with bash (head, sed -n)",
@@ -59,8 +70,11 @@ void tool_read(const struct tool_call *c, const struct tool_env *env, struct bar
 
 /* ----------------------------------------------------------------- walk */
 
+/* A walk goes down from the checked directory's descriptor with openat and
+ * fdopendir, following no symlink: what it sees is below what was checked,
+ * whatever is renamed meanwhile. */
 struct walk {
-	const char *root;
+	const char *root;     /* the checked path, for the names shown */
 	const struct tool_call *call;
 	const struct tool_env *env;
 	struct strv found;    /* find: paths; search: matching lines */
@@ -72,21 +86,26 @@ struct walk {
 	char err[200];
 };
 
-/* PATH is absolute; BELOW is PATH relative to the walk's root. */
-typedef void (*walk_fn)(struct walk *w, const char *path, const char *below);
+/* DIR holds the entry NAME (opened with openat); PATH is its absolute
+ * name as checked, BELOW its name relative to the walk's root. */
+typedef void (*walk_fn)(struct walk *w, int dir, const char *name, const char *path,
+			const char *below);
 
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted entries of DIR, without "." and "..": results must be stable.
- * *UNREAD counts DIR when it cannot be listed. */
-static struct strv list_dir(const char *dir, size_t *unread)
+/* Sorted entries of the directory FD (taken), without "." and "..":
+ * results must be stable. *UNREAD counts it when it cannot be listed. */
+static struct strv list_dir(int fd, size_t *unread)
 {
 	struct strv names = STRV_INIT;
-	DIR *d = opendir(dir);
+	int lfd = fd >= 0 ? dup(fd) : -1;
+	DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
 	if (!d) {
+		if (lfd >= 0)
+			close(lfd);
 		(*unread)++;
 		return names;
 	}
@@ -99,9 +118,18 @@ static struct strv list_dir(const char *dir, size_t *unread)
 	return names;
 }
 
-static void walk_dir(struct walk *w, const char *dir, const char *below, int depth, walk_fn fn)
+static bool is_excluded(const struct tool_call *c, const struct stat *st)
 {
-	struct strv names = list_dir(dir, &w->unread_dirs);
+	for (size_t i = 0; i < c->nexcluded; i++)
+		if (c->excluded[i].st_dev == st->st_dev && c->excluded[i].st_ino == st->st_ino)
+			return true;
+	return false;
+}
+
+static void walk_dir(struct walk *w, int dfd, const char *dir, const char *below, int depth,
+		     walk_fn fn)
+{
+	struct strv names = list_dir(dfd, &w->unread_dirs);
 	for (size_t i = 0; i < names.n && !w->more; i++) {
 		/* Version control internals are noise for a search. */
 		if (strcmp(names.v[i], ".git") == 0)
@@ -109,16 +137,20 @@ static void walk_dir(struct walk *w, const char *dir, const char *below, int dep
 		_cleanup_free_ char *p = path_join(dir, names.v[i]);
 		_cleanup_free_ char *b = *below ? path_join(below, names.v[i]) : xstrdup(names.v[i]);
 		struct stat st;
-		if (lstat(p, &st) < 0)
+		if (fstatat(dfd, names.v[i], &st, AT_SYMLINK_NOFOLLOW) < 0 || is_excluded(w->call, &st))
 			continue;
-		if (S_ISDIR(st.st_mode) && depth < WALK_MAX_DEPTH)
-			walk_dir(w, p, b, depth + 1, fn);
-		else if (S_ISREG(st.st_mode))
-			fn(w, p, b);
+		if (S_ISDIR(st.st_mode) && depth < WALK_MAX_DEPTH) {
+			int sub = openat(dfd, names.v[i],
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			walk_dir(w, sub, p, b, depth + 1, fn);
+			if (sub >= 0)
+				close(sub);
+		} else if (S_ISREG(st.st_mode)) {
+			fn(w, dfd, names.v[i], p, b);
+		}
 	}
 	strv_free(&names);
 }
-
 static void add_found(struct walk *w, char *line)
 {
 	if (w->found.n >= w->limit) {
@@ -167,32 +199,36 @@ static char *with_unread(char *text, const struct walk *w)
 	return s;
 }
 
-/* The start of a walk: a directory, or (search) one file. */
+/* The start of a walk: the checked directory, or (search) one file. */
 static bool walk_start(struct walk *w, bool file_ok, walk_fn fn, struct barrier_out *out)
 {
-	struct stat st;
+	const struct fs_target *t = &w->call->targets[0];
 	const char *shown = tool_shown_path(w->root, w->env->workspace);
-	if (stat(w->root, &st) < 0) {
-		tool_fail(out, "cannot open %s: %s", shown, strerror(errno));
+	if (t->fd < 0) {
+		tool_fail(out, "cannot open %s: %s", shown, strerror(t->error ? t->error : ENOENT));
 		return false;
 	}
-	if (S_ISREG(st.st_mode) && file_ok) {
+	if (S_ISREG(t->st.st_mode) && file_ok) {
 		const char *base = strrchr(w->root, '/');
-		fn(w, w->root, base ? base + 1 : w->root);
+		fn(w, t->dir, t->rest, w->root, base ? base + 1 : w->root);
 		return true;
 	}
-	if (!S_ISDIR(st.st_mode)) {
+	if (!S_ISDIR(t->st.st_mode)) {
 		tool_fail(out, "%s is not a directory", shown);
 		return false;
 	}
-	walk_dir(w, w->root, "", 0, fn);
+	_cleanup_close_ int dfd = openat(t->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	walk_dir(w, dfd, w->root, "", 0, fn);
 	return true;
 }
 
 /* ----------------------------------------------------------------- find */
 
-static void find_one(struct walk *w, const char *path, const char *below)
+static void find_one(struct walk *w, int dir, const char *name, const char *path,
+		     const char *below)
 {
+	(void)dir;
+	(void)name;
 	if (glob_match(w->call->text, below))
 		add_found(w, xstrdup(tool_shown_path(path, w->env->workspace)));
 }
@@ -222,12 +258,18 @@ static void search_lines(struct walk *w, const char *text, size_t len, const cha
 	}
 }
 
-static void search_one(struct walk *w, const char *path, const char *below)
+static void search_one(struct walk *w, int dir, const char *name, const char *path,
+		       const char *below)
 {
 	if (w->call->glob && !glob_match(w->call->glob, below))
 		return;
 	size_t len = 0;
-	_cleanup_free_ char *text = read_file_capped(path, READ_MAX, &len);
+	/* O_NONBLOCK: a FIFO renamed in since the listing must not hang */
+	_cleanup_close_ int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+						   O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	_cleanup_free_ char *text = fd >= 0 && fstat(fd, &st) == 0 && !is_excluded(w->call, &st)
+					    ? read_fd_capped(fd, READ_MAX, &len) : NULL;
 	if (!text)
 		w->unread_files++;
 	if (!text || text_is_binary(text, len))
@@ -256,73 +298,33 @@ void tool_search(const struct tool_call *c, const struct tool_env *env,
 
 /* ---------------------------------------------------------------- write */
 
-/* Make the missing directories above PATH (mediate() checked the topmost). */
-static bool make_parents(const char *path)
+/* Replace the checked name with TEXT (fsat_replace): never through the
+ * file, so other hard links keep their content. It keeps its mode; a new
+ * file gets 0666 & umask. */
+static bool replace_target(struct fs_target *t, const char *text)
 {
-	_cleanup_free_ char *dir = path_dirname(path);
-	struct stat st;
-	if (stat(dir, &st) == 0)
-		return S_ISDIR(st.st_mode) || (errno = ENOTDIR, false);
-	if (strcmp(dir, "/") == 0 || !make_parents(dir))
-		return false;
-	return mkdir(dir, 0777) == 0 || errno == EEXIST;
-}
-
-static bool write_all_fd(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return false;
-		s += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
-/* Write TEXT to PATH through a temporary file and rename(2): a reader never
- * sees half a file. The file keeps its mode; a new one gets 0666 & umask. */
-bool tool_replace_file(const char *path, const char *text, char *err, size_t errlen)
-{
-	struct stat st;
-	bool exists = lstat(path, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode)) {
-		fmt_into(err, errlen, "it is not a regular file");
-		return false;
-	}
-	_cleanup_free_ char *tmp = xasprintf("%s.kli-XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fmt_into(err, errlen, "%s", strerror(errno));
+	if (t->fd >= 0 && !S_ISREG(t->st.st_mode)) {
+		errno = EINVAL;
 		return false;
 	}
 	mode_t um = umask(0);
 	umask(um);
-	bool ok = fchmod(fd, exists ? (st.st_mode & 07777) : (0666 & ~um)) == 0 &&
-		  write_all_fd(fd, text, strlen(text)) && fsync(fd) == 0;
-	int e = errno;
-	ok = close(fd) == 0 && ok;
-	if (ok && rename(tmp, path) == 0)
-		return true;
-	e = ok ? errno : e;
-	unlink(tmp);
-	fmt_into(err, errlen, "%s", strerror(e));
-	return false;
+	mode_t mode = t->fd >= 0 ? (t->st.st_mode & 07777) : (0666 & ~um);
+	return fsat_replace(t->dir, t->rest, text, strlen(text), mode);
 }
 
 void tool_write(const struct tool_call *c, const struct tool_env *env, struct barrier_out *out)
 {
 	const char *p = c->paths[0];
 	const char *shown = tool_shown_path(p, env->workspace);
-	char err[200];
-	if (!make_parents(p)) {
+	struct fs_target *t = &c->targets[0];
+	if (!fsat_make_parents(t)) {
 		tool_fail(out, "cannot make the directories for %s: %s", shown, strerror(errno));
 		return;
 	}
-	if (!tool_replace_file(p, c->text, err, sizeof err)) {
-		tool_fail(out, "cannot write %s: %s", shown, err);
+	if (!replace_target(t, c->text)) {
+		tool_fail(out, "cannot write %s: %s", shown,
+			  errno == EINVAL ? "it is not a regular file" : strerror(errno));
 		return;
 	}
 	tool_ok(out, xasprintf("wrote %zu bytes to %s", strlen(c->text), shown));

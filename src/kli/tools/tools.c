@@ -384,6 +384,10 @@ static void free_strs(char **v, size_t n)
 
 void tool_call_clear(struct tool_call *c)
 {
+	if (c->targets)
+		for (size_t i = 0; i < c->npaths; i++)
+			fsat_target_close(&c->targets[i]);
+	free(c->targets);
 	free_strs(c->paths, c->npaths);
 	free_strs(c->commands, c->ncommands);
 	free_strs(c->caps, c->ncaps);

@@ -3,8 +3,8 @@
  * the code that runs each call (inside a fault barrier child).
  *
  * Tools never decide authority. A call is parsed into a struct tool_call,
- * mediate() checks it (and replaces every path by the resolved one it
- * checked), and only then does the tool run, on exactly those paths. */
+ * mediate() checks it (and opens every path it checked, fsat.h), and only
+ * then does the tool run, through exactly those descriptors. */
 #ifndef KLI_TOOLS_H
 #define KLI_TOOLS_H
 
@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "barrier.h"
+#include "fsat.h"
 #include "util.h"
 
 struct jail_policy;
@@ -60,6 +61,13 @@ struct tool_call {
 	enum tool_id id;
 	char **paths;      /* as given; mediate() replaces them by resolved ones */
 	size_t npaths;
+	/* one per path, opened by mediate() on exactly what it checked: the
+	 * file tools act through these descriptors only */
+	struct fs_target *targets;
+	/* kli's own files (key, configs, fault log, cache) as (dev, inode):
+	 * a walk skips them; owned by the caller of mediate() */
+	const struct stat *excluded;
+	size_t nexcluded;
 	char *command;     /* bash; for bash-output and bash-kill, the job's */
 	char **commands;   /* bash-jobs: every job's command (filled by the agent) */
 	size_t ncommands;
@@ -71,6 +79,9 @@ struct tool_call {
 	long job;          /* bash-output, bash-kill */
 	long max_turns;    /* task */
 	bool background, ignore_case;
+	/* bash: the command was allowed by a command constraint ("one of"):
+	 * run it with git's program-running settings fixed (set by mediate()) */
+	bool lockdown;
 	struct edit_op *edits;
 	size_t nedits;
 	char **caps;       /* task: capability entries; NULL: the caller's grant */
@@ -151,9 +162,6 @@ void tool_bash_jobs(const struct tool_call *c, const struct tool_env *env,
 void tool_result_read(const struct tool_call *c, const struct tool_env *env,
 		      struct barrier_out *out);
 
-/* Replace PATH's content with TEXT through a temporary file and rename(2).
- * On false, err says why (no path in it). */
-bool tool_replace_file(const char *path, const char *text, char *err, size_t errlen);
 
 /* Set OUT to an error (ok false) or a success with TEXT. */
 KJ_PRINTF(2, 3) void tool_fail(struct barrier_out *out, const char *fmt, ...);
