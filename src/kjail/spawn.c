@@ -2,6 +2,7 @@
 #include "config.h"
 #include "spawn.h"
 #include "aftercare.h"
+#include "gitreport.h"
 #include "bwrap.h"
 #include "devlock.h"
 #include "entry.h"
@@ -323,6 +324,8 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	 * bwrap once it runs */
 	struct reap_signals rs;
 	reap_prepare(&rs);
+	struct gitreport git;
+	gitreport_before(pl, &git);
 	pid_t pid = jail_spawn(&j, pl, &argv, bwrap, &rs.was);
 	strv_free(&argv);
 	/* bwrap holds its own copies now */
@@ -347,7 +350,11 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	int status = exit_status(st);
 	/* a planted name kjail could not move aside outweighs the command's
 	 * status: the last line gives it, and what to delete */
-	return aftercare_move_aside(pl, &note, status) ? status : KJ_EXIT_FAIL;
+	bool moved = aftercare_move_aside(pl, &note, status);
+	/* then what git left half done because of the jail */
+	gitreport_after(pl, &git, &note);
+	gitreport_free(&git);
+	return moved ? status : KJ_EXIT_FAIL;
 }
 #endif
 
