@@ -352,6 +352,8 @@ static void report_branches_in(const struct gitreport_tree *t, time_t start, con
 			report_branches_in(t, start, sub, config, n, depth + 1);
 			continue;
 		}
+		if (st.st_mtime < start)
+			continue; /* not written in the run: made before it */
 		_cleanup_free_ char *line = first_line(p);
 		char *tab = line ? strchr(line, '\t') : NULL;
 		static const char from[] = "branch: Created from ";
