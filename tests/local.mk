@@ -56,6 +56,8 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-aftercare.test \
 	tests/integration/kjail-gitconfig-corpus.test \
 	tests/integration/kjail-submodules.test \
+	tests/integration/kjail-worktree.test \
+	tests/integration/kjail-gitreport.test \
 	tests/integration/kjail-git-env.test \
 	tests/integration/kjail-cred-table.test \
 	tests/integration/kjail-escape.test \

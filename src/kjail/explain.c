@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "explain.h"
+#include "gitlink.h"
 #include "landlock.h"
 #include "proxy.h"
 #include "jsonw.h"
@@ -37,10 +38,32 @@ static const char *op_verdict(enum op_kind k)
 	return "read-only";
 }
 
+/* TREE/.git/REST where TREE/.git is a file naming a git directory
+ * (gitlink.h): COMMON/REST, where git reads and writes it; else NULL. */
+static char *through_gitlink(const char *path)
+{
+	const char *at = strstr(path, "/.git/");
+	if (!at)
+		return NULL;
+	_cleanup_free_ char *tree = xstrndup(path, (size_t)(at - path));
+	struct gitlink l;
+	const char *why;
+	if (!gitlink_read(tree[0] ? tree : "/", &l, &why))
+		return NULL;
+	char *p = path_join(l.common, at + strlen("/.git/"));
+	gitlink_free(&l);
+	return p;
+}
+
 void explain_verdict(const struct plan *pl, const char *path, const char *cwd, struct verdict *v)
 {
 	char *real = path_resolve(path, cwd);
 	v->path = real ? real : path_normalize(path, cwd);
+	char *linked = through_gitlink(v->path);
+	if (linked) {
+		free(v->path);
+		v->path = linked;
+	}
 	const struct op *o = plan_verdict(pl, v->path);
 	if (!o) {
 		v->what = "read-only";
@@ -380,6 +403,11 @@ void explain_paths(FILE *out, const struct plan *pl, const char *cwd, char *cons
 		else {
 			fprintf(out, "%s: %s ", *paths, v.what);
 			print_why(out, v.what, v.rule, v.origin);
+			if (str_has_prefix(v.rule, "protected: git config"))
+				fputs("; git config cannot write it in the jail (git says 'Device or "
+				      "resource busy'): use git -c NAME=VALUE or GIT_AUTHOR_NAME and "
+				      "GIT_COMMITTER_EMAIL for one run, or set it before entering the jail",
+				      out);
 			if (strcmp(*paths, v.path) != 0)
 				fprintf(out, " -> %s", v.path);
 			fputc('\n', out);

@@ -78,6 +78,39 @@ static void add_helper(struct builder *b)
 	plan_add(b->pl, OP_HELPER, self, "kjail's entry helper", "built-in");
 }
 
+/* The git directory of each writable root whose .git is a file (a linked
+ * worktree, a submodule's checkout; gitlink.h): its common directory is
+ * writable, so git commits there (objects, refs, logs, packed-refs and
+ * their lock files); protect.c keeps what configures or runs code in it
+ * read-only. Nothing for one a writable root holds already. */
+static bool add_linked_git_dirs(struct builder *b)
+{
+	for (size_t r = 0, n = b->roots.n; r < n; r++) {
+		const char *tree = b->roots.v[r].path;
+		struct gitlink l;
+		const char *why;
+		_cleanup_free_ char *dotgit = path_join(tree, ".git");
+		if (!gitlink_read(tree, &l, &why)) {
+			if (why)
+				skip(b, dotgit, why, "git directory not made writable");
+			continue;
+		}
+		if (covering(&b->roots, l.common) || strcmp(l.common, "/") == 0) {
+			gitlink_free(&l);
+			continue;
+		}
+		const char *rule = l.worktree ? "git directory of a linked worktree"
+					      : "git directory of a submodule's checkout";
+		if (!add_writable(b, l.common, rule, dotgit, true)) {
+			gitlink_free(&l);
+			return false;
+		}
+		b->linked = xreallocarray(b->linked, b->nlinked + 1, sizeof *b->linked);
+		b->linked[b->nlinked++] = (struct linked_git){ .tree = xstrdup(tree), .link = l };
+	}
+	return true;
+}
+
 /* The workspace and the --writable paths: the writable roots, checked
  * against the host. */
 static bool add_roots(struct builder *b)
@@ -103,7 +136,7 @@ static bool add_roots(struct builder *b)
 		if (!add_writable(b, e->value, "writable path", e->origin, strict))
 			return false;
 	}
-	return check_planted(b) && check_kernel_mounts(b);
+	return add_linked_git_dirs(b) && check_planted(b) && check_kernel_mounts(b);
 }
 
 static bool build(struct builder *b)
@@ -181,6 +214,11 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 		free(b.seen[i].real);
 	}
 	free(b.seen);
+	for (size_t i = 0; i < b.nlinked; i++) {
+		free(b.linked[i].tree);
+		gitlink_free(&b.linked[i].link);
+	}
+	free(b.linked);
 	free(b.git_err);
 	listings_forget(&b);
 	if (ok && envp)

@@ -10,7 +10,7 @@ libkjail_a_SOURCES = \
 	src/kjail/mask-aliases.c src/kjail/mountinfo.c src/kjail/mountinfo.h \
 	src/kjail/protected.c src/kjail/protected.h src/kjail/protect.c \
 	src/kjail/protect-git.c src/kjail/protect-home.c src/kjail/protect-path.c \
-	src/kjail/gitconfig.c src/kjail/gitconfig.h \
+	src/kjail/gitconfig.c src/kjail/gitconfig.h src/kjail/gitlink.c src/kjail/gitlink.h \
 	src/kjail/bwrap.c src/kjail/bwrap.h \
 	src/kjail/explain.c src/kjail/explain.h \
 	src/kjail/stdio_guard.c src/kjail/stdio_guard.h \
@@ -20,6 +20,7 @@ libkjail_a_SOURCES = \
 	src/kjail/devlock.c src/kjail/devlock.h \
 	src/kjail/reap.c src/kjail/reap.h \
 	src/kjail/aftercare.c src/kjail/aftercare.h \
+	src/kjail/gitreport.c src/kjail/gitreport.h \
 	src/kjail/notice.c src/kjail/notice.h \
 	src/kjail/entry_core.c src/kjail/entry.h src/kjail/entry-abi.h \
 	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \

@@ -23,6 +23,7 @@
 #include "path.h"
 #include "protected.h"
 #include "util.h"
+#include "gitlink.h"
 
 enum kind { K_MISSING, K_DIR, K_FILE, K_LINK };
 
@@ -75,6 +76,14 @@ struct builder {
 		const char *given, *origin;
 	} *seen;
 	size_t nseen;
+	/* writable roots whose .git is a file naming a git directory outside
+	 * them (gitlink.h): that directory's common directory is a writable
+	 * root too, protected as a repository's .git is (protect.c) */
+	struct linked_git {
+		char *tree;
+		struct gitlink link;
+	} *linked;
+	size_t nlinked;
 	struct mount_table mounts; /* /proc/self/mountinfo, once (host_mounts) */
 	bool mounts_read;
 	char *err;
@@ -171,9 +180,11 @@ void protect_at(struct builder *b, const char *real, const char *why, enum prote
  * paths are taken against, NULL when unknown. */
 bool protect_git_config(struct builder *b, const char *root, const char *file, int depth,
 			const char *tree);
-/* The repository's config, then the user's and the system's; true when the
+/* The repository's config (gitdir/config), then the user's and the
+ * system's, relative paths against the work tree tree; true when the
  * repository's sets extensions.worktreeConfig. */
-bool protect_git_configs(struct builder *b, const char *root);
+bool protect_git_configs(struct builder *b, const char *root, const char *gitdir,
+			 const char *tree);
 void protect_global_git_configs(struct builder *b);
 
 /* protect-home.c: the WHERE_HOME and WHERE_XDG_CONFIG rows */

@@ -301,22 +301,23 @@ static void global_git_configs(const struct host *h, struct strv *files,
 	}
 }
 
-/* The repository's config, then the user's and the system's: their
- * core.hooksPath and includes can name the work tree too. True when the
- * repository's sets extensions.worktreeConfig (git takes extensions from
- * it alone). */
-bool protect_git_configs(struct builder *b, const char *root)
+/* The repository's config (in its common directory gitdir), then the
+ * user's and the system's: their core.hooksPath and includes can name the
+ * work tree tree too. True when the repository's sets
+ * extensions.worktreeConfig (git takes extensions from it alone). */
+bool protect_git_configs(struct builder *b, const char *root, const char *gitdir,
+			 const char *tree)
 {
 	struct strv files = STRV_INIT;
-	strv_take(&files, path_join(root, ".git/config"));
+	strv_take(&files, path_join(gitdir, "config"));
 	global_git_configs(b->h, &files, NULL);
 	bool wtc = false;
 	for (size_t i = 0; i < files.n; i++) {
-		bool set = protect_git_config(b, root, files.v[i], 0, root);
+		bool set = protect_git_config(b, root, files.v[i], 0, tree);
 		wtc = wtc || (i == 0 && set);
 	}
 	strv_free(&files);
-	protect_git_env(b, root, root);
+	protect_git_env(b, root, tree);
 	return wtc;
 }
 

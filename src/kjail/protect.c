@@ -135,7 +135,8 @@ static void protect_root(struct builder *b, const char *root)
 		return;
 	/* what the repository's config, the user's and the system's name;
 	 * then its WHERE_GIT_REPO rows, and what its config.worktree names */
-	bool wtc = protect_git_configs(b, root);
+	_cleanup_free_ char *gitdir = path_join(root, ".git");
+	bool wtc = protect_git_configs(b, root, gitdir, root);
 	protect_rows(b, WHERE_GIT_REPO, root, NULL, true, wtc);
 	_cleanup_free_ char *wt = path_join(root, ".git/config.worktree");
 	protect_git_config(b, root, wt, 0, root);
@@ -201,10 +202,102 @@ static void protect_config_dirs(struct builder *b)
 	strv_free(&dirs);
 }
 
+/* What the jail must not change in a common directory made writable for
+ * a linked worktree or a submodule's checkout (gitlink.h), beyond the
+ * rows a repository's .git has: the other worktrees' git directories (the
+ * main worktree's HEAD and index, each of worktrees/ but the jail's own),
+ * and what it adds to worktrees/ (a directory there is a worktree git
+ * uses, its gitdir pointing anywhere). */
+#define WHY_OTHER_WORKTREE "git directory of another worktree"
+#define WHY_WORKTREES "where git keeps linked worktrees' directories: git worktree " \
+	"uses one it finds there"
+
+/* A ".git/..." row of the table (a repository's own), less its ".git/" */
+static const char *gitdir_row(const struct protected_rule *r)
+{
+	if (!(r->where & (WHERE_EVERY_ROOT | WHERE_GIT_REPO)) || !str_has_prefix(r->pattern, ".git/"))
+		return NULL;
+	return r->pattern + strlen(".git/");
+}
+
+/* Another worktree's git directory: what is in it read-only, but its
+ * reflogs (git gc expires every worktree's) and room for the lock files
+ * git makes beside a ref it locks (HEAD.lock). */
+static void protect_other_worktree(struct builder *b, const char *common, const char *rel)
+{
+	struct strv names = STRV_INIT;
+	entries_of(common, rel, &names);
+	for (size_t i = 0; i < names.n; i++) {
+		if (strcmp(names.v[i], "logs") == 0)
+			continue;
+		_cleanup_free_ char *p = xconcat(rel, "/", names.v[i], (char *)NULL);
+		protect(b, common, p, WHY_OTHER_WORKTREE, ACT_IF_PRESENT);
+	}
+	strv_free(&names);
+}
+
+/* The other worktrees under common/worktrees read-only but their logs, the jail's
+ * own (gitdir) with its WHERE_WORKTREE rows; new entries moved aside. */
+static void protect_linked_worktrees(struct builder *b, const struct linked_git *lg, bool wtc)
+{
+	const char *common = lg->link.common;
+	_cleanup_free_ char *dir = path_join(common, "worktrees");
+	watch_dir(b, common, dir, WHY_WORKTREES);
+	struct strv names = STRV_INIT;
+	entries_of(common, "worktrees", &names);
+	for (size_t i = 0; i < names.n; i++) {
+		_cleanup_free_ char *rel = xconcat("worktrees/", names.v[i], (char *)NULL);
+		_cleanup_free_ char *abs = path_join(common, rel);
+		protect_rows(b, WHERE_WORKTREE, common, rel, true, wtc);
+		if (strcmp(abs, lg->link.gitdir) == 0) {
+			_cleanup_free_ char *cw = path_join(abs, "config.worktree");
+			protect_git_config(b, common, cw, 0, lg->tree);
+		} else {
+			protect_other_worktree(b, common, rel);
+		}
+	}
+	strv_free(&names);
+}
+
+/* A linked worktree's or a submodule checkout's common directory, a
+ * writable root of its own (host.c): protected as a repository's .git,
+ * its config read against the jail's work tree. */
+static void protect_linked(struct builder *b, const struct linked_git *lg)
+{
+	const char *common = lg->link.common;
+	b->git_roots++;
+	bool wtc = protect_git_configs(b, common, common, lg->tree);
+	for (const struct protected_rule *r = protected_rules; r->pattern; r++) {
+		const char *rel = gitdir_row(r);
+		if (rel)
+			protect(b, common, rel, r->why, protect_act_of(r->kind, true, wtc));
+	}
+	_cleanup_free_ char *cw = path_join(common, "config.worktree");
+	protect_git_config(b, common, cw, 0, lg->link.worktree ? NULL : lg->tree);
+	protect_submodules(b, common, "modules", 0);
+	if (lg->link.worktree) {
+		/* the main worktree's own state */
+		protect(b, common, "HEAD", WHY_OTHER_WORKTREE, ACT_IF_PRESENT);
+		protect(b, common, "index", WHY_OTHER_WORKTREE, ACT_IF_PRESENT);
+	}
+	protect_linked_worktrees(b, lg, wtc);
+}
+
+static bool is_linked_root(const struct builder *b, const char *root)
+{
+	for (size_t i = 0; i < b->nlinked; i++)
+		if (strcmp(b->linked[i].link.common, root) == 0)
+			return true;
+	return false;
+}
+
 bool protect_all(struct builder *b)
 {
 	for (size_t r = 0, n = b->roots.n; r < n; r++)
-		protect_root(b, b->roots.v[r].path);
+		if (!is_linked_root(b, b->roots.v[r].path))
+			protect_root(b, b->roots.v[r].path);
+	for (size_t i = 0; i < b->nlinked; i++)
+		protect_linked(b, &b->linked[i]);
 	protect_global_git_configs(b);
 	if (b->git_err)
 		return fail(b, "%s", b->git_err);

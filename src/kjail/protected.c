@@ -22,6 +22,13 @@ const struct protected_rule protected_rules[] = {
 	/* git takes its config and hooks from the directory this names */
 	ROW(".git/commondir", ROOT, PROTECT_RESERVE, "git common directory link"),
 	ROW(".git", ROOT, PROTECT_IF_FILE, "git worktree link"),
+	/* other repositories whose objects git reads as its own (git gc
+	 * outside then copies them in: what a masked repository holds would
+	 * reach the next jail) */
+	ROW(".git/objects/info/alternates", ROOT, PROTECT_RESERVE, "git object store link"),
+	/* not tracked, so not in git status or a diff: the filters and diff
+	 * drivers git runs on which files */
+	ROW(".git/info/attributes", ROOT, PROTECT_RESERVE, "git attributes"),
 	ROW(".gitmodules", ROOT, PROTECT_RESERVE, "git submodules"),
 	ROW(".envrc", ROOT, PROTECT_RESERVE, "direnv script"),
 	ROW(".vscode", ROOT, PROTECT_RESERVE, "editor config"),
@@ -123,6 +130,9 @@ const struct protected_rule protected_rules[] = {
 	 * (git worktree add always makes it) */
 	ROW("config.worktree", WHERE_WORKTREE, PROTECT_MAKE_FILE, "git config of a worktree"),
 	ROW("commondir", WHERE_WORKTREE, PROTECT_RESERVE, "git common directory link of a worktree"),
+	/* where the worktree's .git file is: git worktree prune and repair
+	 * outside act on what it names */
+	ROW("gitdir", WHERE_WORKTREE, PROTECT_RESERVE, "git worktree's link back"),
 	/* what git config names: hooks from another directory, more config
 	 * files (a repository's shared config kept in its work tree, whose
 	 * core.fsmonitor git then runs), the programs git runs on its own

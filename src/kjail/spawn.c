@@ -2,6 +2,7 @@
 #include "config.h"
 #include "spawn.h"
 #include "aftercare.h"
+#include "gitreport.h"
 #include "bwrap.h"
 #include "devlock.h"
 #include "egress-run.h"
@@ -330,6 +331,8 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	 * bwrap once it runs */
 	struct reap_signals rs;
 	reap_prepare(&rs);
+	struct gitreport git;
+	gitreport_before(pl, &git);
 	/* the proxy first (if it cannot start, nothing runs), after
 	 * reap_prepare: it inherits kjail's ignored Ctrl-C and Ctrl-\, which
 	 * the command may use without losing its network, and SIGPIPE
@@ -365,7 +368,11 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	int status = exit_status(st);
 	/* a planted name kjail could not move aside outweighs the command's
 	 * status: the last line gives it, and what to delete */
-	return aftercare_move_aside(pl, &note, status) ? status : KJ_EXIT_FAIL;
+	bool moved = aftercare_move_aside(pl, &note, status);
+	/* then what git left half done because of the jail */
+	gitreport_after(pl, &git, &note);
+	gitreport_free(&git);
+	return moved ? status : KJ_EXIT_FAIL;
 }
 #endif
 

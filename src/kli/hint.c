@@ -110,6 +110,11 @@ static bool is_not_writable(const struct jail_mount *m)
 	return strcmp(m->verdict, "writable") != 0;
 }
 
+static bool is_protected(const struct jail_mount *m)
+{
+	return str_has_prefix(m->rule, "protected");
+}
+
 static bool is_masked(const struct jail_mount *m)
 {
 	return strcmp(m->verdict, "masked") == 0;
@@ -238,7 +243,9 @@ static bool has_any(const char *line, const char *const *needles)
 }
 
 /* The error a line reports, as far as a refused write goes. */
-enum refusal { REF_NONE, REF_EROFS, REF_EACCES, REF_EPERM };
+/* REF_EBUSY: git renames its lock file onto the file it writes, and onto
+ * a protected one (a read-only mount) the kernel says EBUSY */
+enum refusal { REF_NONE, REF_EROFS, REF_EACCES, REF_EPERM, REF_EBUSY };
 
 static enum refusal refusal_of(const char *line, const char **at)
 {
@@ -252,6 +259,8 @@ static enum refusal refusal_of(const char *line, const char **at)
 		{ "EACCES", REF_EACCES },
 		{ "operation not permitted", REF_EPERM },
 		{ "EPERM", REF_EPERM },
+		{ "device or resource busy", REF_EBUSY },
+		{ "EBUSY", REF_EBUSY },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
 		if (!has(line, sigs[i].text))
@@ -504,7 +513,13 @@ static void explain_mount(const struct hint_env *env, const struct finding *f, c
 	} else if (str_has_prefix(m->rule, "protected")) {
 		*why = xasprintf("%s is protected on purpose: hooks and config there run later, "
 				 "outside the jail, so the jail never lets them change", m->path);
-		*fix = xasprintf("none inside the jail: make this change outside the jail yourself");
+		if (strstr(m->rule, "git config"))
+			*fix = xasprintf("none inside the jail: git -c NAME=VALUE (or GIT_AUTHOR_NAME "
+					 "and the like) for one command, or make this change outside "
+					 "the jail yourself");
+		else
+			*fix = xasprintf("none inside the jail: make this change outside the jail "
+					 "yourself");
 	} else if (strcmp(m->verdict, "read-only") == 0 && strcmp(m->rule, "read-only") == 0 &&
 		   strcmp(m->origin, "host root") == 0) {
 		_cleanup_free_ char *dir = fix_dir(env, f->path);
@@ -594,7 +609,7 @@ static bool refused_write(struct scan *s, const char *line, struct finding *f)
 	enum refusal r = refusal_of(line, &at);
 	if (r == REF_NONE)
 		return false;
-	if (r != REF_EROFS && !s->env->write_errno && !says_write(line))
+	if (r != REF_EROFS && r != REF_EBUSY && !s->env->write_errno && !says_write(line))
 		return false;
 	struct words cand = { 0 };
 	quoted(line, &cand);
@@ -604,12 +619,14 @@ static bool refused_write(struct scan *s, const char *line, struct finding *f)
 	for (size_t i = 0; i < cand.n && !found; i++) {
 		char *real;
 		const struct jail_mount *m =
-			lookup(s, cand.v[i], r == REF_EROFS ? is_not_writable : is_refusing, &real);
+			lookup(s, cand.v[i], r == REF_EROFS ? is_not_writable
+					     : r == REF_EBUSY ? is_protected : is_refusing, &real);
 		if (!m)
 			continue;
 		/* EACCES or EPERM on a read-only mount: the jail's only when the
 		 * mount, not the file's mode, is what stops a write there. */
-		if (r != REF_EROFS && s->env->write_errno && s->env->write_errno(real) != EROFS) {
+		if (r != REF_EROFS && r != REF_EBUSY && s->env->write_errno &&
+		    s->env->write_errno(real) != EROFS) {
 			free(real);
 			continue;
 		}

@@ -43,7 +43,9 @@ static const char POLICY[] =
 	"\"origin\":\"built-in credential store\"},"
 	"{\"path\":\"/srv/secret.txt\",\"verdict\":\"masked\",\"rule\":\"masked\","
 	"\"origin\":\"/etc/kjail/config.ini:7\"},"
-	"{\"path\":\"/x\",\"verdict\":\"masked\",\"rule\":\"masked\",\"origin\":\"--deny-read\"}],"
+	"{\"path\":\"/x\",\"verdict\":\"masked\",\"rule\":\"masked\",\"origin\":\"--deny-read\"},"
+	"{\"path\":\"/w/.git/config\",\"verdict\":\"read-only\",\"rule\":\"protected: git config\","
+	"\"origin\":\"built-in protection inside writable /w\"}],"
 	"\"created\":[],\"unprotected\":[],\"skipped\":[{\"path\":\"/home/u/.ssh\","
 	"\"why\":\"missing, nothing to mask (built-in credential store)\"}],"
 	"\"env_unset\":[{\"name\":\"GITHUB_TOKEN\",\"rule\":\"built-in secret scrub, pattern *_TOKEN\"}],"
@@ -92,7 +94,7 @@ static void test_parse(void **state)
 {
 	(void)state;
 	struct jail_policy *p = policy();
-	assert_int_equal(p->nmounts, 9);
+	assert_int_equal(p->nmounts, 10);
 	assert_string_equal(p->workspace, "/w");
 	assert_true(p->network_known);
 	assert_false(p->network);
@@ -176,7 +178,7 @@ static void test_load(void **state)
 
 	struct jail_policy *p = jail_policy_load(file);
 	assert_non_null(p);
-	assert_int_equal(p->nmounts, 9);
+	assert_int_equal(p->nmounts, 10);
 	jail_policy_free(p);
 	assert_null(jail_policy_load(fifo));   /* no hang, no policy */
 	assert_null(jail_policy_load(big));    /* over 1 MiB */
@@ -212,7 +214,7 @@ static void test_verdict(void **state)
 	assert_string_equal(verdict(p, "/w/src/a.c"), "workspace");
 	assert_string_equal(verdict(p, "/w/.git/hooks"), "protected: git hooks");
 	assert_string_equal(verdict(p, "/w/.git/hooks/pre-commit"), "protected: git hooks");
-	assert_string_equal(verdict(p, "/w/.git/config"), "workspace");
+	assert_string_equal(verdict(p, "/w/.git/configx"), "workspace");
 	assert_string_equal(verdict(p, "/w/keys/id"), "masked");
 	assert_string_equal(verdict(p, "/tmp/x"), "private");
 	/* Component-wise: a shared prefix of letters is not an ancestor. */
@@ -420,6 +422,19 @@ static void test_write_protected(void **state)
 	expect_has(h, "run later, outside the jail");
 	expect_has(h, "  fix: none inside the jail: make this change outside the jail yourself\n");
 	free(h);
+	/* git renames its lock onto a protected file: EBUSY, which names the
+	 * rule, and for git config the way round it */
+	h = hint(p, &ENV, "git config user.name X",
+		 "error: could not write config file .git/config: Device or resource busy\n");
+	expect_has(h, "  likely rule: protected: git config (built-in protection inside writable /w)\n");
+	expect_has(h, "git -c NAME=VALUE");
+	free(h);
+	h = hint(p, &ENV, "git checkout main",
+		 "error: unable to unlink old '.git/hooks/pre-commit': Device or resource busy\n");
+	expect_has(h, "  likely rule: protected: git hooks (built-in protection inside writable /w)\n");
+	free(h);
+	/* EBUSY elsewhere (a mount point, a busy device) is no protection */
+	expect_none(p, &ENV, "umount /w", "umount: /w: target is busy: Device or resource busy");
 	/* A write into a mask. */
 	h = hint(p, &ENV, "echo k > ~/.aws/credentials",
 		 "bash: /home/u/.aws/credentials: Read-only file system");
