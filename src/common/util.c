@@ -266,20 +266,10 @@ void ctrl_scrub(char *s)
 			*p = '?';
 }
 
-char *read_fd_capped(int fd, size_t max, size_t *len_out)
+/* All of fd from where it stands, cap bytes of room to start with. */
+static char *read_rest(int fd, size_t max, size_t cap, size_t *len_out)
 {
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return NULL;
-	if (!S_ISREG(st.st_mode)) {
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-		return NULL;
-	}
-	if ((size_t)st.st_size > max) {
-		errno = EFBIG;
-		return NULL;
-	}
-	size_t cap = (size_t)st.st_size + 1, len = 0;
+	size_t len = 0;
 	char *buf = xmalloc(cap + 1);
 	for (;;) {
 		ssize_t r = read(fd, buf + len, cap - len);
@@ -308,6 +298,27 @@ char *read_fd_capped(int fd, size_t max, size_t *len_out)
 	if (len_out)
 		*len_out = len;
 	return buf;
+}
+
+char *read_fd_capped(int fd, size_t max, size_t *len_out)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return NULL;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return NULL;
+	}
+	if ((size_t)st.st_size > max) {
+		errno = EFBIG;
+		return NULL;
+	}
+	return read_rest(fd, max, (size_t)st.st_size + 1, len_out);
+}
+
+char *read_stream_capped(int fd, size_t max, size_t *len_out)
+{
+	return read_rest(fd, max, 4096, len_out);
 }
 
 char *read_file_capped(const char *path, size_t max, size_t *len_out)

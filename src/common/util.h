@@ -55,6 +55,9 @@ bool str_eq(const char *a, const char *b);
 char *read_file_capped(const char *path, size_t max, size_t *len_out);
 /* The same from an open descriptor, from where it stands. */
 char *read_fd_capped(int fd, size_t max, size_t *len_out);
+/* All of any descriptor (a pipe) up to EOF, at most max bytes (else NULL
+ * and EFBIG), NUL-terminated. */
+char *read_stream_capped(int fd, size_t max, size_t *len_out);
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
 size_t utf8_seq(const unsigned char *s, size_t n);

@@ -105,6 +105,35 @@ static unsigned states_of(const char *gitdir)
 	return s;
 }
 
+/* The git the caller's PATH finds, as a real path, where the jail cannot
+ * have put one: in an absolute PATH entry, itself and its directory
+ * outside every writable root (a relative entry, or a directory the jail
+ * writes, could hold a git it planted, which the report would run outside
+ * the jail). NULL when there is none. */
+static char *trusted_git(const struct plan *pl)
+{
+	const char *path = getenv("PATH");
+	_cleanup_free_ char *copy = xstrdup(path ? path : "/usr/bin:/bin");
+	char *save = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		if (d[0] != '/')
+			continue;
+		_cleanup_free_ char *cand = path_join(d, "git");
+		char *real = realpath(cand, NULL);
+		_cleanup_free_ char *realdir = realpath(d, NULL);
+		bool ok = real && realdir && access(real, X_OK) == 0;
+		for (size_t i = 0; ok && i < pl->nops; i++)
+			if (pl->ops[i].kind == OP_BIND &&
+			    (path_is_under(real, pl->ops[i].path) ||
+			     path_is_under(realdir, pl->ops[i].path)))
+				ok = false;
+		if (ok)
+			return real;
+		free(real);
+	}
+	return NULL;
+}
+
 void gitreport_before(const struct plan *pl, struct gitreport *r)
 {
 	memset(r, 0, sizeof *r);
@@ -131,6 +160,8 @@ void gitreport_before(const struct plan *pl, struct gitreport *r)
 			.head = head_oid(l.gitdir, l.common), .states = states_of(l.gitdir),
 		};
 	}
+	if (r->n)
+		r->git = trusted_git(pl);
 }
 
 void gitreport_free(struct gitreport *r)
@@ -142,33 +173,8 @@ void gitreport_free(struct gitreport *r)
 		free(r->v[i].head);
 	}
 	free(r->v);
+	free(r->git);
 	memset(r, 0, sizeof *r);
-}
-
-/* All of a pipe, up to max bytes (then NULL), NUL-terminated. */
-static char *read_pipe(int fd, size_t max, size_t *len)
-{
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (n + 1 == cap) {
-			if (cap > max) {
-				free(buf);
-				return NULL;
-			}
-			buf = xreallocarray(buf, cap, 2);
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + n, cap - 1 - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
 }
 
 /* git ARGS... in tree, outside the jail after it, locked down so that
@@ -176,7 +182,7 @@ static char *read_pipe(int fd, size_t max, size_t *len)
  * hooks or fsmonitor, no pager, prompt or optional locks; standard input
  * and error /dev/null. Its standard output (up to 16 MiB), or NULL when it
  * failed. */
-static char *git_out(const char *tree, const char *const *args, size_t *len)
+static char *git_out(const char *git, const char *tree, const char *const *args, size_t *len)
 {
 	struct strv argv = STRV_INIT;
 	strv_push(&argv, "git");
@@ -205,11 +211,14 @@ static char *git_out(const char *tree, const char *const *args, size_t *len)
 	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	pid_t pid;
-	int rc = posix_spawnp(&pid, "git", &fa, NULL, argv.v, env.v);
+	int rc = posix_spawn(&pid, git, &fa, NULL, argv.v, env.v);
 	posix_spawn_file_actions_destroy(&fa);
 	close(out[1]);
 	if (rc == 0) {
-		text = read_pipe(out[0], 16u << 20, len);
+		text = read_stream_capped(out[0], 16u << 20, len);
+		/* what is not read (over the cap) must not hold git in write() */
+		close(out[0]);
+		out[0] = -1;
 		int st;
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
@@ -218,7 +227,8 @@ static char *git_out(const char *tree, const char *const *args, size_t *len)
 			text = NULL;
 		}
 	}
-	close(out[0]);
+	if (out[0] >= 0)
+		close(out[0]);
 done:
 	strv_free(&argv);
 	strv_free(&env);
@@ -226,8 +236,8 @@ done:
 }
 
 /* "PATH\tOID" for each file of commit under paths (ls-tree -r), in out */
-static void tree_files(const char *tree, const char *commit, const struct strv *paths,
-		       struct strv *out)
+static void tree_files(const char *git, const char *tree, const char *commit,
+		       const struct strv *paths, struct strv *out)
 {
 	struct strv args = STRV_INIT;
 	strv_push(&args, "ls-tree");
@@ -238,7 +248,7 @@ static void tree_files(const char *tree, const char *commit, const struct strv *
 	for (size_t i = 0; i < paths->n; i++)
 		strv_push(&args, paths->v[i]);
 	size_t len = 0;
-	_cleanup_free_ char *text = git_out(tree, (const char *const *)args.v, &len);
+	_cleanup_free_ char *text = git_out(git, tree, (const char *const *)args.v, &len);
 	strv_free(&args);
 	for (size_t off = 0; text && off < len;) {
 		char *rec = text + off;
@@ -254,7 +264,7 @@ static void tree_files(const char *tree, const char *commit, const struct strv *
 
 /* The object name of the work tree's file, as git would store it without
  * filters; NULL when it is not a regular file. */
-static char *work_oid(const char *tree, const char *rel)
+static char *work_oid(const char *git, const char *tree, const char *rel)
 {
 	_cleanup_free_ char *p = path_join(tree, rel);
 	struct stat st;
@@ -262,7 +272,7 @@ static char *work_oid(const char *tree, const char *rel)
 		return NULL;
 	const char *const args[] = { "hash-object", "--no-filters", "--", rel, NULL };
 	size_t len = 0;
-	char *o = git_out(tree, args, &len);
+	char *o = git_out(git, tree, args, &len);
 	if (o)
 		o[strcspn(o, "\n")] = '\0';
 	return o;
@@ -278,7 +288,8 @@ static const char *oid_of(const struct strv *files, const char *rel)
 }
 
 /* Protected files (read-only in the jail) not as the new HEAD has them. */
-static void report_files(const struct plan *pl, const struct gitreport_tree *t, const char *now,
+static void report_files(const struct plan *pl, const char *git, const struct gitreport_tree *t,
+			 const char *now,
 			 struct notice *n)
 {
 	struct strv paths = STRV_INIT, old = STRV_INIT, cur = STRV_INIT;
@@ -289,8 +300,8 @@ static void report_files(const struct plan *pl, const struct gitreport_tree *t, 
 			strv_push(&paths, rel);
 	}
 	if (paths.n) {
-		tree_files(t->tree, t->head, &paths, &old);
-		tree_files(t->tree, now, &paths, &cur);
+		tree_files(git, t->tree, t->head, &paths, &old);
+		tree_files(git, t->tree, now, &paths, &cur);
 	}
 	_cleanup_free_ char *q = shell_quote(t->tree);
 	struct strv *sets[] = { &cur, &old };
@@ -302,7 +313,7 @@ static void report_files(const struct plan *pl, const struct gitreport_tree *t, 
 				continue;
 			strv_push(&seen, rel);
 			const char *want = oid_of(&cur, rel);
-			_cleanup_free_ char *have = work_oid(t->tree, rel);
+			_cleanup_free_ char *have = work_oid(git, t->tree, rel);
 			if ((!want && !have) || (want && have && strcmp(want, have) == 0))
 				continue;
 			_cleanup_free_ char *qr = shell_quote(rel);
@@ -391,8 +402,15 @@ void gitreport_after(const struct plan *pl, const struct gitreport *r, struct no
 	for (size_t i = 0; i < r->n; i++) {
 		const struct gitreport_tree *t = &r->v[i];
 		_cleanup_free_ char *now = head_oid(t->gitdir, t->common);
-		if (t->head && now && strcmp(t->head, now) != 0)
-			report_files(pl, t, now, n);
+		if (t->head && now && strcmp(t->head, now) != 0) {
+			if (r->git)
+				report_files(pl, r->git, t, now, n);
+			else
+				notice_warn(n, "git in %s: HEAD moved in the jail, and kjail found no "
+					       "git on PATH outside the writable paths to compare the "
+					       "protected files with; check them: git -C %s status",
+					    t->tree, t->tree);
+		}
 		unsigned s = states_of(t->gitdir) & ~t->states;
 		_cleanup_free_ char *q = shell_quote(t->tree);
 		for (size_t k = 0; k < ARRAY_SIZE(states); k++)

@@ -16,7 +16,9 @@
  * read from git's files; only for the first, git runs (outside the jail,
  * after it) with a config lockdown: no system or user config, no hooks, no
  * fsmonitor, no pager, no optional locks, no filters (hash-object
- * --no-filters), so nothing the jail planted runs. */
+ * --no-filters), so nothing the jail planted runs; and the git run is the
+ * one the caller's PATH finds outside every writable root (a git the jail
+ * put in a writable directory on PATH never runs). */
 #ifndef KJ_GITREPORT_H
 #define KJ_GITREPORT_H
 
@@ -35,6 +37,8 @@ struct gitreport {
 	struct gitreport_tree *v;
 	size_t n;
 	time_t start;
+	char *git;       /* the git the report runs (real path, outside every
+			  * writable root), or NULL: the file check is skipped */
 };
 
 #ifdef KJ_OS_LINUX

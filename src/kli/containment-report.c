@@ -3,6 +3,7 @@
  * grant's lines, or a "containment" member in its JSON. See containment.h. */
 #include "config.h"
 #include "containment.h"
+#include "report.h"
 #include "util.h"
 
 #include <jansson.h>
@@ -166,18 +167,6 @@ static json_t *jnew(json_t *j)
 	return j;
 }
 
-/* A path can come back from a policy with any bytes: replace rather than fail. */
-static json_t *jstr(const char *s)
-{
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-	_cleanup_free_ char *copy = xstrdup(s);
-	for (char *p = copy; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	return jnew(json_string(copy));
-}
 
 static void put(json_t *o, const char *k, json_t *v)
 {
@@ -195,7 +184,7 @@ static json_t *strs(char *const *v, size_t n)
 {
 	json_t *a = jnew(json_array());
 	for (size_t i = 0; i < n; i++)
-		push(a, jstr(v[i]));
+		push(a, report_json_str(v[i]));
 	return a;
 }
 
@@ -209,10 +198,10 @@ static json_t *parts(const struct cont_part *v, size_t n)
 	json_t *a = jnew(json_array());
 	for (size_t i = 0; i < n; i++) {
 		json_t *o = jnew(json_object());
-		put(o, "path", jstr(v[i].path));
-		put(o, "verdict", jstr(v[i].verdict));
-		put(o, "rule", jstr(v[i].rule));
-		put(o, "origin", jstr(v[i].origin));
+		put(o, "path", report_json_str(v[i].path));
+		put(o, "verdict", report_json_str(v[i].verdict));
+		put(o, "rule", report_json_str(v[i].rule));
+		put(o, "origin", report_json_str(v[i].origin));
 		push(a, o);
 	}
 	return a;
@@ -223,14 +212,14 @@ static json_t *containment_object(const struct containment *c)
 	json_t *o = jnew(json_object());
 	put(o, "jailed", json_boolean(c->jailed));
 	if (!c->jailed) {
-		put(o, "summary", jstr(CONTAINMENT_NONE));
+		put(o, "summary", report_json_str(CONTAINMENT_NONE));
 		return o;
 	}
-	put(o, "kjail_version", c->kjail_version ? jstr(c->kjail_version) : json_null());
-	put(o, "backend", c->backend ? jstr(c->backend) : json_null());
+	put(o, "kjail_version", c->kjail_version ? report_json_str(c->kjail_version) : json_null());
+	put(o, "backend", c->backend ? report_json_str(c->backend) : json_null());
 	json_t *net = jnew(json_object());
-	put(net, "mode", jstr(c->network));
-	put(net, "origin", c->network_origin ? jstr(c->network_origin) : json_null());
+	put(net, "mode", report_json_str(c->network));
+	put(net, "origin", c->network_origin ? report_json_str(c->network_origin) : json_null());
 	put(net, "hosts", strs(c->hosts, c->nhosts));
 	put(o, "network", net);
 	put(o, "seccomp", flag(c->seccomp));
@@ -244,14 +233,14 @@ static json_t *containment_object(const struct containment *c)
 	for (size_t i = 0; i < c->natoms; i++) {
 		const struct cont_atom *a = &c->atoms[i];
 		json_t *x = jnew(json_object());
-		put(x, "atom", jstr(a->atom));
-		put(x, "constraint", jstr(a->constraint));
+		put(x, "atom", report_json_str(a->atom));
+		put(x, "constraint", report_json_str(a->constraint));
 		put(x, "parts", parts(a->parts, a->nparts));
 		push(atoms, x);
 		if (strncmp(a->atom, "file/", 5) != 0)
 			continue;
 		json_t *e = jnew(json_object());
-		put(e, "atom", jstr(a->atom));
+		put(e, "atom", report_json_str(a->atom));
 		put(e, "under", strs(a->works, a->nworks));
 		put(e, "except", parts(a->except, a->nexcept));
 		push(eff, e);
@@ -259,14 +248,14 @@ static json_t *containment_object(const struct containment *c)
 	put(o, "atoms", atoms);
 	if (c->exec) {
 		json_t *x = jnew(json_object());
-		put(x, "constraint", jstr(c->exec_constraint));
-		put(x, "network", jstr(c->network));
+		put(x, "constraint", report_json_str(c->exec_constraint));
+		put(x, "network", report_json_str(c->network));
 		put(x, "writable", strs(c->writable, c->nwritable));
 		put(o, "exec", x);
 		json_t *e = jnew(json_object());
-		put(e, "atom", jstr("process/exec"));
-		put(e, "constraint", jstr(c->exec_constraint));
-		put(e, "network", jstr(c->network));
+		put(e, "atom", report_json_str("process/exec"));
+		put(e, "constraint", report_json_str(c->exec_constraint));
+		put(e, "network", report_json_str(c->network));
 		put(e, "writes_under", strs(c->writable, c->nwritable));
 		push(eff, e);
 	} else {
@@ -277,10 +266,10 @@ static json_t *containment_object(const struct containment *c)
 	for (size_t i = 0; i < c->ngaps; i++) {
 		json_t *g = jnew(json_object());
 		put(g, "direction",
-		    jstr(c->gaps[i].dir == GAP_IMPOSSIBLE ? "impossible" : "beyond"));
-		put(g, "atom", jstr(c->gaps[i].atom));
-		put(g, "path", c->gaps[i].path ? jstr(c->gaps[i].path) : json_null());
-		put(g, "text", jstr(c->gaps[i].text));
+		    report_json_str(c->gaps[i].dir == GAP_IMPOSSIBLE ? "impossible" : "beyond"));
+		put(g, "atom", report_json_str(c->gaps[i].atom));
+		put(g, "path", c->gaps[i].path ? report_json_str(c->gaps[i].path) : json_null());
+		put(g, "text", report_json_str(c->gaps[i].text));
 		push(gaps, g);
 	}
 	put(o, "gaps", gaps);

@@ -37,9 +37,7 @@ char *report_text(const struct grant *g)
 	return s;
 }
 
-/* Config text is checked UTF-8, but a path can come back from a symlink
- * with any bytes; jansson refuses those, so replace them rather than fail. */
-static json_t *jstr(const char *s)
+json_t *report_json_str(const char *s)
 {
 	json_t *j = json_string(s);
 	if (j)
@@ -88,8 +86,8 @@ static json_t *caps_array(const struct grant *g)
 	for (size_t i = 0; i < g->ncaps; i++) {
 		json_t *o = jnew(json_object());
 		_cleanup_free_ char *r = constraint_render(&g->caps[i].c);
-		put(o, "atom", jstr(g->caps[i].atom));
-		put(o, "constraint", jstr(r));
+		put(o, "atom", report_json_str(g->caps[i].atom));
+		put(o, "constraint", report_json_str(r));
 		push(arr, o);
 	}
 	return arr;
@@ -100,9 +98,9 @@ static json_t *sources_array(const struct kli_source *sources, size_t n)
 	json_t *arr = jnew(json_array());
 	for (size_t i = 0; i < n; i++) {
 		json_t *o = jnew(json_object());
-		put(o, "origin", jstr(sources[i].origin));
-		put(o, "what", jstr(sources[i].what));
-		put(o, "effect", jstr(sources[i].narrows ? "narrow" : "set"));
+		put(o, "origin", report_json_str(sources[i].origin));
+		put(o, "what", report_json_str(sources[i].what));
+		put(o, "effect", report_json_str(sources[i].narrows ? "narrow" : "set"));
 		push(arr, o);
 	}
 	return arr;
@@ -113,18 +111,18 @@ char *report_json(const struct grant *g, const char *profile,
 {
 	/* jansson keeps insertion order, which is the order the spec fixes. */
 	json_t *o = jnew(json_object());
-	put(o, "type", jstr("authority"));
-	put(o, "scope", jstr(scope_name(g)));
+	put(o, "type", report_json_str("authority"));
+	put(o, "scope", report_json_str(scope_name(g)));
 	if (g->scope == GRANT_EXCEPT) {
 		json_t *ex = jnew(json_array());
 		for (size_t i = 0; i < g->nexcluded; i++)
-			push(ex, jstr(g->excluded[i]));
+			push(ex, report_json_str(g->excluded[i]));
 		put(o, "excluded", ex);
 	} else {
 		put(o, "capabilities", caps_array(g));
 	}
 	if (profile) {
-		put(o, "profile", jstr(profile));
+		put(o, "profile", report_json_str(profile));
 		put(o, "sources", sources_array(sources, nsources));
 	}
 	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);

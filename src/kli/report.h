@@ -5,8 +5,15 @@
 #ifndef KLI_REPORT_H
 #define KLI_REPORT_H
 
+#include <jansson.h>
+
 #include "authority.h"
 #include "settings.h"
+
+/* A JSON string of s: config text is checked UTF-8, but a path can come
+ * back from a symlink or a policy with any bytes, which jansson refuses;
+ * those become '?' rather than fail. Never NULL (out of memory dies). */
+json_t *report_json_str(const char *s);
 
 /* Lines ending in '\n'. */
 char *report_text(const struct grant *g);

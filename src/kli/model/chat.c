@@ -278,14 +278,8 @@ static bool parse_root(json_t *root, struct chat_reply *out, char *err, size_t e
 {
 	if (!json_is_object(root))
 		return fail(err, errlen, "is not a JSON object");
-	json_t *error = json_object_get(root, "error");
-	if (error && !json_is_null(error)) {
-		_cleanup_free_ char *body = json_dumps(root, JSON_COMPACT);
-		_cleanup_free_ char *detail = body ? chat_error_detail(body, strlen(body)) : NULL;
-		fmt_into(err, errlen, "the model server reported an error: %s",
-			 detail ? detail : "(no message)");
+	if (chat_error_object(root, err, errlen))
 		return false;
-	}
 	json_t *choices = json_object_get(root, "choices");
 	if (!json_is_array(choices))
 		return fail(err, errlen, "has no \"choices\" list");
@@ -381,6 +375,18 @@ static char *one_line(const char *s, size_t max)
 		memcpy(o + j, "...", 3), j += 3;
 	o[j] = '\0';
 	return o;
+}
+
+bool chat_error_object(json_t *root, char *err, size_t errlen)
+{
+	json_t *error = json_object_get(root, "error");
+	if (!error || json_is_null(error))
+		return false;
+	_cleanup_free_ char *body = json_dumps(root, JSON_COMPACT);
+	_cleanup_free_ char *detail = body ? chat_error_detail(body, strlen(body)) : NULL;
+	fmt_into(err, errlen, "the model server reported an error: %s",
+		 detail ? detail : "(no message)");
+	return true;
 }
 
 char *chat_error_detail(const char *body, size_t len)

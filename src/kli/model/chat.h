@@ -74,6 +74,10 @@ char *chat_reply_dump(const struct chat_reply *r);
  * there is none. */
 char *chat_error_detail(const char *body, size_t len);
 
+/* A reply or stream event (a JSON object) that carries a non-null
+ * "error": true, with "the model server reported an error: DETAIL" in err. */
+bool chat_error_object(json_t *root, char *err, size_t errlen);
+
 /* base-url to what curl needs: "http(s)://host/v1" gives URL
  * ".../v1/chat/completions" and no socket; "unix:/path" gives URL
  * "http://localhost/v1/chat/completions" and *unix_path "/path". */

@@ -169,14 +169,8 @@ static bool chunk(struct chat_stream *s, json_t *root, char **added, char *err, 
 {
 	if (!json_is_object(root))
 		return fail(err, errlen, "has an event that is not a JSON object");
-	json_t *error = json_object_get(root, "error");
-	if (error && !json_is_null(error)) {
-		_cleanup_free_ char *body = json_dumps(root, JSON_COMPACT);
-		_cleanup_free_ char *detail = body ? chat_error_detail(body, strlen(body)) : NULL;
-		fmt_into(err, errlen, "the model server reported an error: %s",
-			 detail ? detail : "(no message)");
+	if (chat_error_object(root, err, errlen))
 		return false;
-	}
 	json_t *choices = json_object_get(root, "choices");
 	if (choices && !json_is_null(choices) && !json_is_array(choices))
 		return fail(err, errlen, "has \"choices\" that is not a list");
