@@ -144,9 +144,13 @@ CLEANFILES += tests/fuzz/fuzz_capability
 FUZZ_CAPABILITY_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_capability.c \
 	$(srcdir)/src/kli/authority.c \
+	$(srcdir)/src/kli/authority-constraint.c \
+	$(srcdir)/src/kli/authority-grant.c \
+	$(srcdir)/src/kli/authority-caps.c \
 	$(srcdir)/src/common/path.c \
 	$(srcdir)/src/common/util.c
-tests/fuzz/fuzz_capability: $(FUZZ_CAPABILITY_SRCS) src/kli/authority.h config.h
+tests/fuzz/fuzz_capability: $(FUZZ_CAPABILITY_SRCS) src/kli/authority.h \
+		src/kli/authority-internal.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_CAPABILITY_SRCS) $(LIBBSD_LIBS)
 

@@ -79,7 +79,10 @@ int main(int argc, char **argv)
 		return 125;
 	}
 	struct allow_rule *rules = NULL;
-	size_t n = 0;
+	size_t n = 0, norigins = 0;
+	char **origins = calloc((size_t)argc, sizeof *origins); /* the groups' */
+	if (!origins)
+		return 125;
 	for (int i = optind + 3; i < argc; i++) {
 		const char *const *g = argv[i][0] == '@' ? allow_group(argv[i] + 1) : NULL;
 		if (!g) {
@@ -87,7 +90,10 @@ int main(int argc, char **argv)
 			continue;
 		}
 		char *origin = malloc(strlen(argv[i]) + 32);
+		if (!origin)
+			return 125;
 		sprintf(origin, "--allow-host (%s)", argv[i]);
+		origins[norigins++] = origin;
 		for (; *g; g++)
 			add_rule(&rules, &n, *g, origin);
 	}
@@ -109,5 +115,9 @@ int main(int argc, char **argv)
 	char sum[1024];
 	long refused = proxy_log_summary(c.log_fd, sum, sizeof sum);
 	fprintf(stderr, "summary: %ld %s\n", refused, sum);
+	free(rules);
+	for (size_t i = 0; i < norigins; i++)
+		free(origins[i]);
+	free(origins);
 	return rc == 0 ? 0 : 1;
 }

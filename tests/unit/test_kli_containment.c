@@ -107,7 +107,7 @@ static char *fake_resolve(const char *p, const char *base)
 	return clean;
 }
 
-static const struct auth_ctx CTX = { "/ws", "/home/u", fake_resolve };
+static const struct auth_ctx CTX = { "/ws", "/home/u", fake_resolve, NULL };
 
 /* "*": universal; "-A,B": universal except A, B; else a capability list. */
 static struct grant *grant_of(const char *spec)
