@@ -28,8 +28,8 @@
  * fails or times out; R says which. A client that connects and sends
  * nothing is not logged.
  *
- * Portable C (Linux and macOS): splice(2) where there is one, read/write
- * elsewhere. One thread per connection; at most max_conns at once (more
+ * Portable C (Linux and macOS): read/write through a buffer per direction
+ * (doc/performance.md says why not splice). One thread per connection; at most max_conns at once (more
  * wait in the listen queue). */
 #ifndef KJ_PROXY_H
 #define KJ_PROXY_H
