@@ -29,8 +29,8 @@
  * nothing is not logged.
  *
  * Portable C (Linux and macOS): read/write through a buffer per direction
- * (doc/performance.md says why not splice). One thread per connection; at most max_conns at once (more
- * wait in the listen queue). */
+ * (doc/performance.md says why not splice). One thread per connection; at
+ * most max_conns at once (more wait in the listen queue). */
 #ifndef KJ_PROXY_H
 #define KJ_PROXY_H
 
