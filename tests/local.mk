@@ -81,7 +81,7 @@ EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integrat
 clean-local: clean-kjail-integration
 clean-kjail-integration:
 	-chmod -R u+rwX tests/integration/work.* 2>/dev/null
-	-rm -rf tests/integration/work.*
+	-rm -rf tests/integration/work.* tests/policy-docs
 .PHONY: clean-kjail-integration
 
 # The source files' graph as nm reads it from the objects of src/: no two
