@@ -26,7 +26,7 @@ libkjail_a_SOURCES = \
 	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \
 	src/kjail/landlock.c src/kjail/landlock.h \
 	src/kjail/probe.c src/kjail/probe.h \
-	src/kjail/seatbelt.c src/kjail/seatbelt.h \
+	src/kjail/seatbelt.c src/kjail/seatbelt-run.c src/kjail/seatbelt.h \
 	src/kjail/allowhost.c src/kjail/allowhost.h \
 	src/kjail/fdpass.c src/kjail/fdpass.h \
 	src/kjail/proxy-parse.c src/kjail/proxy-parse.h \
