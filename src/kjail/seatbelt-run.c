@@ -12,8 +12,10 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef KJ_OS_DARWIN
 #include <arpa/inet.h>
