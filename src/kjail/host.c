@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* path resolved, the links on the way noted for check_planted */
 static char *resolve_noting(struct builder *b, const char *path, const char *origin)
@@ -26,6 +27,25 @@ static char *resolve_noting(struct builder *b, const char *path, const char *ori
 	}
 	free(l.v);
 	return real;
+}
+
+/* A writable path the caller named that is not there: the line names the
+ * fix when mkdir -p would make it (every component there is a directory);
+ * a dangling symbolic link is made at its target. */
+static bool fail_missing(struct builder *b, const char *path, const char *real,
+			 const char *origin)
+{
+	struct stat st;
+	int err = stat(real, &st) == 0 ? EEXIST : errno;
+	if (err != ENOENT)
+		return fail(b, "%s: %s: %s", origin, path,
+			    err == EEXIST ? "no such file or directory" : strerror(err));
+	struct strv fix = STRV_INIT;
+	strv_pushn(&fix, "mkdir", "-p");
+	strv_push(&fix, lstat(path, &st) == 0 ? real : path);
+	_cleanup_free_ char *line = strv_shell_line(&fix);
+	strv_free(&fix);
+	return fail(b, "%s %s: no such directory (create it first: %s)", origin, path, line);
 }
 
 static bool add_writable(struct builder *b, const char *path, const char *rule, const char *origin,
@@ -62,7 +82,7 @@ static bool add_writable(struct builder *b, const char *path, const char *rule, 
 				    origin, real, *d);
 	if (kind_in(b, real, true) == K_MISSING) {
 		if (strict)
-			return fail(b, "%s: %s: no such file or directory", origin, path);
+			return fail_missing(b, path, real, origin);
 		skip(b, real, "missing, not bound writable", origin);
 		return true;
 	}
