@@ -159,6 +159,41 @@ static bool add_roots(struct builder *b)
 	return add_linked_git_dirs(b) && check_planted(b) && check_kernel_mounts(b);
 }
 
+/* --device: each class's nodes from the host's /dev (device.h); a class
+ * with none here is an error, not a jail without the GPU it was asked for. */
+static bool add_devices(struct builder *b)
+{
+	const struct entry_list *l = &b->p->devices;
+	struct plan *pl = b->pl;
+	if (!l->n)
+		return true;
+	if (pl->backend != BACKEND_BWRAP)
+		return fail(b, "%s: %s", l->v[0].origin,
+			    pl->backend == BACKEND_SEATBELT
+				    ? "not supported on macOS: GPU access there goes through IOKit, "
+				      "which kjail's Seatbelt profile does not open"
+				    : "--backend container sets up no jail: the command sees the "
+				      "container's own devices");
+	size_t ne;
+	struct dev_entry *e = device_scan(&ne);
+	bool ok = true;
+	for (size_t i = 0; ok && i < l->n; i++) {
+		const char *cls = l->v[i].value;
+		const char *origin = strpool_intern(&pl->strings, l->v[i].origin);
+		if (!device_binds(cls, e, ne, origin, &pl->devices, &pl->ndevices))
+			ok = fail(b, "%s%s%s: %s", l->v[i].origin,
+				  str_has_prefix(l->v[i].origin, "--") ? "" : ": device = ",
+				  str_has_prefix(l->v[i].origin, "--") ? "" : cls,
+				  device_class_none(cls));
+	}
+	dev_entries_free(e, ne);
+	/* run as root, the jail owns them: read-only binds first (devlock.h) */
+	for (size_t i = 0; ok && b->h->uid == 0 && i < pl->ndevices; i++)
+		if (!pl->devices[i].target)
+			strv_push(&pl->host_devices, pl->devices[i].path);
+	return ok;
+}
+
 static bool build(struct builder *b)
 {
 	const struct policy *p = b->p;
@@ -177,6 +212,8 @@ static bool build(struct builder *b)
 
 	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
 	plan_add(pl, OP_DEV, "/dev", "private", "minimal /dev");
+	if (!add_devices(b))
+		return false;
 	if (p->nested_userns.value)
 		plan_add(pl, OP_PROC_BIND, "/proc", "read-only", "host /proc (--nested-userns)");
 	else
