@@ -137,6 +137,11 @@ let
       throw "kli: ${where}: ${show h} is not HOST[:PORT] (a name, *.SUFFIX, an IPv4 address, [IPv6], or @GROUP; no scheme, path or spaces)"
     else h;
 
+  # --device classes (kjail's device.c): gpu.
+  checkDevice = where: d:
+    if d == "gpu" then d
+    else throw "kli: ${where}: ${show d} is not a device class (gpu)";
+
   # kli's rule for [model] api-key-env: a variable name.
   isVarName = s: b.isString s && b.match "[A-Za-z_][A-Za-z0-9_]*" s != null;
   # kli's rule for [bash] env-allowlist: a name, or a PREFIX* pattern.
@@ -144,7 +149,7 @@ let
 
   # ---------------------------------------------------------- sandbox
   # The options of the original `programs.kli.sandbox`, plus kjail's
-  # keepEnv, allowUserns and allowedHosts. `defaults` and `backend` are not options: the
+  # keepEnv, allowUserns, allowedHosts and devices. `defaults` and `backend` are not options: the
   # wrapper always keeps kjail's built-in masks and scrub, and never
   # selects the container backend (no jail at all).
   sandboxDefaults = {
@@ -156,6 +161,7 @@ let
     denyEnv = [ ];
     keepEnv = [ ];
     allowedHosts = [ ];
+    devices = [ ];
   };
 
   normalizeSandbox = s:
@@ -182,6 +188,7 @@ let
       denyEnv = map (checkEnvPattern "sandbox.denyEnv") (list "denyEnv");
       keepEnv = map (checkEnvPattern "sandbox.keepEnv") (list "keepEnv");
       allowedHosts = map (checkHost "sandbox.allowedHosts") (list "allowedHosts");
+      devices = map (checkDevice "sandbox.devices") (list "devices");
     };
 
   kjailIni = sandbox:
@@ -202,7 +209,8 @@ let
     ++ map (iniLine "sandbox.denyRead" "deny-read") s.denyRead
     ++ map (iniLine "sandbox.denyEnv" "deny-env") s.denyEnv
     ++ map (iniLine "sandbox.keepEnv" "keep-env") s.keepEnv
-    ++ map (iniLine "sandbox.allowedHosts" "allow-host") s.allowedHosts);
+    ++ map (iniLine "sandbox.allowedHosts" "allow-host") s.allowedHosts
+    ++ map (iniLine "sandbox.devices" "device") s.devices);
 
   # --------------------------------------------------------- settings
   # `settings` is kli's config.ini as Nix:

@@ -93,6 +93,17 @@ let
           `network`. See kjail(1).
         '';
       };
+      devices = mkOption {
+        type = types.listOf types.str;
+        default = [ ];
+        example = [ "gpu" ];
+        description = ''
+          Host devices the session may use (kjail's `device`): `gpu` binds
+          the host's GPU nodes (`/dev/nvidia*`, `/dev/dri`, `/dev/kfd`)
+          read-write; kjail refuses to start where there are none. See
+          kjail(1) for what a GPU gives away.
+        '';
+      };
     };
   };
 in

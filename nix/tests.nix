@@ -356,6 +356,10 @@ let
       expr = kliLib.kjailIni { allowedHosts = [ "api.example.com 443" ]; };
       message = ''kli: sandbox.allowedHosts: "api.example.com 443" is not HOST[:PORT]'';
     };
+    device-unknown = {
+      expr = kliLib.kjailIni { devices = [ "tpu" ]; };
+      message = ''kli: sandbox.devices: "tpu" is not a device class (gpu)'';
+    };
     keep-env-bad = {
       expr = kliLib.kjailIni { keepEnv = [ "$HOME" ]; };
       message = ''kli: sandbox.keepEnv: "$HOME" is not a variable name'';
@@ -482,6 +486,11 @@ let
     (ok "module: sandbox.allowedHosts reach the store ini as allow-host lines"
       (let t = (evalKli { user = { enable = true; sandbox = { allowedHosts = [ "@models" "github.com" ]; }; }; }).cfg.finalPackage.kjailConfig.text;
        in hasInfix "network = false\n" t && hasInfix "allow-host = @models\nallow-host = github.com\n" t))
+    (ok "kjailIni: devices = [ \"gpu\" ] is a device = gpu line"
+      (b.elem "device = gpu" (lines (kliLib.kjailIni { devices = [ "gpu" ]; }))))
+    (ok "module: sandbox.devices reach the store ini as device lines"
+      (let t = (evalKli { user = { enable = true; sandbox = { devices = [ "gpu" ]; }; }; }).cfg.finalPackage.kjailConfig.text;
+       in hasInfix "device = gpu\n" t))
     (ok "kjailIni: network = false" (b.elem "network = false" (lines (kliLib.kjailIni { network = false; }))))
     (ok "kjailIni: nestedUserns = true" (b.elem "nested-userns = true" (lines (kliLib.kjailIni { nestedUserns = true; }))))
     (ok "kjailIni: a denyRead entry with a space is written as is (no quoting)"
@@ -616,7 +625,7 @@ let
     (eq "module: the default package is nix/package.nix" nixosOff.cfg.package.outPath basePkg.outPath)
     (eq "module: sandbox defaults mirror the original (network on, nested userns off, empty lists)"
       (nixosOff.decl.sandbox.type.fill { })
-      { network = true; nestedUserns = false; allowUserns = false; writablePaths = [ ]; denyRead = [ ]; denyEnv = [ ]; keepEnv = [ ]; allowedHosts = [ ]; })
+      { network = true; nestedUserns = false; allowUserns = false; writablePaths = [ ]; denyRead = [ ]; denyEnv = [ ]; keepEnv = [ ]; allowedHosts = [ ]; devices = [ ]; })
     (eq "module: disabled: nothing is installed" nixosOff.config.condition false)
     (ok "module: NixOS: the kli goes to environment.systemPackages"
       (nixosPlain.config.condition && nixosPlain.config.content.environment.systemPackages == [ nixosPlain.cfg.finalPackage ]))

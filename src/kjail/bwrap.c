@@ -38,6 +38,19 @@ static int next_fd(struct fd_cursor *c, const struct op *o)
 	return c->fds->masks[c->mask++];
 }
 
+/* --device (device.h): the host's nodes, writable as devices must be
+ * (read-only first when kjail runs as root: spawn.c), then their links. */
+static void emit_devices(struct strv *a, const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->ndevices; i++) {
+		const struct dev_bind *d = &pl->devices[i];
+		if (d->target)
+			strv_pushv(a, (const char *const[]){ "--symlink", d->target, d->path, NULL });
+		else
+			strv_pushv(a, (const char *const[]){ "--dev-bind", d->path, d->path, NULL });
+	}
+}
+
 static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
 		    struct fd_cursor *c)
 {
@@ -51,6 +64,7 @@ static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
 		 * bwrap's --remount-ro adds nodev, and a device on a nodev
 		 * mount no longer opens. */
 		strv_pushn(a, "--dev", o->path);
+		emit_devices(a, pl);
 		break;
 	case OP_PROC:
 		strv_pushn(a, "--proc", o->path);

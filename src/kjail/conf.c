@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "conf.h"
+#include "device.h"
 #include "egress.h"
 #include "ini_reader.h"
 #include "path.h"
@@ -21,6 +22,7 @@ static const struct ini_key_spec sandbox_keys[] = {
 	{ "deny-env", true },
 	{ "keep-env", true },
 	{ "allow-host", true },
+	{ "device", true },
 	{ NULL, false },
 };
 
@@ -99,6 +101,24 @@ static bool add_pattern(struct entry_list *l, const struct ini_item *it, const c
 	return true;
 }
 
+bool device_add(struct entry_list *l, const char *what, const char *value, const char *origin,
+		char *err, size_t errlen)
+{
+	if (!device_class_known(value)) {
+		char known[128] = "";
+		for (const char *const *c = device_classes; *c; c++) {
+			if (c != device_classes)
+				strlcat(known, ", ", sizeof known);
+			strlcat(known, *c, sizeof known);
+		}
+		fmt_into(err, errlen, "%s: unknown device class '%s' (known: %s)", what, value, known);
+		return false;
+	}
+	if (!entry_list_has(l, value))
+		entry_add(l, value, origin);
+	return true;
+}
+
 static bool on_item(void *ctxp, const struct ini_item *it, char *err, size_t errlen)
 {
 	struct load_ctx *ctx = ctxp;
@@ -133,6 +153,8 @@ static bool on_item(void *ctxp, const struct ini_item *it, char *err, size_t err
 		return add_pattern(&p->keep_env, it, origin, err, errlen);
 	if (strcmp(k, "allow-host") == 0)
 		return egress_add(&p->allow_host, k, it->value, origin, err, errlen);
+	if (strcmp(k, "device") == 0)
+		return device_add(&p->devices, k, it->value, origin, err, errlen);
 	fmt_into(err, errlen, "unhandled key '%s'", k);
 	return false;
 }

@@ -23,5 +23,9 @@ bool config_load_text(struct policy *p, const char *name, const char *text, size
 
 /* Checks shared with the command line. */
 bool env_pattern_valid(const char *pattern);
+/* --device=CLASS, device = CLASS (what: the flag or the key): adds a known
+ * class to l once; false with one line in err for an unknown one. */
+bool device_add(struct entry_list *l, const char *what, const char *value, const char *origin,
+		char *err, size_t errlen);
 
 #endif

@@ -64,6 +64,14 @@ void explain_verdict(const struct plan *pl, const char *path, const char *cwd, s
 		free(v->path);
 		v->path = linked;
 	}
+	/* --device: a node bound into the jail's private /dev */
+	for (size_t i = 0; i < pl->ndevices; i++)
+		if (!pl->devices[i].target && strcmp(pl->devices[i].path, v->path) == 0) {
+			v->what = "writable";
+			v->rule = "device node (bound from the host)";
+			v->origin = pl->devices[i].origin;
+			return;
+		}
 	const struct op *o = plan_verdict(pl, v->path);
 	if (!o) {
 		v->what = "read-only";
@@ -157,6 +165,38 @@ void explain_allowlist(FILE *out, const struct plan *pl, const char *prefix)
 		     " (SOCKS5) inside the jail; log " KJ_NET_LOG "\n", prefix);
 }
 
+/* --device: what the jail's /dev holds besides bwrap's minimal one */
+static void explain_devices(FILE *out, const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->ndevices; i++) {
+		const struct dev_bind *d = &pl->devices[i];
+		if (d->target)
+			fprintf(out, "device link: %s -> %s (%s; %s)\n", d->path, d->target, d->cls,
+				d->origin);
+		else
+			fprintf(out, "device: %s (%s; read-write, the host's node; %s)\n", d->path,
+				d->cls, d->origin);
+	}
+}
+
+static void devices_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "devices");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->ndevices; i++) {
+		const struct dev_bind *d = &pl->devices[i];
+		jw_begin_object(w);
+		jw_kstring(w, "path", d->path);
+		jw_kstring(w, "kind", d->target ? "link" : "node");
+		if (d->target)
+			jw_kstring(w, "target", d->target);
+		jw_kstring(w, "class", d->cls);
+		jw_kstring(w, "origin", d->origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
 static void text_policy(FILE *out, const struct policy *p, const struct plan *pl,
 			const char *bwrap)
 {
@@ -187,6 +227,7 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 		fprintf(out, "read-only device: %s (run as root, the jail owns it: bound "
 			     "read-only, it still opens for reading and writing)\n",
 			pl->host_devices.v[i]);
+	explain_devices(out, pl);
 	if (pl->proc_read_only)
 		fprintf(out, "read-only: /proc (run as root: a chmod there would change the "
 			     "kernel's entry for every /proc on the host; writing /proc/self fails)\n");
@@ -344,6 +385,8 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 		jw_end_object(w);
 	}
 	jw_end_array(w);
+	if (pl->ndevices) /* --device */
+		devices_json(w, pl);
 	entries_json(w, "created", &pl->created, "path", "why");
 	entries_json(w, "unprotected", &pl->unguarded, "path", "why");
 	if (pl->watched.n) /* a repository with submodules */

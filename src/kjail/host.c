@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* path resolved, the links on the way noted for check_planted */
 static char *resolve_noting(struct builder *b, const char *path, const char *origin)
@@ -26,6 +27,25 @@ static char *resolve_noting(struct builder *b, const char *path, const char *ori
 	}
 	free(l.v);
 	return real;
+}
+
+/* A writable path the caller named that is not there: the line names the
+ * fix when mkdir -p would make it (every component there is a directory);
+ * a dangling symbolic link is made at its target. */
+static bool fail_missing(struct builder *b, const char *path, const char *real,
+			 const char *origin)
+{
+	struct stat st;
+	int err = stat(real, &st) == 0 ? EEXIST : errno;
+	if (err != ENOENT)
+		return fail(b, "%s: %s: %s", origin, path,
+			    err == EEXIST ? "no such file or directory" : strerror(err));
+	struct strv fix = STRV_INIT;
+	strv_pushn(&fix, "mkdir", "-p");
+	strv_push(&fix, lstat(path, &st) == 0 ? real : path);
+	_cleanup_free_ char *line = strv_shell_line(&fix);
+	strv_free(&fix);
+	return fail(b, "%s %s: no such directory (create it first: %s)", origin, path, line);
 }
 
 static bool add_writable(struct builder *b, const char *path, const char *rule, const char *origin,
@@ -62,7 +82,7 @@ static bool add_writable(struct builder *b, const char *path, const char *rule, 
 				    origin, real, *d);
 	if (kind_in(b, real, true) == K_MISSING) {
 		if (strict)
-			return fail(b, "%s: %s: no such file or directory", origin, path);
+			return fail_missing(b, path, real, origin);
 		skip(b, real, "missing, not bound writable", origin);
 		return true;
 	}
@@ -139,6 +159,41 @@ static bool add_roots(struct builder *b)
 	return add_linked_git_dirs(b) && check_planted(b) && check_kernel_mounts(b);
 }
 
+/* --device: each class's nodes from the host's /dev (device.h); a class
+ * with none here is an error, not a jail without the GPU it was asked for. */
+static bool add_devices(struct builder *b)
+{
+	const struct entry_list *l = &b->p->devices;
+	struct plan *pl = b->pl;
+	if (!l->n)
+		return true;
+	if (pl->backend != BACKEND_BWRAP)
+		return fail(b, "%s: %s", l->v[0].origin,
+			    pl->backend == BACKEND_SEATBELT
+				    ? "not supported on macOS: GPU access there goes through IOKit, "
+				      "which kjail's Seatbelt profile does not open"
+				    : "--backend container sets up no jail: the command sees the "
+				      "container's own devices");
+	size_t ne;
+	struct dev_entry *e = device_scan(&ne);
+	bool ok = true;
+	for (size_t i = 0; ok && i < l->n; i++) {
+		const char *cls = l->v[i].value;
+		const char *origin = strpool_intern(&pl->strings, l->v[i].origin);
+		if (!device_binds(cls, e, ne, origin, &pl->devices, &pl->ndevices))
+			ok = fail(b, "%s%s%s: %s", l->v[i].origin,
+				  str_has_prefix(l->v[i].origin, "--") ? "" : ": device = ",
+				  str_has_prefix(l->v[i].origin, "--") ? "" : cls,
+				  device_class_none(cls));
+	}
+	dev_entries_free(e, ne);
+	/* run as root, the jail owns them: read-only binds first (devlock.h) */
+	for (size_t i = 0; ok && b->h->uid == 0 && i < pl->ndevices; i++)
+		if (!pl->devices[i].target)
+			strv_push(&pl->host_devices, pl->devices[i].path);
+	return ok;
+}
+
 static bool build(struct builder *b)
 {
 	const struct policy *p = b->p;
@@ -157,6 +212,8 @@ static bool build(struct builder *b)
 
 	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
 	plan_add(pl, OP_DEV, "/dev", "private", "minimal /dev");
+	if (!add_devices(b))
+		return false;
 	if (p->nested_userns.value)
 		plan_add(pl, OP_PROC_BIND, "/proc", "read-only", "host /proc (--nested-userns)");
 	else

@@ -18,6 +18,7 @@ libkjail_a_SOURCES = \
 	src/kjail/spawn.c src/kjail/spawn.h \
 	src/kjail/egress.c src/kjail/egress.h src/kjail/egress-run.c src/kjail/egress-run.h \
 	src/kjail/devlock.c src/kjail/devlock.h \
+	src/kjail/device.c src/kjail/device.h src/kjail/devscan.c \
 	src/kjail/reap.c src/kjail/reap.h \
 	src/kjail/aftercare.c src/kjail/aftercare.h \
 	src/kjail/gitreport.c src/kjail/gitreport.h \
@@ -156,3 +157,10 @@ FUZZ_PROXY_SRCS = \
 tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy-parse.h src/kjail/allowhost.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROXY_SRCS)
+
+# --device=gpu (issue 30): the builder from a table of /dev layouts.
+check_PROGRAMS += tests/unit/test_device
+TESTS += tests/unit/test_device
+tests_unit_test_device_SOURCES = tests/unit/test_device.c
+tests_unit_test_device_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_device_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

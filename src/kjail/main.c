@@ -38,6 +38,7 @@ extern char **environ;
 enum {
 	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND,
 	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST,
+	OPT_DEVICE,
 };
 
 static const char short_opts[] = "+:C:w:r:e:k:nhV";
@@ -50,6 +51,7 @@ static const struct option long_opts[] = {
 	{ "no-network", no_argument, NULL, 'n' },
 	{ "network", no_argument, NULL, OPT_NETWORK },
 	{ "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
+	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "nested-userns", no_argument, NULL, OPT_NESTED },
 	{ "no-defaults", no_argument, NULL, OPT_NO_DEFAULTS },
 	{ "allow-userns", no_argument, NULL, OPT_ALLOW_USERNS },
@@ -83,6 +85,8 @@ static void usage(FILE *out)
 	      "                         *.SUFFIX, an IP or @GROUP) on PORT (default 80\n"
 	      "                         and 443, * for any) through kjail's proxy, and\n"
 	      "                         nothing else (repeatable)\n"
+	      "      --device=gpu       also the host's GPU device nodes (/dev/nvidia*,\n"
+	      "                         /dev/dri, /dev/kfd), read-write; see kjail(1)\n"
 	      "      --nested-userns    inside a container that masks /proc: bind /proc\n"
 	      "                         instead of mounting it, no PID namespace\n"
 	      "      --no-defaults      drop the built-in masks and environment scrub\n"
@@ -223,6 +227,13 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 			char err[512];
 			if (!egress_add(&p->allow_host, "--allow-host", optarg, "--allow-host", err,
 					sizeof err))
+				die("%s", err);
+			break;
+		}
+		case OPT_DEVICE: {
+			char err[512];
+			_cleanup_free_ char *origin = xasprintf("--device=%s", optarg);
+			if (!device_add(&p->devices, "--device", optarg, origin, err, sizeof err))
 				die("%s", err);
 			break;
 		}

@@ -55,6 +55,7 @@ void plan_free(struct plan *pl)
 	entry_list_free(&pl->env_removed);
 	strv_free(&pl->env);
 	strv_free(&pl->host_devices);
+	dev_binds_free(pl->devices, pl->ndevices);
 	memset(pl, 0, sizeof *pl);
 }
 

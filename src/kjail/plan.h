@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "device.h"
 #include "egress.h"
 #include "policy.h"
 #include "strv.h"
@@ -90,6 +91,11 @@ struct plan {
 				      * /dev (and console), bound read-only onto
 				      * themselves in a mount namespace of kjail's
 				      * own before bwrap binds them (spawn.c) */
+	/* --device: the host's nodes bound into the jail's /dev, writable, and
+	 * their links (device.h), in that order; the nodes are in
+	 * host_devices too when kjail runs as root */
+	struct dev_bind *devices;
+	size_t ndevices;
 	struct op *ops;
 	size_t nops;
 	size_t ops_cap;

@@ -50,6 +50,9 @@ struct policy {
 	 * its own network namespace and reaches out only through kjail's
 	 * proxy (egress.h). */
 	struct entry_list allow_host;
+	/* --device=CLASS, device = CLASS: value the class (device.h, checked),
+	 * once each */
+	struct entry_list devices;
 	/* Config files read, in order (for --explain). */
 	struct entry_list sources;
 };

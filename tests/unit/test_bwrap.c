@@ -191,6 +191,29 @@ static void test_root_proc_read_only(void **state)
 	      "-- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/w -- true");
 }
 
+/* --device: the nodes right after --dev, writable (--dev-bind), then their
+ * links; /dev stays the one writable root Landlock is told of. */
+static void test_devices(void **state)
+{
+	(void)state;
+	struct plan pl;
+	base(&pl, "/w");
+	static const struct dev_entry e[] = {
+		{ "/dev/nvidia0", DEV_CHAR, NULL },
+		{ "/dev/dri/card0", DEV_CHAR, NULL },
+		{ "/dev/dri/by-path/pci-0000:00:02.0-card", DEV_LINK, "../card0" },
+	};
+	assert_int_equal(device_binds("gpu", e, 3, "--device=gpu", &pl.devices, &pl.ndevices), 2);
+	char *cmd[] = { "true", NULL };
+	check(&pl, &fds, cmd,
+	      HEAD "--unshare-pid " NS CAPS
+	      "--ro-bind / / --dev /dev --dev-bind /dev/nvidia0 /dev/nvidia0 "
+	      "--dev-bind /dev/dri/card0 /dev/dri/card0 "
+	      "--symlink ../card0 /dev/dri/by-path/pci-0000:00:02.0-card "
+	      "--proc /proc --ro-bind /proc/sys /proc/sys --tmpfs /tmp --bind /w /w --chdir /w "
+	      "-- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/w -- true");
+}
+
 /* What --dev binds from the host, as bwrap's SETUP_MOUNT_DEV lists it. */
 static void test_dev_nodes(void **state)
 {
@@ -214,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_rw_words),
 		cmocka_unit_test(test_root_proc_read_only),
 		cmocka_unit_test(test_dev_nodes),
+		cmocka_unit_test(test_devices),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

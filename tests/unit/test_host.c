@@ -268,7 +268,8 @@ static void test_refusals(void **state)
 	fx_init(&f, true);
 	entry_add(&f.p.writable, "/nonexistent-kjail-test", "--writable");
 	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
-	assert_string_equal(f.err, "--writable: /nonexistent-kjail-test: no such file or directory");
+	assert_string_equal(f.err, "--writable /nonexistent-kjail-test: no such directory (create it "
+				   "first: mkdir -p /nonexistent-kjail-test)");
 	fx_free(&f);
 
 	fx_init(&f, true);
