@@ -67,6 +67,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-allow-host.test \
 	tests/integration/kjail-socket-families.test \
 	tests/integration/kjail-nested-debug.test \
+	tests/integration/kjail-nested.test \
 	tests/integration/kjail-host-sockets.test \
 	tests/integration/kjail-host-metadata.test \
 	tests/integration/kjail-badinput.test \

@@ -136,7 +136,7 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	 * could remount / read-write: a user namespace and --cap-drop ALL
 	 * leave it nothing. */
 	strv_push(a, "--unshare-user");
-	if (!pl->allow_userns)
+	if (!pl->allow_userns && !pl->in_kjail)
 		strv_push(a, "--disable-userns");
 	if (pl->inside_id >= 0) {
 		strv_push(a, "--uid");
@@ -177,8 +177,10 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	strv_pushf(a, "--jail-entry=%d,%d,%d", fds->status, fds->user_err, fds->sig_default);
 	if (pl->net == NET_ALLOWLIST)
 		strv_pushf(a, JAIL_PROXY_PREFIX "%d", fds->proxy);
+	if (pl->allow_userns)
+		strv_push(a, JAIL_USERNS_MOUNTS);
 	/* where the command may write: Landlock holds it there, whatever
-	 * descriptor it reopens */
+	 * descriptor it reopens (not with JAIL_USERNS_MOUNTS) */
 	for (size_t i = 0; i < pl->nops; i++) {
 		enum op_kind k = pl->ops[i].kind;
 		if (k == OP_BIND || k == OP_TMP || k == OP_DEV || k == OP_PROC)

@@ -26,6 +26,13 @@
  * (the workspace, --writable paths, /tmp, /dev, /proc). */
 #define JAIL_RW_PREFIX "--rw="
 
+/* --jail-entry=S,E,M [--proxy-fd=N] --userns-mounts ...: the jail was
+ * started with --allow-userns, and the command may build mount namespaces
+ * of its own (a nested jail): Landlock's write rules, under which no
+ * mount, umount or pivot_root succeeds anywhere, are left off; the scopes
+ * stay. Without the word the write rules apply (fails closed). */
+#define JAIL_USERNS_MOUNTS "--userns-mounts"
+
 /* --jail-entry=S,E,M --proxy-fd=N ...: under an allowlist, the socket on
  * which the entry program hands kjail's proxy its listeners (made inside
  * the jail's network namespace on 127.0.0.1, the ports proxy.h fixes)

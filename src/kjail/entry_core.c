@@ -66,6 +66,9 @@ void jail_entry_if_asked(int argc, char **argv)
 			die("--jail-entry: bad proxy descriptor");
 		i++;
 	}
+	bool mounts = i < argc && strcmp(argv[i], JAIL_USERNS_MOUNTS) == 0;
+	if (mounts)
+		i++;
 	int first_rw = i;
 	while (i < argc && str_has_prefix(argv[i], JAIL_RW_PREFIX "/"))
 		i++;
@@ -75,7 +78,7 @@ void jail_entry_if_asked(int argc, char **argv)
 	const char **rw = (const char **)argv + first_rw;
 	for (int k = first_rw; k < i; k++)
 		rw[k - first_rw] = argv[k] + strlen(JAIL_RW_PREFIX);
-	jail_entry(argv[1] + strlen("--jail-entry="), proxy_fd, rw, (size_t)(i - first_rw),
+	jail_entry(argv[1] + strlen("--jail-entry="), proxy_fd, rw, (size_t)(i - first_rw), mounts,
 		   argv + i + 1);
 }
 
@@ -128,7 +131,7 @@ void entry_proxy_listeners(int sock)
 }
 
 void jail_entry(const char *spec, int proxy_fd, const char *const *rw, size_t nrw,
-		char *const *cmd)
+		bool mounts, char *const *cmd)
 {
 	const char *p;
 	int status = parse_fd(spec, &p);
@@ -152,7 +155,7 @@ void jail_entry(const char *spec, int proxy_fd, const char *const *rw, size_t nr
 	char err[PATH_MAX + 64];
 	/* the command's stderr is the user's, still on its own descriptor */
 	const int std[3] = { STDIN_FILENO, STDOUT_FILENO, user_err };
-	if (landlock_apply(rw, nrw, std, err, sizeof err) == LL_FAILED)
+	if (landlock_apply(rw, nrw, std, mounts, err, sizeof err) == LL_FAILED)
 		die("cannot apply the jail's Landlock rules: %s", err);
 	if (write(status, "R", 1) != 1)
 		die_errno("--jail-entry: cannot report readiness");

@@ -212,15 +212,27 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 			     "namespaces and, inside them, hold capabilities over them; the mount, "
 			     "keyring and other filter rules still apply\n",
 			p->allow_userns.origin);
+	if (pl->allow_userns && pl->backend == BACKEND_BWRAP)
+		fprintf(out, "mounts: mount(2), umount2(2) and pivot_root(2) allowed (%s), so a "
+			     "jail can nest: they act only in a mount namespace the command makes, "
+			     "where every mount of this jail is locked (no mask undone, no "
+			     "read-only bind made writable); the newer mount API answers ENOSYS; "
+			     "Landlock's write rules are off (under them no mount succeeds), so a "
+			     "file given read-only on standard input, output or error that you "
+			     "could write is refused instead\n",
+			p->allow_userns.origin);
 	if (pl->inside_id >= 0)
 		fprintf(out, "identity: uid and gid %ld inside the jail (the caller's outside), so "
 			     "nested namespaces can map it\n", pl->inside_id);
 	if (!pl->allow_userns)
 		fprintf(out, "user namespaces: none can be created inside\n");
 	fprintf(out, "processes: own PID namespace, %s\n",
-		pl->nested_userns ? "not unshared (--nested-userns); host /proc bound read-only; "
-				    "what the command leaves running is killed when it exits"
+		pl->nested_userns ? "not unshared; host /proc bound read-only; what the command "
+				    "leaves running is killed when it exits"
 				  : "nothing outlives the command");
+	if (pl->nested_userns)
+		fprintf(out, "nested: no fresh /proc, no PID namespace (%s)\n",
+			p->nested_userns.origin);
 	fprintf(out, "capabilities: all dropped\n");
 	/* run as root: what the jail would own (plan.h) */
 	for (size_t i = 0; i < pl->host_devices.n; i++)
@@ -344,6 +356,8 @@ static void layers_json(struct jsonw *w, const struct plan *pl)
 	jw_kbool(w, "landlock_enabled", abi >= 1);
 	jw_key(w, "landlock_abi");
 	jw_int(w, abi >= 1 ? abi : 0);
+	/* --allow-userns: no write rules, under which no mount succeeds */
+	jw_kbool(w, "landlock_writes", abi >= LANDLOCK_WRITES_ABI && !pl->allow_userns);
 }
 
 /* Streamed, not built as a tree: with thousands of masks this runs on every

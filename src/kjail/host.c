@@ -215,7 +215,9 @@ static bool build(struct builder *b)
 	if (!add_devices(b))
 		return false;
 	if (p->nested_userns.value)
-		plan_add(pl, OP_PROC_BIND, "/proc", "read-only", "host /proc (--nested-userns)");
+		plan_add(pl, OP_PROC_BIND, "/proc", "read-only",
+			 b->h->in_kjail ? "the outer jail's /proc (kjail runs inside a kjail jail)"
+					: "host /proc (--nested-userns)");
 	else
 		plan_add(pl, OP_PROC, "/proc", "private", "the jail's own processes");
 	plan_add(pl, OP_TMP, "/tmp", "private", "empty tmpfs");
@@ -243,6 +245,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 		out->allow = egress_rules(&p->allow_host, &out->strings, &out->nallow);
 	out->nested_userns = p->nested_userns.value;
 	out->allow_userns = p->allow_userns.value;
+	out->in_kjail = h->in_kjail;
 	/* A nested namespace may map uid 0 of its parent only if its creator
 	 * held CAP_SETFCAP, which the jail never has; so a root run that allows
 	 * user namespaces is uid 65534 inside (still root outside). */

@@ -91,11 +91,13 @@ static bool add_writable(int ruleset, const char *path)
 	return ok;
 }
 
-int landlock_apply(const char *const *rw, size_t nrw, const int std[3], char *err,
-		   size_t errlen)
+int landlock_apply(const char *const *rw, size_t nrw, const int std[3], bool mounts,
+		   char *err, size_t errlen)
 {
 	int abi = landlock_abi();
-	bool writes = abi >= LANDLOCK_WRITES_ABI, scopes = abi >= LANDLOCK_SCOPES_ABI;
+	/* a domain that handles any file-system right refuses every mount,
+	 * umount and pivot_root, in any namespace */
+	bool writes = abi >= LANDLOCK_WRITES_ABI && !mounts, scopes = abi >= LANDLOCK_SCOPES_ABI;
 	if (!writes && !scopes)
 		return LL_UNSUPPORTED;
 	struct kj_ruleset_attr attr = {
@@ -154,10 +156,10 @@ const char *landlock_status(void)
 	return "Landlock is Linux-only";
 }
 
-int landlock_apply(const char *const *rw, size_t nrw, const int std[3], char *err,
-		   size_t errlen)
+int landlock_apply(const char *const *rw, size_t nrw, const int std[3], bool mounts,
+		   char *err, size_t errlen)
 {
-	(void)rw, (void)nrw, (void)std, (void)err, (void)errlen;
+	(void)rw, (void)nrw, (void)std, (void)mounts, (void)err, (void)errlen;
 	return LL_UNSUPPORTED;
 }
 #endif

@@ -3,6 +3,7 @@
 #ifndef KJ_LANDLOCK_H
 #define KJ_LANDLOCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "entry-abi.h" /* LANDLOCK_SCOPES_ABI */
@@ -19,9 +20,12 @@ enum { LL_APPLIED = 0, LL_UNSUPPORTED = 1, LL_FAILED = -1 };
  * open on, as far as they were opened for writing), so
  * that no descriptor reopened through /proc/self/fd writes elsewhere; no
  * connecting to abstract Unix sockets made outside, no signals to
- * processes outside. */
-int landlock_apply(const char *const *rw, size_t nrw, const int std[3], char *err,
-		   size_t errlen);
+ * processes outside. With mounts (--allow-userns), no write rules: a
+ * Landlock domain that handles any file-system right may never mount,
+ * unmount or pivot_root, not even in a mount namespace of its own, and a
+ * nested jail needs to; the scopes stay. */
+int landlock_apply(const char *const *rw, size_t nrw, const int std[3], bool mounts,
+		   char *err, size_t errlen);
 
 /* One line on the scopes this kernel gives, for --explain and --doctor. */
 const char *landlock_status(void);

@@ -372,6 +372,13 @@ int main(int argc, char **argv)
 	policy_init(&p);
 	load_config(&p, &cli, home);
 	apply_flags(argc, argv, &cli, &p);
+	/* inside a kjail jail a fresh /proc is refused: the nested jail binds
+	 * the outer one's, read-only, as --nested-userns does */
+	bool in_kjail = backend_effective(p.backend) == BACKEND_BWRAP && probe_in_kjail_jail();
+	if (in_kjail && !p.nested_userns.value)
+		bool_set(&p.nested_userns, true,
+			 "implied: kjail runs inside a kjail jail (" KJ_POLICY_DIR
+			 " is its read-only mount)");
 	char **rest = argv + optind;
 	char *default_cmd[2];
 	char **cmd = command_of(rest, default_cmd);
@@ -403,6 +410,7 @@ int main(int argc, char **argv)
 		.uid = (unsigned)getuid(),
 		.dry_run = !run,
 		.explain = cli.explain,
+		.in_kjail = in_kjail,
 	};
 	struct plan pl;
 	char err[1024];
@@ -459,8 +467,9 @@ int main(int argc, char **argv)
 	if (!entry)
 		die("%s", enterr);
 	/* with Landlock's write rules the entry program holds such a file to
-	 * what it was opened for; without them, kjail refuses it */
-	if (run && landlock_abi() < LANDLOCK_WRITES_ABI)
+	 * what it was opened for; without them (an older kernel, or
+	 * --allow-userns: JAIL_USERNS_MOUNTS), kjail refuses it */
+	if (run && (landlock_abi() < LANDLOCK_WRITES_ABI || pl.allow_userns))
 		refuse_reopenable_stdio(&pl);
 	/* the jail finds its own policy at KJ_POLICY_FILE: what --explain
 	 * --json says, less the constant seccomp list */

@@ -10,6 +10,27 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+
+/* Whether real is already a mask: an empty file on a read-only tmpfs,
+ * mounted over the path from a file since deleted (as bwrap masks one,
+ * and so the jail kjail runs in when nested). Nothing can be mounted on a
+ * deleted file (ENOENT), and nothing needs to be: it reads empty, it
+ * cannot be written, and no name reaches the file under it. */
+static bool already_masked(struct builder *b, const char *real)
+{
+	struct stat st;
+	struct statvfs vf;
+	if (stat(real, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != 0 ||
+	    statvfs(real, &vf) != 0 || !(vf.f_flag & ST_RDONLY))
+		return false;
+	const struct mount_table *t = host_mounts(b);
+	const struct mount_entry *m = t ? mount_of(t, real) : NULL;
+	static const char deleted[] = "//deleted";
+	size_t n = m ? strlen(m->root) : 0, d = sizeof deleted - 1;
+	return m && strcmp(m->point, real) == 0 && strcmp(m->type, "tmpfs") == 0 && n > d &&
+	       strcmp(m->root + n - d, deleted) == 0;
+}
 
 void add_mask(struct builder *b, const char *path, const char *origin)
 {
@@ -31,6 +52,10 @@ void add_mask(struct builder *b, const char *path, const char *origin)
 		cand_take(b->pl, &b->masks, OP_MASK_DIR, steal_pointer(&real), "masked", origin);
 		return;
 	case K_FILE:
+		if (already_masked(b, real)) {
+			skip(b, real, "already masked (an empty read-only file over it)", origin);
+			return;
+		}
 		cand_take(b->pl, &b->masks, OP_MASK_FILE, steal_pointer(&real), "masked", origin);
 		return;
 	}

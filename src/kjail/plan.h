@@ -68,6 +68,8 @@ struct host {
 	unsigned uid;
 	bool dry_run;                /* --print/--explain: create nothing */
 	bool explain;                /* --explain: also list what was skipped, and why */
+	bool in_kjail;               /* this kjail runs inside a kjail jail
+				      * (probe_in_kjail_jail) */
 };
 
 struct plan {
@@ -81,6 +83,10 @@ struct plan {
 	size_t nallow;
 	bool nested_userns;
 	bool allow_userns;
+	/* Inside a kjail jail: the outer jail's /proc/sys is a read-only
+	 * mount, where bwrap's --disable-userns cannot write its sysctl, so
+	 * user namespaces are refused by the seccomp rules alone. */
+	bool in_kjail;
 	long inside_id;               /* uid and gid inside the jail, or -1: the caller's */
 	/* Run as root, the jail's uid is the owner of what root owns, and an
 	 * owner needs no capability to chmod, chown to its group, touch or set

@@ -16,7 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,15 +47,27 @@ static int userns_errno(void)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : EPERM;
 }
 
+bool probe_in_kjail_jail(void)
+{
+	struct stat dir, tmp, file;
+	struct statfs fs;
+	return lstat(KJ_POLICY_DIR, &dir) == 0 && S_ISDIR(dir.st_mode) &&
+	       lstat("/tmp", &tmp) == 0 && dir.st_dev != tmp.st_dev &&
+	       statfs(KJ_POLICY_DIR, &fs) == 0 && fs.f_type == TMPFS_MAGIC &&
+	       (fs.f_flags & ST_RDONLY) && lstat(KJ_POLICY_FILE, &file) == 0 &&
+	       S_ISREG(file.st_mode);
+}
+
 bool probe_inside_kjail(char *fix, size_t len)
 {
 	/* a diagnosis only: the file is trusted for nothing else */
 	if (access(KJ_POLICY_FILE, F_OK) != 0)
 		return false;
 	fmt_into(fix, len,
-		 "this process runs inside a kjail jail (%s names it), and kjail does not nest: "
-		 "a jail inside a jail needs mounts and a /proc of its own that the outer one "
-		 "refuses, with or without --allow-userns; run the command in the outer jail",
+		 "this process runs inside a kjail jail (%s names it), and kjail nests only in "
+		 "a jail started with --allow-userns: a jail inside a jail needs user and mount "
+		 "namespaces of its own, which the outer one refuses without it; run the "
+		 "command in the outer jail, or start that one with --allow-userns",
 		 KJ_POLICY_FILE);
 	return true;
 }
@@ -251,6 +267,7 @@ void probe_bwrap_too_old(const char *bwrap, char *fix, size_t len)
 		fix[0] = '\0';
 }
 bool probe_proc_masked(char *where, size_t len) { (void)where; (void)len; return false; }
+bool probe_in_kjail_jail(void) { return false; }
 int doctor(const char *self, const char *bwrap)
 {
 	(void)self;

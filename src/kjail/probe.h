@@ -18,6 +18,14 @@ bool probe_userns(char *fix, size_t len);
  * there), with the fix in fix: why a jail did not start there. */
 bool probe_inside_kjail(char *fix, size_t len);
 
+/* Whether this process runs inside a kjail jail, by what no one but a
+ * jail's maker can fake: KJ_POLICY_DIR is a mount of its own (not a
+ * directory of /tmp's), a read-only tmpfs, holding the policy file. A
+ * directory of that name made in a shared /tmp is not enough. There a
+ * fresh /proc is refused (the outer jail mounts over parts of its own),
+ * so the jail takes --nested-userns's shape. */
+bool probe_in_kjail_jail(void);
+
 /* "bubblewrap 0.8.0", or "" when it cannot be run. */
 void probe_bwrap_version(const char *bwrap, char *out, size_t len);
 

@@ -63,7 +63,7 @@ static bool no_writes(void)
 #endif
 	char err[160];
 	int none[3] = { -1, -1, -1 };
-	if (landlock_apply(NULL, 0, none, err, sizeof err) == LL_FAILED) {
+	if (landlock_apply(NULL, 0, none, false, err, sizeof err) == LL_FAILED) {
 		fprintf(stderr, "kjail: proxy: %s\n", err);
 		return false;
 	}

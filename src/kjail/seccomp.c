@@ -161,6 +161,32 @@ static void add_no_network(struct rules *r)
 	}
 }
 
+/* Without --allow-userns the mount table is the jail's, whole. With it,
+ * the command may build mount namespaces of its own (a nested bwrap, a
+ * nested kjail): it holds the capability for mounting only over a
+ * namespace it made, where every mount the jail made is locked
+ * (MNT_LOCKED: no unmounting a mask; MNT_LOCK_READONLY: no making a
+ * read-only bind writable), so mount(2), umount2(2) and pivot_root(2),
+ * what bwrap uses, are let through. The newer mount API (fsopen,
+ * fsconfig, ...) is not: it answers as a kernel without it, so mount(8)
+ * falls back to mount(2), and its parsers stay out of reach. */
+static void add_mounts(struct rules *r, const struct sc_opts *o)
+{
+	static const char *const classic[] = { "mount", "umount", "umount2", "pivot_root", NULL };
+	static const char *const api[] = {
+		"move_mount", "open_tree", "fsopen", "fsconfig", "fsmount", "fspick",
+		"mount_setattr", NULL,
+	};
+	if (!o->allow_userns)
+		add_all(r, classic, EPERM, "the mount table is the jail");
+	if (o->allow_userns)
+		add_all(r, api, ENOSYS,
+			"only mount(2) in a namespace of its own (--allow-userns); mount(8) "
+			"falls back to it");
+	else
+		add_all(r, api, EPERM, "the mount table is the jail");
+}
+
 struct sc_rule *seccomp_rules(const struct sc_opts *o, size_t *n)
 {
 	struct rules r = { 0 };
@@ -182,11 +208,7 @@ struct sc_rule *seccomp_rules(const struct sc_opts *o, size_t *n)
 	 * libc fall back to clone, whose flags the rule above sees. */
 	add(&r, "clone3", ENOSYS, NULL, "its flags cannot be inspected; libc falls back to clone");
 
-	static const char *const mounts[] = {
-		"mount", "umount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen",
-		"fsconfig", "fsmount", "fspick", "mount_setattr", NULL,
-	};
-	add_all(&r, mounts, EPERM, "the mount table is the jail");
+	add_mounts(&r, o);
 	static const char *const keys[] = { "keyctl", "add_key", "request_key", NULL };
 	add_all(&r, keys, EPERM, "the kernel keyring is shared across namespaces");
 	static const char *const kernel[] = {

@@ -102,6 +102,33 @@ static void test_nested_userns_and_seccomp(void **state)
 	      "/usr/bin/bwrap --unshare-user --uid 65534 --gid 65534 " NS CAPS
 	      "--ro-bind / / --dev /dev --ro-bind /proc /proc --tmpfs /tmp "
 	      "--ro-bind /tmp/b/kjail /tmp/b/kjail --bind /w /w --chdir /w --seccomp 8 "
+	      "-- /usr/bin/kjail --jail-entry=3,7,0 --userns-mounts --rw=/dev --rw=/tmp --rw=/w -- true");
+}
+
+/* A jail inside a kjail jail: the outer /proc/sys is read-only, so no
+ * --disable-userns (the seccomp rules refuse user namespaces). */
+static void test_inside_kjail(void **state)
+{
+	(void)state;
+	struct plan pl;
+	memset(&pl, 0, sizeof pl);
+	pl.workspace = xstrdup("/w");
+	pl.network = true;
+	pl.nested_userns = true;
+	pl.in_kjail = true;
+	pl.inside_id = -1;
+	plan_add(&pl, OP_RO_ROOT, "/", "read-only", "host root");
+	plan_add(&pl, OP_DEV, "/dev", "private", "x");
+	plan_add(&pl, OP_PROC_BIND, "/proc", "read-only", "x");
+	plan_add(&pl, OP_TMP, "/tmp", "private", "x");
+	plan_add(&pl, OP_HELPER, "/tmp/b/kjail", "helper", "x");
+	plan_add(&pl, OP_BIND, "/w", "workspace", "x");
+	struct jail_fds f = { .status = 3, .user_err = 7, .seccomp = 8, .policy = -1 };
+	char *cmd[] = { "true", NULL };
+	check(&pl, &f, cmd,
+	      "/usr/bin/bwrap --unshare-user " NS CAPS
+	      "--ro-bind / / --dev /dev --ro-bind /proc /proc --tmpfs /tmp "
+	      "--ro-bind /tmp/b/kjail /tmp/b/kjail --bind /w /w --chdir /w --seccomp 8 "
 	      "-- /usr/bin/kjail --jail-entry=3,7,0 --rw=/dev --rw=/tmp --rw=/w -- true");
 }
 
@@ -232,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_default),
 		cmocka_unit_test(test_no_network_masks_protected),
 		cmocka_unit_test(test_nested_userns_and_seccomp),
+		cmocka_unit_test(test_inside_kjail),
 		cmocka_unit_test(test_awkward_paths_stay_single_words),
 		cmocka_unit_test(test_environment_as_setenv),
 		cmocka_unit_test(test_rw_words),
