@@ -4,6 +4,7 @@
 #include "egress.h"
 #include "ini_reader.h"
 #include "path.h"
+#include "sockets.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -21,6 +22,7 @@ static const struct ini_key_spec sandbox_keys[] = {
 	{ "deny-env", true },
 	{ "keep-env", true },
 	{ "allow-host", true },
+	{ "allow-socket", true },
 	{ NULL, false },
 };
 
@@ -133,6 +135,8 @@ static bool on_item(void *ctxp, const struct ini_item *it, char *err, size_t err
 		return add_pattern(&p->keep_env, it, origin, err, errlen);
 	if (strcmp(k, "allow-host") == 0)
 		return egress_add(&p->allow_host, k, it->value, origin, err, errlen);
+	if (strcmp(k, "allow-socket") == 0)
+		return socket_add(p, k, it->value, origin, ctx->home, err, errlen);
 	fmt_into(err, errlen, "unhandled key '%s'", k);
 	return false;
 }

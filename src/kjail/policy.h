@@ -50,6 +50,10 @@ struct policy {
 	 * its own network namespace and reaches out only through kjail's
 	 * proxy (egress.h). */
 	struct entry_list allow_host;
+	/* --allow-socket, allow-socket = : a name of sockets.h's table or a
+	 * path, as written (a path expanded and normalized); checked against
+	 * the host when the plan is built. */
+	struct entry_list allow_socket;
 	/* Config files read, in order (for --explain). */
 	struct entry_list sources;
 };
