@@ -137,6 +137,15 @@ let
       throw "kli: ${where}: ${show h} is not HOST[:PORT] (a name, *.SUFFIX, an IPv4 address, [IPv6], or @GROUP; no scheme, path or spaces)"
     else h;
 
+  # --allow-socket values: a name of kjail's table (src/kjail/sockets.c)
+  # or a path as checkPath takes it; kjail checks that it is a socket.
+  socketNames = [ "ssh-agent" "gpg-agent" "docker" "podman" "system-bus" ];
+  checkSocket = where: v:
+    if b.isString v && b.elem v socketNames then v
+    else if b.isString v && !(hasPrefix "/" v || hasPrefix "~/" v) then
+      throw "kli: ${where}: ${show v} is neither a socket name (${b.concatStringsSep ", " socketNames}) nor an absolute path"
+    else checkPath where v;
+
   # kli's rule for [model] api-key-env: a variable name.
   isVarName = s: b.isString s && b.match "[A-Za-z_][A-Za-z0-9_]*" s != null;
   # kli's rule for [bash] env-allowlist: a name, or a PREFIX* pattern.
@@ -144,7 +153,7 @@ let
 
   # ---------------------------------------------------------- sandbox
   # The options of the original `programs.kli.sandbox`, plus kjail's
-  # keepEnv, allowUserns and allowedHosts. `defaults` and `backend` are not options: the
+  # keepEnv, allowUserns, allowedHosts and allowSockets. `defaults` and `backend` are not options: the
   # wrapper always keeps kjail's built-in masks and scrub, and never
   # selects the container backend (no jail at all).
   sandboxDefaults = {
@@ -156,6 +165,7 @@ let
     denyEnv = [ ];
     keepEnv = [ ];
     allowedHosts = [ ];
+    allowSockets = [ ];
   };
 
   normalizeSandbox = s:
@@ -182,6 +192,7 @@ let
       denyEnv = map (checkEnvPattern "sandbox.denyEnv") (list "denyEnv");
       keepEnv = map (checkEnvPattern "sandbox.keepEnv") (list "keepEnv");
       allowedHosts = map (checkHost "sandbox.allowedHosts") (list "allowedHosts");
+      allowSockets = map (checkSocket "sandbox.allowSockets") (list "allowSockets");
     };
 
   kjailIni = sandbox:
@@ -202,7 +213,8 @@ let
     ++ map (iniLine "sandbox.denyRead" "deny-read") s.denyRead
     ++ map (iniLine "sandbox.denyEnv" "deny-env") s.denyEnv
     ++ map (iniLine "sandbox.keepEnv" "keep-env") s.keepEnv
-    ++ map (iniLine "sandbox.allowedHosts" "allow-host") s.allowedHosts);
+    ++ map (iniLine "sandbox.allowedHosts" "allow-host") s.allowedHosts
+    ++ map (iniLine "sandbox.allowSockets" "allow-socket") s.allowSockets);
 
   # --------------------------------------------------------- settings
   # `settings` is kli's config.ini as Nix:

@@ -157,3 +157,11 @@ FUZZ_PROXY_SRCS = \
 tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy-parse.h src/kjail/allowhost.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROXY_SRCS)
+
+# --allow-socket (issue 30): the table of names, the policy's values, where
+# each name's socket is.
+check_PROGRAMS += tests/unit/test_sockets
+TESTS += tests/unit/test_sockets
+tests_unit_test_sockets_SOURCES = tests/unit/test_sockets.c
+tests_unit_test_sockets_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sockets_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
