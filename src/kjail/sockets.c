@@ -45,14 +45,12 @@ const struct socket_kind *socket_kind_find(const char *name)
 	return NULL;
 }
 
-const char *socket_kind_names(void)
+const char *socket_kind_names(char *buf, size_t len)
 {
-	static char buf[256];
-	if (buf[0])
-		return buf;
 	size_t at = 0;
-	for (const struct socket_kind *k = socket_kinds; k->name && at < sizeof buf; k++)
-		at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", at ? ", " : "", k->name);
+	buf[0] = '\0';
+	for (const struct socket_kind *k = socket_kinds; k->name && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", k->name);
 	return buf;
 }
 
@@ -72,8 +70,9 @@ bool socket_add(struct policy *p, const char *key, const char *value, const char
 	bool pathlike = value[0] == '/' || strcmp(value, "~") == 0 || str_has_prefix(value, "~/") ||
 			(flag && strchr(value, '/'));
 	if (!value[0] || !pathlike) {
+		char names[256];
 		fmt_into(err, errlen, "%s %s: not a socket name (%s) nor a path%s", key, value,
-			 socket_kind_names(),
+			 socket_kind_names(names, sizeof names),
 			 flag ? "" : " (absolute or ~/...)");
 		return false;
 	}

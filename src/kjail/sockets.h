@@ -43,8 +43,9 @@ extern const struct socket_kind socket_kinds[];
 /* The row named name, or NULL. */
 const struct socket_kind *socket_kind_find(const char *name);
 
-/* "ssh-agent, gpg-agent, ..." for messages (static storage). */
-const char *socket_kind_names(void);
+/* "ssh-agent, gpg-agent, ..." for messages, into buf (len bytes, cut
+ * short if need be); returns buf. */
+const char *socket_kind_names(char *buf, size_t len);
 
 /* Adds value, read from origin ("--allow-socket" or "FILE:LINE"), to
  * p->allow_socket: a name of the table, or a path (absolute or "~/...";

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,11 +123,11 @@ static void open_sockets(struct jail *j, const struct plan *pl)
 			die_errno("allowed socket %s", path);
 		j->sockets[j->nsockets++] = fd;
 		struct stat st;
-		char link[64], real[4096];
+		char link[64], real[PATH_MAX];
 		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
 		ssize_t n = readlink(link, real, sizeof real - 1);
-		if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode) || n <= 0 ||
-		    ((void)(real[n] = '\0'), strcmp(real, path) != 0))
+		real[n > 0 ? n : 0] = '\0';
+		if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode) || strcmp(real, path) != 0)
 			die("allowed socket %s changed since kjail checked it (no longer a socket "
 			    "at that real path); refusing it", path);
 	}
