@@ -141,6 +141,14 @@ let
   checkDevice = where: d:
     if d == "gpu" then d
     else throw "kli: ${where}: ${show d} is not a device class (gpu)";
+  # --allow-socket values: a name of kjail's table (src/kjail/sockets.c)
+  # or a path as checkPath takes it; kjail checks that it is a socket.
+  socketNames = [ "ssh-agent" "gpg-agent" "docker" "podman" "system-bus" ];
+  checkSocket = where: v:
+    if b.isString v && b.elem v socketNames then v
+    else if b.isString v && !(hasPrefix "/" v || hasPrefix "~/" v) then
+      throw "kli: ${where}: ${show v} is neither a socket name (${b.concatStringsSep ", " socketNames}) nor an absolute path"
+    else checkPath where v;
 
   # kli's rule for [model] api-key-env: a variable name.
   isVarName = s: b.isString s && b.match "[A-Za-z_][A-Za-z0-9_]*" s != null;
@@ -149,7 +157,7 @@ let
 
   # ---------------------------------------------------------- sandbox
   # The options of the original `programs.kli.sandbox`, plus kjail's
-  # keepEnv, allowUserns, allowedHosts and devices. `defaults` and `backend` are not options: the
+  # keepEnv, allowUserns, allowedHosts, devices and allowSockets. `defaults` and `backend` are not options: the
   # wrapper always keeps kjail's built-in masks and scrub, and never
   # selects the container backend (no jail at all).
   sandboxDefaults = {
@@ -162,6 +170,7 @@ let
     keepEnv = [ ];
     allowedHosts = [ ];
     devices = [ ];
+    allowSockets = [ ];
   };
 
   normalizeSandbox = s:
@@ -189,6 +198,7 @@ let
       keepEnv = map (checkEnvPattern "sandbox.keepEnv") (list "keepEnv");
       allowedHosts = map (checkHost "sandbox.allowedHosts") (list "allowedHosts");
       devices = map (checkDevice "sandbox.devices") (list "devices");
+      allowSockets = map (checkSocket "sandbox.allowSockets") (list "allowSockets");
     };
 
   kjailIni = sandbox:
@@ -210,7 +220,8 @@ let
     ++ map (iniLine "sandbox.denyEnv" "deny-env") s.denyEnv
     ++ map (iniLine "sandbox.keepEnv" "keep-env") s.keepEnv
     ++ map (iniLine "sandbox.allowedHosts" "allow-host") s.allowedHosts
-    ++ map (iniLine "sandbox.devices" "device") s.devices);
+    ++ map (iniLine "sandbox.devices" "device") s.devices
+    ++ map (iniLine "sandbox.allowSockets" "allow-socket") s.allowSockets);
 
   # --------------------------------------------------------- settings
   # `settings` is kli's config.ini as Nix:

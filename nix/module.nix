@@ -104,6 +104,18 @@ let
           kjail(1) for what a GPU gives away.
         '';
       };
+      allowSockets = mkOption {
+        type = types.listOf types.str;
+        default = [ ];
+        example = [ "ssh-agent" "/run/user/1000/app.sock" ];
+        description = ''
+          Unix sockets the session may reach (kjail's `allow-socket`), each
+          bound alone, its directory still masked: `ssh-agent`,
+          `gpg-agent`, `docker`, `podman`, `system-bus`, or an absolute
+          path. `docker`, `podman` and `system-bus` give the host away
+          (kjail warns on every run). See kjail(1).
+        '';
+      };
     };
   };
 in

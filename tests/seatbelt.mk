@@ -23,6 +23,8 @@ SEATBELT_GOLDEN = \
 	tests/unit/golden/seatbelt/no-network.argv \
 	tests/unit/golden/seatbelt/allow-host.sb \
 	tests/unit/golden/seatbelt/allow-host.argv \
+	tests/unit/golden/seatbelt/allow-socket.sb \
+	tests/unit/golden/seatbelt/allow-socket.argv \
 	tests/unit/golden/seatbelt/masks.sb \
 	tests/unit/golden/seatbelt/masks.argv \
 	tests/unit/golden/seatbelt/odd-paths.argv \

@@ -43,7 +43,7 @@ _kjail()
 			break
 			;;
 		--workspace | --writable | --deny-read | --deny-env | --keep-env | \
-			--config | --backend | --allow-host | --device)
+			--config | --backend | --allow-host | --device | --allow-socket)
 			need=$w
 			;;
 		--explain) explain=1 ;;
@@ -113,11 +113,17 @@ _kjail()
 		# a host is the user's to type; the built-in groups are offered
 		_kjail_add -W '@models @registries' -- "$cur"
 		;;
+	--allow-socket)
+		# a name of the built-in table, or a socket's path
+		compopt -o filenames 2>/dev/null
+		_kjail_add -W 'ssh-agent gpg-agent docker podman system-bus' -- "$cur"
+		_kjail_add -f -- "$cur"
+		;;
 	*)
 		if ((cmd == 0 && !dashdash)) && [[ $cur == -* ]]; then
 			_kjail_add -W '-C --workspace -w --writable -r --deny-read
 				-e --deny-env -k --keep-env -n --no-network --network
-				--nested-userns --no-defaults --allow-userns --allow-host --device --config
+				--nested-userns --no-defaults --allow-userns --allow-host --device --allow-socket --config
 				--backend --print --explain --json --doctor -h --help
 				-V --version' -- "$cur"
 		elif ((explain)); then

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "bwrap.h"
+#include "path.h"
 
 #include <string.h>
 
@@ -27,6 +28,7 @@ static void push_fd(struct strv *a, int fd)
 struct fd_cursor {
 	const struct jail_fds *fds;
 	size_t mask;
+	size_t socket;
 };
 
 static int next_fd(struct fd_cursor *c, const struct op *o)
@@ -49,6 +51,24 @@ static void emit_devices(struct strv *a, const struct plan *pl)
 		else
 			strv_pushv(a, (const char *const[]){ "--dev-bind", d->path, d->path, NULL });
 	}
+}
+
+static int next_socket_fd(struct fd_cursor *c)
+{
+	if (c->socket >= c->fds->nsockets)
+		die("internal error: more allowed sockets than descriptors for them");
+	return c->fds->sockets[c->socket++];
+}
+
+/* An allowed socket lies under this masked directory: its mount point is
+ * made in the mask's tmpfs, so the tmpfs turns read-only only after. The
+ * sockets are the plan's last ops (host.h). */
+static bool holds_socket(const struct plan *pl, const struct op *o)
+{
+	for (size_t i = pl->nops; i-- > 0 && pl->ops[i].kind == OP_SOCKET;)
+		if (path_is_under(pl->ops[i].path, o->path) && strcmp(pl->ops[i].path, o->path) != 0)
+			return true;
+	return false;
 }
 
 static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
@@ -106,7 +126,16 @@ static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
 	case OP_MASK_DIR:
 		strv_pushn(a, "--perms", "0555");
 		strv_pushn(a, "--tmpfs", o->path);
-		strv_pushn(a, "--remount-ro", o->path);
+		if (!holds_socket(pl, o))
+			strv_pushn(a, "--remount-ro", o->path);
+		break;
+	case OP_SOCKET:
+		/* the descriptor spawn.c opened at the path checked: a link
+		 * swapped in on the way since cannot change what is bound; a
+		 * read-only mount of a socket still connects */
+		strv_push(a, "--ro-bind-fd");
+		push_fd(a, next_socket_fd(c));
+		strv_push(a, o->path);
 		break;
 	case OP_POLICY:
 		/* Its own read-only mount point: it cannot be renamed or replaced. */
@@ -167,6 +196,11 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	struct fd_cursor c = { .fds = fds };
 	for (size_t i = 0; i < pl->nops; i++)
 		emit_op(a, pl, &pl->ops[i], &c);
+	/* the masks left writable for a socket's mount point (OP_SOCKET
+	 * comes after every mask) */
+	for (size_t i = 0; i < pl->nops; i++)
+		if (pl->ops[i].kind == OP_MASK_DIR && holds_socket(pl, &pl->ops[i]))
+			strv_pushn(a, "--remount-ro", pl->ops[i].path);
 	strv_pushn(a, "--chdir", pl->workspace);
 	if (fds->seccomp >= 0) {
 		strv_push(a, "--seccomp");

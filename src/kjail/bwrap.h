@@ -15,6 +15,8 @@ struct jail_fds {
 	int policy;   /* the policy file's data (OP_POLICY) */
 	const int *masks; /* the empty data of each OP_MASK_FILE, in plan order */
 	size_t nmasks;
+	const int *sockets; /* each OP_SOCKET's socket (O_PATH), in plan order */
+	size_t nsockets;
 	int sig_default; /* JAIL_SIGINT_DEFAULT | JAIL_SIGQUIT_DEFAULT: what the
 			  * entry program gives back to the command */
 	/* under an allowlist only (pl->net == NET_ALLOWLIST): */

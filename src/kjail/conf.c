@@ -5,6 +5,7 @@
 #include "egress.h"
 #include "ini_reader.h"
 #include "path.h"
+#include "sockets.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -23,6 +24,7 @@ static const struct ini_key_spec sandbox_keys[] = {
 	{ "keep-env", true },
 	{ "allow-host", true },
 	{ "device", true },
+	{ "allow-socket", true },
 	{ NULL, false },
 };
 
@@ -155,6 +157,8 @@ static bool on_item(void *ctxp, const struct ini_item *it, char *err, size_t err
 		return egress_add(&p->allow_host, k, it->value, origin, err, errlen);
 	if (strcmp(k, "device") == 0)
 		return device_add(&p->devices, k, it->value, origin, err, errlen);
+	if (strcmp(k, "allow-socket") == 0)
+		return socket_add(p, k, it->value, origin, ctx->home, err, errlen);
 	fmt_into(err, errlen, "unhandled key '%s'", k);
 	return false;
 }

@@ -23,6 +23,7 @@ static const char *op_verdict(enum op_kind k)
 	case OP_PROTECT:
 	case OP_HELPER:
 	case OP_POLICY:
+	case OP_SOCKET: /* a read-only mount of a socket still connects */
 		return "read-only";
 	case OP_DEV:
 	case OP_PROC:
@@ -197,6 +198,20 @@ static void devices_json(struct jsonw *w, const struct plan *pl)
 	jw_end_array(w);
 }
 
+static void text_sockets(FILE *out, const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nsockets; i++) {
+		const struct plan_socket *s = &pl->sockets[i];
+		fprintf(out, "allow-socket: %s (%s; %s)", s->path, s->name ? s->name : "by path",
+			s->origin);
+		if (s->given)
+			fprintf(out, ", found at %s", s->given);
+		if (s->gives)
+			fprintf(out, ": %s", s->gives);
+		fputc('\n', out);
+	}
+}
+
 static void text_policy(FILE *out, const struct policy *p, const struct plan *pl,
 			const char *bwrap)
 {
@@ -207,6 +222,7 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	fprintf(out, "workspace: %s (writable; %s)\n", pl->workspace, p->workspace_origin);
 	fprintf(out, "network: %s (%s)\n", network_text(pl), net_origin(p, pl));
 	explain_allowlist(out, pl, "");
+	text_sockets(out, pl);
 	if (pl->allow_userns)
 		fprintf(out, "user namespaces: allowed (%s): the command may build its own "
 			     "namespaces and, inside them, hold capabilities over them; the mount, "
@@ -328,6 +344,29 @@ static void allowlist_json(struct jsonw *w, const struct plan *pl)
 	jw_kstring(w, "log", KJ_NET_LOG);
 }
 
+/* --allow-socket: each socket bound alone, with what it gives away */
+static void sockets_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "sockets");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->nsockets; i++) {
+		const struct plan_socket *s = &pl->sockets[i];
+		jw_begin_object(w);
+		jw_kstring(w, "path", s->path);
+		if (s->name)
+			jw_kstring(w, "name", s->name);
+		if (s->given)
+			jw_kstring(w, "given", s->given);
+		jw_kstring(w, "origin", s->origin);
+		if (s->gives)
+			jw_kstring(w, "gives", s->gives);
+		if (s->warning)
+			jw_kstring(w, "warning", s->warning);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
 /* Who the command runs as: the caller's ids outside, the jail's inside. */
 static void user_json(struct jsonw *w, const struct plan *pl)
 {
@@ -395,12 +434,14 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 		jw_kstring(w, "verdict", op_verdict(o->kind));
 		jw_kstring(w, "rule", o->rule);
 		jw_kstring(w, "origin", o->origin);
-		jw_kstring(w, "kind", o->kind == OP_MASK_FILE ? "file" : "directory");
+		jw_kstring(w, "kind", o->kind == OP_MASK_FILE ? "file"
+				      : o->kind == OP_SOCKET ? "socket" : "directory");
 		jw_end_object(w);
 	}
 	jw_end_array(w);
 	if (pl->ndevices) /* --device */
 		devices_json(w, pl);
+	sockets_json(w, pl);
 	entries_json(w, "created", &pl->created, "path", "why");
 	entries_json(w, "unprotected", &pl->unguarded, "path", "why");
 	if (pl->watched.n) /* a repository with submodules */

@@ -201,7 +201,7 @@ static bool build(struct builder *b)
 	if (!add_roots(b) || !protect_all(b))
 		return false;
 	add_policy_masks(b);
-	if (!add_mask_aliases(b) || !check_masks(b))
+	if (!add_mask_aliases(b) || !check_masks(b) || !add_sockets(b))
 		return false;
 	if (b->h->self) {
 		const struct cand *m = covering(&b->masks, b->h->self);
@@ -227,6 +227,7 @@ static bool build(struct builder *b)
 	emit_sorted(pl, &b->pins);
 	emit_sorted(pl, &b->protects);
 	emit_sorted(pl, &b->masks);
+	emit_sorted(pl, &b->sockets);
 	return true;
 }
 
@@ -267,6 +268,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	cands_free(&b.pins);
 	cands_free(&b.protects);
 	cands_free(&b.masks);
+	cands_free(&b.sockets);
 	path_memo_free(&b.memo);
 	mount_table_free(&b.mounts);
 	for (size_t i = 0; i < b.nseen; i++) {

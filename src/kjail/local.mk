@@ -8,6 +8,7 @@ libkjail_a_SOURCES = \
 	src/kjail/plan.c src/kjail/plan.h src/kjail/plan-build.c src/kjail/plan-build.h \
 	src/kjail/host.c src/kjail/host.h src/kjail/hostcheck.c src/kjail/masks.c \
 	src/kjail/mask-aliases.c src/kjail/mountinfo.c src/kjail/mountinfo.h \
+	src/kjail/sockets.c src/kjail/sockets.h src/kjail/socket-plan.c \
 	src/kjail/protected.c src/kjail/protected.h src/kjail/protect.c \
 	src/kjail/protect-git.c src/kjail/protect-home.c src/kjail/protect-path.c \
 	src/kjail/gitconfig.c src/kjail/gitconfig.h src/kjail/gitlink.c src/kjail/gitlink.h \
@@ -164,3 +165,10 @@ TESTS += tests/unit/test_device
 tests_unit_test_device_SOURCES = tests/unit/test_device.c
 tests_unit_test_device_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_device_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# --allow-socket (issue 30): the table of names, the policy's values, where
+# each name's socket is.
+check_PROGRAMS += tests/unit/test_sockets
+TESTS += tests/unit/test_sockets
+tests_unit_test_sockets_SOURCES = tests/unit/test_sockets.c
+tests_unit_test_sockets_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sockets_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

@@ -18,6 +18,7 @@
 #include "spawn.h"
 #include "stdio_guard.h"
 #include "seatbelt.h"
+#include "sockets.h"
 #include "landlock.h"
 #include "probe.h"
 #include "seccomp.h"
@@ -39,6 +40,7 @@ enum {
 	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND,
 	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST,
 	OPT_DEVICE,
+	OPT_ALLOW_SOCKET,
 };
 
 static const char short_opts[] = "+:C:w:r:e:k:nhV";
@@ -52,6 +54,7 @@ static const struct option long_opts[] = {
 	{ "network", no_argument, NULL, OPT_NETWORK },
 	{ "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
 	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "allow-socket", required_argument, NULL, OPT_ALLOW_SOCKET },
 	{ "nested-userns", no_argument, NULL, OPT_NESTED },
 	{ "no-defaults", no_argument, NULL, OPT_NO_DEFAULTS },
 	{ "allow-userns", no_argument, NULL, OPT_ALLOW_USERNS },
@@ -87,6 +90,9 @@ static void usage(FILE *out)
 	      "                         nothing else (repeatable)\n"
 	      "      --device=gpu       also the host's GPU device nodes (/dev/nvidia*,\n"
 	      "                         /dev/dri, /dev/kfd), read-write; see kjail(1)\n"
+	      "      --allow-socket=NAME|PATH  let the jail reach this one Unix socket: a\n"
+	      "                         path, or ssh-agent, gpg-agent, docker, podman,\n"
+	      "                         system-bus (repeatable; see kjail(1))\n"
 	      "      --nested-userns    inside a container that masks /proc: bind /proc\n"
 	      "                         instead of mounting it, no PID namespace\n"
 	      "      --no-defaults      drop the built-in masks and environment scrub\n"
@@ -237,6 +243,13 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 				die("%s", err);
 			break;
 		}
+		case OPT_ALLOW_SOCKET: {
+			char err[512];
+			if (!socket_add(p, "--allow-socket", optarg, "--allow-socket", cli->home, err,
+					sizeof err))
+				die("%s", err);
+			break;
+		}
 		case OPT_NESTED:
 			bool_set(&p->nested_userns, true, "--nested-userns");
 			break;
@@ -301,6 +314,19 @@ static void refuse_writable_configs(const struct policy *p, const struct plan *p
 			die("%s: config file lies inside the writable %s %s; refusing it "
 			    "(the jail could rewrite it)",
 			    p->sources.v[i].value, o->rule, o->path);
+	}
+}
+
+/* A socket that gives the host away: one line a run, each kind once. */
+static void warn_host_sockets(const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nsockets; i++) {
+		const char *w = pl->sockets[i].warning;
+		bool said = false;
+		for (size_t j = 0; w && j < i; j++)
+			said = said || (pl->sockets[j].warning && strcmp(pl->sockets[j].warning, w) == 0);
+		if (w && !said)
+			warn_msg("%s", w);
 	}
 }
 
@@ -417,6 +443,7 @@ int main(int argc, char **argv)
 	if (!plan_build(&p, &h, environ, &pl, err, sizeof err))
 		die("%s", err);
 	refuse_writable_configs(&p, &pl, cwd);
+	warn_host_sockets(&pl);
 
 	const char *bwrap = pl.backend == BACKEND_BWRAP ? bwrap_find() : NULL;
 	if (cli.explain) {

@@ -8,6 +8,7 @@
  *   protect-path.c  protecting one path: bind, pin, make or reserve it
  *   masks.c         the masks: built-in, --deny-read, under no network
  *   mask-aliases.c  the masks again at the other mounts of their objects
+ *   socket-plan.c   the sockets --allow-socket names (sockets.h)
  *   hostcheck.c     the checks of what was planned against the host
  *   plan-build.c    candidates, lookups, directory reads, errors
  *   plan.c          the plan itself
@@ -63,6 +64,7 @@ struct builder {
 	struct cands pins;
 	struct cands protects;
 	struct cands masks;
+	struct cands sockets;  /* OP_SOCKET, after the masks */
 	struct path_memo memo;  /* the home directory, once, for its many masks */
 	int git_includes;       /* included git config files still to be read */
 	size_t git_roots;       /* writable roots that are repositories */
@@ -143,6 +145,13 @@ void add_mask(struct builder *b, const char *path, const char *origin);
 /* The built-in masks (with defaults on), those under no network and
  * --deny-read's. */
 void add_policy_masks(struct builder *b);
+
+/* socket-plan.c: each socket the policy allows, found and checked on the
+ * host (an existing socket, at its real path), planned after the masks
+ * (a mask of exactly that path is dropped); false with the error set,
+ * naming the flag or FILE:LINE, for one kjail cannot allow. After
+ * check_masks. */
+bool add_sockets(struct builder *b);
 
 /* mask-aliases.c: each mask planned so far, also at every other name the
  * mount table gives its object (mountinfo.h), confirmed by stat; false

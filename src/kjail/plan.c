@@ -47,6 +47,7 @@ void plan_free(struct plan *pl)
 	strpool_free(&pl->strings);
 	free(pl->workspace);
 	free(pl->allow);
+	free(pl->sockets);
 	entry_list_free(&pl->skipped);
 	entry_list_free(&pl->created);
 	entry_list_free(&pl->unguarded);

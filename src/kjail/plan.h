@@ -27,6 +27,9 @@ enum op_kind {
 	OP_HELPER,    /* kjail's own binary, when the jail would not see it */
 	OP_POLICY,    /* a read-only directory holding the policy as JSON, so the
 		       * jail (and kli's hints) can tell why something was refused */
+	OP_SOCKET,    /* a Unix socket the policy allows (sockets.h), bound
+		       * read-only from a descriptor kjail opened at its real
+		       * path; after the masks, so it shows through them */
 };
 
 /* Inside the jail: the policy, and the variable that names it. */
@@ -70,6 +73,18 @@ struct host {
 	bool explain;                /* --explain: also list what was skipped, and why */
 	bool in_kjail;               /* this kjail runs inside a kjail jail
 				      * (probe_in_kjail_jail) */
+};
+
+/* A socket the jail may reach (--allow-socket): its strings are the
+ * plan's pool's. */
+struct plan_socket {
+	const char *path;     /* real path, bound there (its OP_SOCKET) */
+	const char *name;     /* the table's name, or NULL for a path unknown to it */
+	const char *given;    /* the path as found or named, when a symlink led to
+			       * path; else NULL */
+	const char *origin;   /* "--allow-socket", "FILE:LINE" */
+	const char *gives;    /* what the jail can do with it, or NULL */
+	const char *warning;  /* the one line a run prints, or NULL */
 };
 
 struct plan {
@@ -120,6 +135,8 @@ struct plan {
 				      * and an entry it adds is renamed aside after
 				      * the run, with a warning */
 	struct strv watched_present; /* "DIR/NAME" of each entry there at the start */
+	struct plan_socket *sockets; /* --allow-socket, in the policy's order */
+	size_t nsockets;
 	struct strv env;             /* the environment bwrap gets */
 	struct entry_list env_removed;
 };

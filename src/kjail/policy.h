@@ -53,6 +53,10 @@ struct policy {
 	/* --device=CLASS, device = CLASS: value the class (device.h, checked),
 	 * once each */
 	struct entry_list devices;
+	/* --allow-socket, allow-socket = : a name of sockets.h's table or a
+	 * path, as written (a path expanded and normalized); checked against
+	 * the host when the plan is built. */
+	struct entry_list allow_socket;
 	/* Config files read, in order (for --explain). */
 	struct entry_list sources;
 };

@@ -73,11 +73,12 @@ enum role {
 	R_PROTECTED,   /* read-only inside writable roots, present or not */
 	R_MASKED_FILE, /* masked files (and sockets) */
 	R_MASKED_DIR,  /* masked directories */
+	R_SOCKET,      /* sockets --allow-socket allows */
 	R_COUNT,
 };
 
 static const char *const role_name[R_COUNT] = {
-	"WRITABLE", "TMPDIR", "PIN", "PROTECTED", "MASKED_FILE", "MASKED_DIR",
+	"WRITABLE", "TMPDIR", "PIN", "PROTECTED", "MASKED_FILE", "MASKED_DIR", "SOCKET",
 };
 
 /* The other name macOS gives the same path, or NULL: /tmp, /var and /etc
@@ -193,6 +194,9 @@ static void collect(struct gen *g, const struct plan *pl, const struct seatbelt_
 		case OP_MASK_DIR:
 			strv_push(&guarded, o->path);
 			add(&g->set[R_MASKED_DIR], o->path);
+			break;
+		case OP_SOCKET:
+			add(&g->set[R_SOCKET], o->path);
 			break;
 		case OP_RO_ROOT:   /* the default: everything not written below */
 		case OP_DEV:       /* no private /dev: the device rules below */
@@ -440,6 +444,10 @@ static void emit_network(struct gen *g, const struct plan *pl)
 		fixed(&f, resolver);
 	}
 	rule(g, "deny network-outbound", &f);
+	/* --allow-socket: that one socket, whatever masks its directory (the
+	 * last matching rule wins) */
+	params_of(&f, g, R_SOCKET, "literal", "remote unix-socket");
+	rule(g, "allow network-outbound", &f);
 	if (!pl->network) {
 		/* Daemons that reach the network on a caller's behalf: the DNS
 		 * service and background URL sessions. */

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,8 @@ struct jail {
 	int user_err;    /* the caller's stderr, for the command */
 	int *masks;      /* one empty-data descriptor per masked file */
 	size_t nmasks;
+	int *sockets;    /* O_PATH, one per allowed socket (OP_SOCKET) */
+	size_t nsockets;
 	int policy;      /* memfd: the policy file */
 	int seccomp;     /* sealed memfd: the seccomp program */
 	int args;        /* memfd: bwrap's options (--args) */
@@ -102,6 +105,34 @@ static size_t masks_of(const struct plan *pl)
 	return n;
 }
 
+/* Each allowed socket, opened at the real path the planner checked
+ * without following a link there (O_NOFOLLOW) and found, by the kernel's
+ * name for what was opened, at that very path (no directory on the way
+ * swapped for a link since): bwrap binds this descriptor, so what the
+ * jail reaches is the socket checked. */
+static void open_sockets(struct jail *j, const struct plan *pl)
+{
+	j->nsockets = 0;
+	j->sockets = xreallocarray(NULL, pl->nops ? pl->nops : 1, sizeof *j->sockets);
+	for (size_t i = 0; i < pl->nops; i++) {
+		const char *path = pl->ops[i].path;
+		if (pl->ops[i].kind != OP_SOCKET)
+			continue;
+		int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			die_errno("allowed socket %s", path);
+		j->sockets[j->nsockets++] = fd;
+		struct stat st;
+		char link[64], real[PATH_MAX];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(link, real, sizeof real - 1);
+		real[n > 0 ? n : 0] = '\0';
+		if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode) || strcmp(real, path) != 0)
+			die("allowed socket %s changed since kjail checked it (no longer a socket "
+			    "at that real path); refusing it", path);
+	}
+}
+
 /* Which of SIGINT and SIGQUIT the caller left at their default: the entry
  * program gives them back to the command. */
 static int default_signals(void)
@@ -126,6 +157,7 @@ static void jail_open(struct jail *j, const struct plan *pl, bool dry_run)
 	if (j->user_err < 0)
 		die_errno("cannot duplicate stderr");
 	open_masks(j, masks_of(pl));
+	open_sockets(j, pl);
 	j->policy = new_memfd("kjail-policy");
 	struct sc_opts so = { .allow_userns = pl->allow_userns, .no_network = !pl->network };
 	char err[512];
@@ -137,6 +169,7 @@ static void jail_open(struct jail *j, const struct plan *pl, bool dry_run)
 	j->fds = (struct jail_fds){ .status = j->status_p[1], .user_err = j->user_err,
 				    .seccomp = j->seccomp, .policy = j->policy,
 				    .masks = j->masks, .nmasks = j->nmasks,
+				    .sockets = j->sockets, .nsockets = j->nsockets,
 				    .sig_default = default_signals(),
 				    .net_log = j->net.log_r, .proxy = j->net.ctl[1] };
 }
@@ -159,6 +192,11 @@ static void jail_close(struct jail *j)
 	free(j->masks);
 	j->masks = NULL;
 	j->nmasks = 0;
+	for (size_t i = 0; i < j->nsockets; i++)
+		close(j->sockets[i]);
+	free(j->sockets);
+	j->sockets = NULL;
+	j->nsockets = 0;
 	egress_close(&j->net);
 }
 
@@ -275,9 +313,11 @@ static pid_t jail_spawn(struct jail *j, const struct plan *pl, const struct strv
 	for (size_t i = dash; i < argv->n; i++)
 		strv_push(&exec_argv, argv->v[i]);
 	size_t nkeep = 0;
-	int *keep = xreallocarray(NULL, j->nmasks + 8, sizeof *keep);
+	int *keep = xreallocarray(NULL, j->nmasks + j->nsockets + 8, sizeof *keep);
 	for (size_t i = 0; i < j->nmasks; i++)
 		keep[nkeep++] = j->masks[i];
+	for (size_t i = 0; i < j->nsockets; i++)
+		keep[nkeep++] = j->sockets[i];
 	const int more[] = { j->args, j->status_p[1], j->user_err, j->seccomp, j->policy,
 			     j->net.log_r, j->net.ctl[1] };
 	for (size_t i = 0; i < ARRAY_SIZE(more); i++)

@@ -47,6 +47,34 @@ static const struct jail_fds fds = { .status = 4, .user_err = 5, .seccomp = -1, 
 				     .masks = mask_fds, .nmasks = 2, .sig_default = 3 };
 #define RW "--rw=/dev --rw=/proc --rw=/tmp "
 
+/* --allow-socket: each socket from its descriptor, after every mask; a
+ * masked directory that holds one turns read-only only after its mount
+ * point is made (bwrap makes it in the tmpfs); the others at once. */
+static void test_sockets(void **state)
+{
+	(void)state;
+	struct plan pl;
+	base(&pl, "/w");
+	plan_add(&pl, OP_MASK_DIR, "/home/u/.gnupg", "masked", "x");
+	plan_add(&pl, OP_MASK_DIR, "/run/user/1000", "masked", "x");
+	plan_add(&pl, OP_MASK_FILE, "/run/x.sock", "masked", "x");
+	plan_add(&pl, OP_SOCKET, "/run/user/1000/ssh/agent", "allowed socket: ssh-agent", "x");
+	plan_add(&pl, OP_SOCKET, "/w/dev.sock", "allowed socket", "x");
+	static const int sock_fds[] = { 12, 13 };
+	struct jail_fds f = fds;
+	f.sockets = sock_fds;
+	f.nsockets = 2;
+	char *cmd[] = { "sh", NULL };
+	check(&pl, &f, cmd,
+	      HEAD "--unshare-pid " NS CAPS MOUNTS "--bind /w /w "
+	      "--perms 0555 --tmpfs /home/u/.gnupg --remount-ro /home/u/.gnupg "
+	      "--perms 0555 --tmpfs /run/user/1000 "
+	      "--perms 0444 --ro-bind-data 9 /run/x.sock "
+	      "--ro-bind-fd 12 /run/user/1000/ssh/agent --ro-bind-fd 13 /w/dev.sock "
+	      "--remount-ro /run/user/1000 "
+	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/w -- sh");
+}
+
 static void test_default(void **state)
 {
 	(void)state;
@@ -266,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_root_proc_read_only),
 		cmocka_unit_test(test_dev_nodes),
 		cmocka_unit_test(test_devices),
+		cmocka_unit_test(test_sockets),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

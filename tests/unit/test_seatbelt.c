@@ -244,6 +244,32 @@ static void test_golden_defaults(void **state)
 	plan_free(&pl);
 }
 
+/* --allow-socket: the agent's socket in the masked ~/.ssh is allowed by
+ * its literal path after the rule that denies the masked directory (the
+ * last matching rule wins); the directory stays masked */
+static void test_golden_allow_socket(void **state)
+{
+	(void)state;
+	struct plan pl;
+	mac_plan(&pl, WS, false);
+	plan_add(&pl, OP_SOCKET, HOME "/.ssh/agent.sock", "allowed socket: ssh-agent",
+		 "--allow-socket");
+	struct seatbelt_host h = mac_host(true);
+	struct out o;
+	generate(&pl, &h, make_cmd, &o);
+	golden("allow-socket", "allow-socket", &o);
+	const char *deny = strstr(o.profile, "(deny network-outbound\n");
+	const char *allow = strstr(o.profile, "(allow network-outbound\n  (remote unix-socket "
+					      "(literal (param \"SOCKET_0\"))))\n");
+	assert_non_null(deny);
+	assert_non_null(allow);
+	assert_true(allow > deny);
+	assert_non_null(strstr(o.profile, "(remote unix-socket (subpath (param \"MASKED_DIR_"));
+	out_free(&o);
+	seatbelt_host_free(&h);
+	plan_free(&pl);
+}
+
 /* --allow-host: no network but the proxy's two loopback ports */
 static void test_golden_allow_host(void **state)
 {
@@ -819,6 +845,7 @@ int main(void)
 		cmocka_unit_test(test_golden_defaults),
 		cmocka_unit_test(test_golden_no_network),
 		cmocka_unit_test(test_golden_allow_host),
+		cmocka_unit_test(test_golden_allow_socket),
 		cmocka_unit_test(test_golden_masks),
 		cmocka_unit_test(test_golden_odd_paths),
 		cmocka_unit_test(test_golden_private_aliases),
