@@ -732,12 +732,15 @@ char *hint_for(const struct jail_policy *p, const struct hint_env *env, const ch
 	struct finding f = { 0 };
 	bool found = false;
 	bool no_network = p->network_known && !p->network && !p->allowlist;
+	bool blank = output[strspn(output, " \t\r\n")] == '\0';
 	for (enum pass pass = PASS_WRITE; pass < PASS_COUNT && !found; pass++) {
 		if ((pass == PASS_NETWORK && !no_network) || (pass == PASS_EGRESS && !p->allowlist))
 			continue;
 		/* a command that succeeded gets no write or network hint, whatever
-		 * it printed; a masked read succeeds by design (it reads empty) */
-		if (exit_status == 0 && pass != PASS_MASK)
+		 * it printed; a masked read succeeds by design (it reads empty), so
+		 * after a success only an empty output is one: what printed text
+		 * read something, from that path or another */
+		if (exit_status == 0 && (pass != PASS_MASK || !blank))
 			continue;
 		if (pass == PASS_MASK && masked_word(&s, &w, output, &f)) {
 			found = true;
