@@ -295,18 +295,6 @@ static char *report_with_exclusions(const struct grant *g, const struct kli_excl
 	return xasprintf("%s%s", grant, own);
 }
 
-/* A file atom checked without an OBJECT: allowed, but never on these. */
-static bool is_file_atom(const char *text)
-{
-	static const char *const file_atoms[] = { "file/edit", "file/read", "file/write" };
-	char err[200];
-	_cleanup_free_ char *atom = atom_normalize(text, err, sizeof err);
-	for (size_t i = 0; atom && i < ARRAY_SIZE(file_atoms); i++)
-		if (strcmp(atom, file_atoms[i]) == 0)
-			return true;
-	return false;
-}
-
 static int run_check(const struct cli *cli, const struct kli_settings *s,
 		     const struct auth_ctx *ctx)
 {
@@ -317,7 +305,8 @@ static int run_check(const struct cli *cli, const struct kli_settings *s,
 		usage_error("--check: %s", reason);
 	if (r == CHECK_ALLOWED) {
 		puts("allowed");
-		if (!cli->check_object && is_file_atom(cli->check_atom)) {
+		/* a file atom held without an OBJECT: never on these */
+		if (!cli->check_object && mediate_on_files(cli->check_atom)) {
 			_cleanup_free_ char *own = report_exclusions_text(ctx->excluded);
 			fputs(own, stdout);
 		}
