@@ -18,6 +18,8 @@ libkli_a_SOURCES = \
 	src/kli/session.c src/kli/session.h \
 	src/kli/jailpolicy.c src/kli/jailpolicy.h \
 	src/kli/hint.c src/kli/hint.h src/kli/hint-egress.c src/kli/hint-egress.h \
+	src/kli/hint-words.c src/kli/hint-words.h src/kli/hint-match.c src/kli/hint-match.h \
+	src/kli/hint-scan.c src/kli/hint-scan.h src/kli/hint-render.c src/kli/hint-render.h \
 	src/kli/containment.c src/kli/containment.h \
 	src/kli/containment-report.c \
 	src/kli/drift.c src/kli/drift.h \
