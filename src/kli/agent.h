@@ -5,7 +5,12 @@
  *
  * struct agent_shared is one run's state: the model, the tool environment,
  * the background jobs, the stored long results, the fault log. Sub-agents
- * (the task tool) share it and hold their own, conferred, grant. */
+ * (the task tool) share it and hold their own, conferred, grant.
+ *
+ * The parts, each with its header: agent-model (one model turn behind a
+ * barrier), agent-tools (one tool call: mediate, barrier, result),
+ * agent-trim (the context limit), agent-events (--json), agent-environ
+ * (what a command's environment holds). */
 #ifndef KLI_AGENT_H
 #define KLI_AGENT_H
 
@@ -13,6 +18,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "agent-environ.h"
 #include "authority.h"
 #include "model/client.h"
 #include "tools/tools.h"
@@ -81,11 +87,5 @@ bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answe
 
 /* Log one fault line (and say once on stderr when the log cannot be written). */
 void agent_fault(struct agent_shared *sh, const char *what);
-
-/* The environment a command gets: with an allowlist, PATH and the listed
- * names (NAME* is a prefix); else all of ENVIRON. Either way without any
- * variable whose value holds KEY. Pure. */
-char **agent_tool_environ(char *const *environ, char *const *allow, size_t nallow,
-			  const char *key);
 
 #endif

@@ -18,6 +18,12 @@ void exclusions_add(struct kli_exclusions *x, const char *path, const char *why,
 	char err[300];
 	if (!constraint_path_resolve(&c, path, ctx, err, sizeof err))
 		return;
+	for (size_t i = 0; i < x->n; i++) {
+		if (x->v[i].tree == tree && strcmp(x->v[i].path, c.path) == 0) {
+			constraint_clear(&c);
+			return;
+		}
+	}
 	x->v = xreallocarray(x->v, x->n + 1, sizeof *x->v);
 	struct kli_exclusion *e = &x->v[x->n++];
 	*e = (struct kli_exclusion){ .path = steal_pointer(&c.path), .why = why, .tree = tree };
@@ -72,5 +78,6 @@ void exclusions_build(struct kli_exclusions *x, const struct kli_files *files,
 	}
 	_cleanup_free_ char *log = faultlog_path(getenv("XDG_CACHE_HOME"), ctx->home);
 	_cleanup_free_ char *cache = log ? path_dirname(log) : NULL;
+	exclusions_add(x, log, "kli's fault log", false, ctx);
 	exclusions_add(x, cache, "kli's cache (fault log, job output)", true, ctx);
 }

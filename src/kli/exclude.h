@@ -7,7 +7,10 @@
  * Each is kept by its resolved name (a file that does not exist yet is
  * excluded too: creating the user config would widen the next run) and,
  * when it exists, by (device, inode), so a hard link or a symlink to it
- * is refused as well. */
+ * is refused as well.
+ *
+ * The same list is what `kli --print-authority` shows (report.h), each
+ * with its path and what it is, and what a refusal names. */
 #ifndef KLI_EXCLUDE_H
 #define KLI_EXCLUDE_H
 
@@ -16,6 +19,9 @@
 #include <sys/stat.h>
 
 #include "authority.h"
+
+/* Why every one of them is out of reach: shown with each. */
+#define EXCLUSION_REASON "kli's own file: no grant reaches it"
 
 struct kli_exclusion {
 	char *path;        /* resolved, absolute */
@@ -33,8 +39,8 @@ struct kli_exclusions {
 	size_t nids;
 };
 
-/* Add PATH ("~/" expanded, relative to the workspace) unless it is NULL
- * or cannot be resolved. */
+/* Add PATH ("~/" expanded, relative to the workspace) unless it is NULL,
+ * cannot be resolved, or is already there by the same resolved name. */
 void exclusions_add(struct kli_exclusions *x, const char *path, const char *why, bool tree,
 		    const struct auth_ctx *ctx);
 /* The exclusion the resolved name PATH, or the object ST (may be NULL),
@@ -44,9 +50,10 @@ const struct kli_exclusion *exclusions_match(const struct kli_exclusions *x, con
 void exclusions_clear(struct kli_exclusions *x);
 
 struct kli_files;
-/* Every one of kli's own files: the configs of FILES, the project config
- * kli would read at GIT_ROOT (or the workspace) even when absent, the API
- * key file, and the cache directory ($XDG_CACHE_HOME/kli). */
+/* Every one of kli's own files: the API key file, the configs of FILES,
+ * the project config kli would read at GIT_ROOT (or the workspace) even
+ * when absent, the fault log and the cache directory ($XDG_CACHE_HOME/kli)
+ * that holds it, in that order. */
 void exclusions_build(struct kli_exclusions *x, const struct kli_files *files,
 		      const char *api_key_file, const char *git_root, const struct auth_ctx *ctx);
 

@@ -3,6 +3,9 @@
  * the way a jail makes commands fail (a write refused with EROFS, EACCES or
  * EPERM; a read of a masked path that comes back empty; a connection or
  * name lookup refused under --no-network) gets a short, structured hint:
+ * only after a failure, or after a success that printed nothing (an empty
+ * read of a path the policy masks); a command that succeeded and printed
+ * what it read gets none.
  * the command, the observed line, the rule that most likely refused it with
  * its origin, and the fix.
  *

@@ -15,9 +15,14 @@ libkli_a_SOURCES = \
 	src/kli/barrier.c src/kli/barrier.h \
 	src/kli/shutdown.c src/kli/shutdown.h \
 	src/kli/agent.c src/kli/agent.h \
+	src/kli/agent-events.c src/kli/agent-events.h src/kli/agent-model.c src/kli/agent-model.h \
+	src/kli/agent-tools.c src/kli/agent-tools.h src/kli/agent-trim.c src/kli/agent-trim.h \
+	src/kli/agent-environ.c src/kli/agent-environ.h \
 	src/kli/session.c src/kli/session.h \
 	src/kli/jailpolicy.c src/kli/jailpolicy.h \
 	src/kli/hint.c src/kli/hint.h src/kli/hint-egress.c src/kli/hint-egress.h \
+	src/kli/hint-words.c src/kli/hint-words.h src/kli/hint-match.c src/kli/hint-match.h \
+	src/kli/hint-scan.c src/kli/hint-scan.h src/kli/hint-render.c src/kli/hint-render.h \
 	src/kli/containment.c src/kli/containment.h \
 	src/kli/containment-report.c \
 	src/kli/drift.c src/kli/drift.h \

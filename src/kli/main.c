@@ -287,6 +287,14 @@ static void finish_stdout(void)
 		die_errno("cannot write to standard output");
 }
 
+/* The grant's lines, then kli's own files, which it never reaches. */
+static char *report_with_exclusions(const struct grant *g, const struct kli_exclusions *x)
+{
+	_cleanup_free_ char *grant = report_text(g);
+	_cleanup_free_ char *own = report_exclusions_text(x);
+	return xasprintf("%s%s", grant, own);
+}
+
 static int run_check(const struct cli *cli, const struct kli_settings *s,
 		     const struct auth_ctx *ctx)
 {
@@ -297,6 +305,11 @@ static int run_check(const struct cli *cli, const struct kli_settings *s,
 		usage_error("--check: %s", reason);
 	if (r == CHECK_ALLOWED) {
 		puts("allowed");
+		/* a file atom held without an OBJECT: never on these */
+		if (!cli->check_object && mediate_on_files(cli->check_atom)) {
+			_cleanup_free_ char *own = report_exclusions_text(ctx->excluded);
+			fputs(own, stdout);
+		}
 	} else {
 		/* One line: a path (a link's target) with a newline must not
 		 * print an "allowed" line of its own. */
@@ -523,8 +536,8 @@ int main(int argc, char **argv)
 	int status = 0;
 	if (cli.print_authority) {
 		_cleanup_free_ char *out = cli.json
-			? report_json(s.grant, s.profile, s.sources, s.nsources)
-			: report_text(s.grant);
+			? report_json(s.grant, s.profile, s.sources, s.nsources, &excl)
+			: report_with_exclusions(s.grant, &excl);
 		struct jail_policy *jp = gate_policy(cli.jail_policy, workspace);
 		_cleanup_free_ char *with = gate_report(s.grant, out, cli.json, jp);
 		jail_policy_free(jp);

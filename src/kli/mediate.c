@@ -280,6 +280,14 @@ static bool check_tool(const char *atom, enum tool_id *id)
  * one function decides both (parent directories a write creates, kli's
  * own files, the object opened). The reason keeps the lattice's words
  * where the lattice denies too. */
+bool mediate_on_files(const char *atom)
+{
+	char err[200];
+	_cleanup_free_ char *norm = atom_normalize(atom, err, sizeof err);
+	return norm && (strcmp(norm, ATOM_READ) == 0 || strcmp(norm, ATOM_WRITE) == 0 ||
+			strcmp(norm, ATOM_EDIT) == 0);
+}
+
 enum check_result mediate_check(const struct grant *g, const char *atom, const char *object,
 				const struct auth_ctx *ctx, char **reason)
 {

@@ -57,6 +57,10 @@ enum mediate_verdict mediate(const struct grant *g, struct tool_call *call,
  * some form)? A tool not offered is still mediated if called. */
 bool mediate_offers(const struct grant *g, enum tool_id id);
 
+/* Is ATOM (any spelling) one a file tool is checked for (file/read,
+ * file/write, file/edit), whose objects never include kli's own files? */
+bool mediate_on_files(const char *atom);
+
 /* kli --check: the same question asked from the command line. */
 enum check_result mediate_check(const struct grant *g, const char *atom, const char *object,
 				const struct auth_ctx *ctx, char **reason);

@@ -37,6 +37,23 @@ char *report_text(const struct grant *g)
 	return s;
 }
 
+char *report_exclusions_text(const struct kli_exclusions *x)
+{
+	if (!x || !x->n)
+		return xstrdup("");
+	char *s = xstrdup("excluded (kli's own files: no grant reaches them):\n");
+	for (size_t i = 0; i < x->n; i++) {
+		const struct kli_exclusion *e = &x->v[i];
+		_cleanup_free_ char *path = xstrdup(e->path);
+		ctrl_scrub(path);
+		char *t = xasprintf("%s  %s  [%s%s]\n", s, path, e->why,
+				    e->tree ? ", and everything under it" : "");
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
 json_t *report_json_str(const char *s)
 {
 	json_t *j = json_string(s);
@@ -106,8 +123,23 @@ static json_t *sources_array(const struct kli_source *sources, size_t n)
 	return arr;
 }
 
+static json_t *exclusions_array(const struct kli_exclusions *x)
+{
+	json_t *arr = jnew(json_array());
+	for (size_t i = 0; i < x->n; i++) {
+		json_t *o = jnew(json_object());
+		put(o, "path", report_json_str(x->v[i].path));
+		put(o, "what", report_json_str(x->v[i].why));
+		put(o, "why", report_json_str(EXCLUSION_REASON));
+		put(o, "tree", jnew(json_boolean(x->v[i].tree)));
+		push(arr, o);
+	}
+	return arr;
+}
+
 char *report_json(const struct grant *g, const char *profile,
-		  const struct kli_source *sources, size_t nsources)
+		  const struct kli_source *sources, size_t nsources,
+		  const struct kli_exclusions *x)
 {
 	/* jansson keeps insertion order, which is the order the spec fixes. */
 	json_t *o = jnew(json_object());
@@ -125,6 +157,8 @@ char *report_json(const struct grant *g, const char *profile,
 		put(o, "profile", report_json_str(profile));
 		put(o, "sources", sources_array(sources, nsources));
 	}
+	if (x)
+		put(o, "excluded_files", exclusions_array(x));
 	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	if (!text)

@@ -63,6 +63,35 @@ kli_init() {
 	PROJECT_CONFIG=$WS/.kli/config.ini
 	mkdir -p "$HOME" "$XDG_CONFIG_HOME/kli" "$WS/.git" || exit 99
 	cd "$WS" || exit 99
+	kli_excluded
+}
+
+# kli_excluded [USER_CONFIG [PROJECT_CONFIG...]]: $EXCLUDED (text lines) and
+# $EXCLUDED_JSON (a member), what --print-authority lists as kli's own files
+# (issue 27) in this fixture: the system config, the user config
+# (default $USER_CONFIG), each project config (default $PROJECT_CONFIG),
+# the fault log and the cache. No API key file: a test that sets one adds it.
+kli_excluded() {
+	_u=${1:-$USER_CONFIG}
+	_why="kli's own file: no grant reaches it"
+	[ $# -gt 0 ] && shift
+	[ $# -gt 0 ] || set -- "$PROJECT_CONFIG"
+	EXCLUDED="excluded (kli's own files: no grant reaches them):
+  $_sys  [kli's system config]
+  $_u  [kli's user config]"
+	_ej='{"path":"'"$_sys"'","what":"kli'"'"'s system config","why":"'"$_why"'","tree":false},'
+	_ej=$_ej'{"path":"'"$_u"'","what":"kli'"'"'s user config","why":"'"$_why"'","tree":false},'
+	for _p in "$@"; do
+		EXCLUDED="$EXCLUDED
+  $_p  [kli's project config]"
+		_ej=$_ej'{"path":"'"$_p"'","what":"kli'"'"'s project config","why":"'"$_why"'","tree":false},'
+	done
+	EXCLUDED="$EXCLUDED
+  $XDG_CACHE_HOME/kli/faults.log  [kli's fault log]
+  $XDG_CACHE_HOME/kli  [kli's cache (fault log, job output), and everything under it]"
+	_ej=$_ej'{"path":"'"$XDG_CACHE_HOME"'/kli/faults.log","what":"kli'"'"'s fault log","why":"'"$_why"'","tree":false},'
+	_ej=$_ej'{"path":"'"$XDG_CACHE_HOME"'/kli","what":"kli'"'"'s cache (fault log, job output)","why":"'"$_why"'","tree":true}'
+	EXCLUDED_JSON='"excluded_files":['"$_ej"']'
 }
 
 # user_config LINE...: write the user config (no lines: remove it)

@@ -525,6 +525,46 @@ static void test_mask_reads(void **state)
 	jail_policy_free(p);
 }
 
+/* A hint follows a failure, or an empty read of a masked path: a command
+ * that succeeded and printed what it read was not refused, whatever path
+ * it names (the file was there to read, or the output came from another). */
+static void test_mask_success_no_hint(void **state)
+{
+	(void)state;
+	struct jail_policy *p = policy();
+	static const struct {
+		const char *command, *output;
+	} ok[] = {
+		{ "cat /srv/secret.txt", "token=abc\n" },
+		{ "cat ~/.aws/credentials README", "# README\nhello\n" },
+		{ "grep -r region ~/.aws ~/p", "/home/u/p/conf:region=eu\n" },
+		{ "echo ~/.aws/credentials", "/home/u/.aws/credentials\n" },
+		{ "head -c 100 /x/data.bin | xxd", "00000000: 4142 4344  ABCD\n" },
+		{ "python3 -c 'print(open(\"/home/u/.aws/config\").read())'",
+		  "error: not what was expected in /home/u/.aws/config\n" },
+	};
+	size_t bad = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		char *h = hint_for(p, &ENV, ok[i].command, 0, ok[i].output);
+		if (h)
+			print_message("%s (exit 0, output \"%s\"): unexpected hint:\n%s",
+				      ok[i].command, ok[i].output, h);
+		bad += h != NULL;
+		free(h);
+	}
+	if (bad)
+		fail_msg("%zu of %zu successful reads got a masked-read hint", bad, ARRAY_SIZE(ok));
+	/* The same reads coming back empty, or failing, still get one. */
+	char *h = hint_for(p, &ENV, "cat /srv/secret.txt", 0, " \n");
+	expect_has(h, "  likely rule: masked (/etc/kjail/config.ini:7)\n");
+	free(h);
+	h = hint_for(p, &ENV, "cat ~/.aws/credentials README", 1,
+		     "cat: README: No such file or directory\n");
+	expect_has(h, "  likely rule: masked (built-in credential store)\n");
+	free(h);
+	jail_policy_free(p);
+}
+
 /* ------------------------------------------------------------ network */
 
 static void test_network(void **state)
@@ -737,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_write_fs_questions),
 		cmocka_unit_test(test_write_protected),
 		cmocka_unit_test(test_mask_reads),
+		cmocka_unit_test(test_mask_success_no_hint),
 		cmocka_unit_test(test_network),
 		cmocka_unit_test(test_egress),
 		cmocka_unit_test(test_unrelated),

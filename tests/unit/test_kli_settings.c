@@ -468,7 +468,7 @@ static void test_flags_and_sources(void **state)
 			 "[kli]\ncapabilities = tools/standard, x/n in 1..9\n"
 			 "[profile print]\ncapabilities = file/read, x/n in 1..3\n",
 			 "[kli]\ncapabilities = file/read, x/n\n", &both, &s, err, sizeof err));
-	char *json = report_json(s.grant, s.profile, s.sources, s.nsources);
+	char *json = report_json(s.grant, s.profile, s.sources, s.nsources, NULL);
 	char *want = xasprintf(
 		"{\"type\":\"authority\",\"scope\":\"bounded\",\"capabilities\":["
 		"{\"atom\":\"file/read\",\"constraint\":\"any\"},"
@@ -519,13 +519,13 @@ static void test_reports(void **state)
 		  "{\"atom\":\"result/read\",\"constraint\":\"any\"}]}\n" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		char *text = report_text(*cases[i].g), *json = report_json(*cases[i].g, NULL, NULL, 0);
+		char *text = report_text(*cases[i].g), *json = report_json(*cases[i].g, NULL, NULL, 0, NULL);
 		assert_string_equal(text, cases[i].text);
 		assert_string_equal(json, cases[i].json);
 		free(text);
 		free(json);
 	}
-	char *json = report_json(u, "interactive", NULL, 0);
+	char *json = report_json(u, "interactive", NULL, 0, NULL);
 	assert_string_equal(json, "{\"type\":\"authority\",\"scope\":\"universal\",\"capabilities\":[],"
 				  "\"profile\":\"interactive\",\"sources\":[]}\n");
 	free(json);
@@ -536,7 +536,7 @@ static void test_reports(void **state)
 	constraint_enum(&odd[0].c, vals, 2);
 	constraint_path(&odd[1].c, "/a/\xff\"b");
 	struct grant *o = grant_from_caps(odd, 2, NULL, err, sizeof err);
-	json = report_json(o, NULL, NULL, 0);
+	json = report_json(o, NULL, NULL, 0, NULL);
 	assert_string_equal(json, "{\"type\":\"authority\",\"scope\":\"bounded\",\"capabilities\":["
 				  "{\"atom\":\"x/e\",\"constraint\":\"one of \\\"caf\xc3\xa9\\\", "
 				  "\\\"tab\\there\\\"\"},"
@@ -549,6 +549,47 @@ static void test_reports(void **state)
 	grant_free(n);
 	grant_free(e);
 	grant_free(b);
+}
+
+/* kli's own files in the report (issue 27): each with its path and what
+ * it is, the reason in the text's header and in every JSON entry. */
+static void test_report_exclusions(void **state)
+{
+	(void)state;
+	struct kli_exclusion v[] = {
+		{ .path = "/h/.config/kli/api-key", .why = "the API key file" },
+		{ .path = "/w/.kli/con\nfig.ini", .why = "kli's project config" },
+		{ .path = "/h/.cache/kli", .why = "kli's cache (fault log, job output)", .tree = true },
+	};
+	struct kli_exclusions x = { .v = v, .n = ARRAY_SIZE(v) };
+	char *text = report_exclusions_text(&x);
+	assert_string_equal(text, "excluded (kli's own files: no grant reaches them):\n"
+				  "  /h/.config/kli/api-key  [the API key file]\n"
+				  "  /w/.kli/con?fig.ini  [kli's project config]\n"
+				  "  /h/.cache/kli  [kli's cache (fault log, job output), and "
+				  "everything under it]\n");
+	free(text);
+	struct kli_exclusions none = { 0 };
+	text = report_exclusions_text(&none);
+	assert_string_equal(text, "");
+	free(text);
+	text = report_exclusions_text(NULL);
+	assert_string_equal(text, "");
+	free(text);
+
+	struct grant *u = grant_universal();
+	x.n = 1;
+	char *json = report_json(u, "print", NULL, 0, &x);
+	assert_string_equal(json, "{\"type\":\"authority\",\"scope\":\"universal\",\"capabilities\":[],"
+				  "\"profile\":\"print\",\"sources\":[],\"excluded_files\":["
+				  "{\"path\":\"/h/.config/kli/api-key\",\"what\":\"the API key file\","
+				  "\"why\":\"kli's own file: no grant reaches it\",\"tree\":false}]}\n");
+	free(json);
+	json = report_json(u, NULL, NULL, 0, &none);
+	assert_string_equal(json, "{\"type\":\"authority\",\"scope\":\"universal\",\"capabilities\":[],"
+				  "\"excluded_files\":[]}\n");
+	free(json);
+	grant_free(u);
 }
 
 /* ---------------------------------------------------- where the files are */
@@ -664,6 +705,7 @@ int main(void)
 		T(test_model_and_bash),
 		T(test_flags_and_sources),
 		cmocka_unit_test(test_reports),
+		cmocka_unit_test(test_report_exclusions),
 		cmocka_unit_test(test_user_config_path),
 		T(test_project_config_path),
 	};
