@@ -51,7 +51,7 @@ static struct job *job_by_id(struct job_table *jobs, long id)
 }
 
 /* The live facts mediate() checks a job tool against: the job's command. */
-static void fill_job_commands(struct agent_shared *sh, struct tool_call *c)
+void agent_fill_job_commands(struct agent_shared *sh, struct tool_call *c)
 {
 	if (c->id == TOOL_BASH_OUTPUT || c->id == TOOL_BASH_KILL) {
 		struct job *j = job_by_id(&sh->jobs, c->job);
@@ -98,7 +98,7 @@ static long tool_deadline_ms(const struct agent_shared *sh, const struct tool_ca
 }
 
 /* Run an allowed call behind the barrier; the result text for the model. */
-static char *run_allowed(struct agent *a, const struct tool_call *c, bool *ok)
+char *agent_run_allowed(struct agent *a, const struct tool_call *c, bool *ok)
 {
 	struct agent_shared *sh = a->sh;
 	if (c->id == TOOL_BASH && c->background)
@@ -135,25 +135,6 @@ static char *run_allowed(struct agent *a, const struct tool_call *c, bool *ok)
 	return text;
 }
 
-static char *run_task(struct agent *a, const struct tool_call *c, struct grant *g, bool *ok)
-{
-	struct agent_shared *sh = a->sh;
-	_cleanup_free_ char *label = xasprintf("task-%u", ++sh->ntasks);
-	struct agent sub;
-	agent_init(&sub, sh, g, a->depth + 1, label);
-	char *answer = NULL, *error = NULL;
-	*ok = agent_ask(&sub, c->text, c->max_turns ? c->max_turns : 20, &answer, &error);
-	agent_clear(&sub);
-	if (*ok)
-		return answer;
-	char *text = answer ? xasprintf("error: the sub-agent failed: %s; what it said:\n%s", error,
-					answer)
-			    : xasprintf("error: the sub-agent failed: %s", error);
-	free(answer);
-	free(error);
-	return text;
-}
-
 /* Keep a long result whole and give the model its head. */
 static char *bounded(struct agent *a, const struct tool_call *c, char *text)
 {
@@ -171,7 +152,7 @@ static char *bounded(struct agent *a, const struct tool_call *c, char *text)
 /* A command's result with a sandbox hint at its end (hint.h): the hint
  * goes to the person watching too, and stays in sight of the model however
  * long the output before it is. */
-static char *bounded_hinted(struct agent *a, const struct tool_call *c, char *text)
+char *agent_bounded_hinted(struct agent *a, const struct tool_call *c, char *text)
 {
 	size_t at = c->id == TOOL_BASH || c->id == TOOL_BASH_OUTPUT ? hint_split(text)
 								     : (size_t)-1;
@@ -191,7 +172,7 @@ static char *bounded_hinted(struct agent *a, const struct tool_call *c, char *te
 	return xasprintf("%s\n\n%s", head, hint);
 }
 
-static char *refused(struct agent *a, const struct chat_call *cc, const char *message)
+char *agent_refused(struct agent *a, const struct chat_call *cc, const char *message)
 {
 	/* One line for the person watching; the model gets the same words. A
 	 * path the model names, or a link resolves to, may hold a newline: it
@@ -202,49 +183,4 @@ static char *refused(struct agent *a, const struct chat_call *cc, const char *me
 	agent_emit(a, json_pack("{s:s, s:s, s:s, s:o}", "type", "denied", "id", cc->id, "name",
 			  cc->name, "message", agent_jstr(message)));
 	return xstrdup(message);
-}
-
-static char *dispatch(struct agent *a, const struct chat_call *cc, bool *ok)
-{
-	*ok = false;
-	const struct tool_spec *t = tool_lookup(cc->name);
-	if (!t)
-		return xasprintf("error: there is no tool named '%.64s'", cc->name);
-	struct tool_call c;
-	char err[300];
-	if (!tool_call_parse(t, cc->arguments, &c, err, sizeof err))
-		return xasprintf("error: %s: %s", t->name, err);
-	fill_job_commands(a->sh, &c);
-	struct grant *conferred = NULL;
-	_cleanup_free_ char *message = NULL;
-	enum mediate_verdict v = mediate(a->grant, &c, a->sh->auth,
-					 a->depth < AGENT_MAX_DEPTH ? &conferred : NULL, &message);
-	char *text;
-	if (v == MEDIATE_DENIED)
-		text = refused(a, cc, message);
-	else if (v == MEDIATE_INVALID)
-		text = xasprintf("error: %s: %s", t->name, message);
-	else if (c.id == TOOL_TASK)
-		text = run_task(a, &c, conferred, ok);
-	else
-		text = run_allowed(a, &c, ok);
-	grant_free(conferred);
-	text = bounded_hinted(a, &c, text);
-	tool_call_clear(&c);
-	return text;
-}
-
-void agent_tool_turn(struct agent *a, const struct chat_call *cc)
-{
-	agent_emit(a, json_pack("{s:s, s:s, s:s, s:o}", "type", "tool_call", "id", cc->id, "name",
-			  cc->name, "arguments", agent_args_value(cc->arguments)));
-	bool ok;
-	char *text = dispatch(a, cc, &ok);
-	utf8_scrub(text, strlen(text));
-	agent_emit(a, json_pack("{s:s, s:s, s:s, s:b, s:s}", "type", "tool_result", "id", cc->id,
-			  "name", cc->name, "ok", ok, "content", text));
-	json_array_append_new(a->history, json_pack("{s:s, s:s, s:s, s:s}", "role", "tool",
-						    "tool_call_id", cc->id, "name", cc->name,
-						    "content", text));
-	free(text);
 }

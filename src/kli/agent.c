@@ -11,6 +11,7 @@
 #include "agent-trim.h"
 #include "barrier.h"
 #include "hint.h"
+#include "mediate.h"
 #include "report.h"
 #include "path.h"
 #include "util.h"
@@ -23,127 +24,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* ------------------------------------------------------------ shared */
-
-void agent_shared_init(struct agent_shared *sh, const struct model_conf *model,
-		       const struct auth_ctx *auth)
-{
-	*sh = (struct agent_shared){ .model = model, .auth = auth, .out = stdout,
-				     .tool_timeout_ms = AGENT_TOOL_TIMEOUT_MS, .live_fd = -1 };
-	sh->jobs.next_id = 1;
-	sh->env.workspace = auth->workspace;
-	sh->env.jobs = &sh->jobs;
-	sh->env.results = &sh->results;
-	/* kjail's policy, when kli runs in a jail: read once, as the run
-	 * starts, before any tool has run. It only ever feeds hints (hint.h);
-	 * a missing or unusable one just means none. */
-	const char *policy = getenv(HINT_POLICY_ENV);
-	if (policy && policy[0] == '/')
-		sh->policy = jail_policy_load(policy);
-	sh->env.policy = sh->policy;
-}
-
-static void remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		_cleanup_free_ char *p = path_join(dir, e->d_name);
-		unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
-void agent_shared_clear(struct agent_shared *sh)
-{
-	for (size_t i = 0; i < sh->jobs.n; i++) {
-		struct job *j = &sh->jobs.v[i];
-		if (!j->done) {
-			kill(-j->pid, SIGKILL);
-			waitpid(j->pid, NULL, 0);
-		}
-		free(j->command);
-		free(j->out_path);
-	}
-	free(sh->jobs.v);
-	if (sh->jobs.dir)
-		remove_dir(sh->jobs.dir);
-	free(sh->jobs.dir);
-	for (size_t i = 0; i < sh->results.n; i++)
-		free(sh->results.v[i]);
-	free(sh->results.v);
-	free(sh->results.owner);
-	free(sh->fault_log);
-	jail_policy_free(sh->policy);
-	*sh = (struct agent_shared){ 0 };
-}
-
-void agent_fault(struct agent_shared *sh, const char *what)
-{
-	if (!sh->fault_log)
-		return;
-	if (faultlog_append(sh->fault_log, what, FAULTLOG_CAP) || sh->fault_log_failed)
-		return;
-	sh->fault_log_failed = true;
-	warn_msg("cannot write the fault log %s: %s", sh->fault_log, strerror(errno));
-}
-
-/* ------------------------------------------------------------- agent */
-
-static char *system_prompt(const struct agent *a)
-{
-	_cleanup_free_ char *authority = report_text(a->grant);
-	return xasprintf(
-		"You are kli, a coding agent. The workspace is %s; relative paths are taken "
-		"from it. Use the tools to read, search and change files and to run commands. "
-		"Every tool call is checked against your authority: a call beyond it comes back "
-		"as \"denied: ...\"; do not repeat it, work within your authority or say what "
-		"you would need. When the task is done, answer with a short summary and no tool "
-		"call.\n\nYour %s",
-		a->sh->auth->workspace, authority);
-}
-
-void agent_init(struct agent *a, struct agent_shared *sh, const struct grant *g,
-		unsigned depth, const char *label)
-{
-	*a = (struct agent){ .sh = sh, .grant = g, .depth = depth, .label = xstrdup(label),
-			     .owner = ++sh->owners };
-	agent_reset(a);
-}
-
-void agent_reset(struct agent *a)
-{
-	json_decref(a->history);
-	a->history = json_array();
-	_cleanup_free_ char *sys = system_prompt(a);
-	json_array_append_new(a->history, json_pack("{s:s, s:o}", "role", "system", "content",
-						    agent_jstr(sys)));
-}
-
-void agent_set_grant(struct agent *a, const struct grant *g)
-{
-	a->grant = g;
-	a->owner = ++a->sh->owners; /* what it stored before is not its to read now */
-	_cleanup_free_ char *sys = system_prompt(a);
-	json_object_set_new(json_array_get(a->history, 0), "content", agent_jstr(sys));
-}
-
-void agent_clear(struct agent *a)
-{
-	json_decref(a->history);
-	free(a->label);
-	*a = (struct agent){ 0 };
-}
-
 /* The "error" event: MESSAGE, the one line agent_ask() fails with. */
 static void emit_error(struct agent *a, const char *message)
 {
 	agent_emit(a, json_pack("{s:s, s:o}", "type", "error", "message", agent_jstr(message)));
 }
+
+static void tool_turn(struct agent *a, const struct chat_call *cc);
 
 bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answer,
 	       char **error)
@@ -178,7 +65,7 @@ bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answe
 			return false;
 		}
 		for (size_t i = 0; i < r.ncalls; i++)
-			agent_tool_turn(a, &r.calls[i]);
+			tool_turn(a, &r.calls[i]);
 		if (r.ncalls == 0) {
 			*answer = xstrdup(r.content ? r.content : "");
 			a->answer_shown = shown;
@@ -200,4 +87,73 @@ bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answe
 			   max_turns == 1 ? "" : "s");
 	emit_error(a, *error);
 	return false;
+}
+
+/* ------------------------------------------------------- tool calls */
+
+/* A task runs as a sub-agent with the conferred grant: agent_ask() again,
+ * which is why the dispatch lives here, beside the loop. */
+static char *run_task(struct agent *a, const struct tool_call *c, struct grant *g, bool *ok)
+{
+	struct agent_shared *sh = a->sh;
+	_cleanup_free_ char *label = xasprintf("task-%u", ++sh->ntasks);
+	struct agent sub;
+	agent_init(&sub, sh, g, a->depth + 1, label);
+	char *answer = NULL, *error = NULL;
+	*ok = agent_ask(&sub, c->text, c->max_turns ? c->max_turns : 20, &answer, &error);
+	agent_clear(&sub);
+	if (*ok)
+		return answer;
+	char *text = answer ? xasprintf("error: the sub-agent failed: %s; what it said:\n%s", error,
+					answer)
+			    : xasprintf("error: the sub-agent failed: %s", error);
+	free(answer);
+	free(error);
+	return text;
+}
+
+static char *dispatch(struct agent *a, const struct chat_call *cc, bool *ok)
+{
+	*ok = false;
+	const struct tool_spec *t = tool_lookup(cc->name);
+	if (!t)
+		return xasprintf("error: there is no tool named '%.64s'", cc->name);
+	struct tool_call c;
+	char err[300];
+	if (!tool_call_parse(t, cc->arguments, &c, err, sizeof err))
+		return xasprintf("error: %s: %s", t->name, err);
+	agent_fill_job_commands(a->sh, &c);
+	struct grant *conferred = NULL;
+	_cleanup_free_ char *message = NULL;
+	enum mediate_verdict v = mediate(a->grant, &c, a->sh->auth,
+					 a->depth < AGENT_MAX_DEPTH ? &conferred : NULL, &message);
+	char *text;
+	if (v == MEDIATE_DENIED)
+		text = agent_refused(a, cc, message);
+	else if (v == MEDIATE_INVALID)
+		text = xasprintf("error: %s: %s", t->name, message);
+	else if (c.id == TOOL_TASK)
+		text = run_task(a, &c, conferred, ok);
+	else
+		text = agent_run_allowed(a, &c, ok);
+	grant_free(conferred);
+	text = agent_bounded_hinted(a, &c, text);
+	tool_call_clear(&c);
+	return text;
+}
+
+/* Run the call CC and add its result to the conversation. */
+static void tool_turn(struct agent *a, const struct chat_call *cc)
+{
+	agent_emit(a, json_pack("{s:s, s:s, s:s, s:o}", "type", "tool_call", "id", cc->id, "name",
+			  cc->name, "arguments", agent_args_value(cc->arguments)));
+	bool ok;
+	char *text = dispatch(a, cc, &ok);
+	utf8_scrub(text, strlen(text));
+	agent_emit(a, json_pack("{s:s, s:s, s:s, s:b, s:s}", "type", "tool_result", "id", cc->id,
+			  "name", cc->name, "ok", ok, "content", text));
+	json_array_append_new(a->history, json_pack("{s:s, s:s, s:s, s:s}", "role", "tool",
+						    "tool_call_id", cc->id, "name", cc->name,
+						    "content", text));
+	free(text);
 }

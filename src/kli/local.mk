@@ -16,7 +16,7 @@ libkli_a_SOURCES = \
 	src/kli/shutdown.c src/kli/shutdown.h \
 	src/kli/agent.c src/kli/agent.h \
 	src/kli/agent-events.c src/kli/agent-events.h src/kli/agent-model.c src/kli/agent-model.h \
-	src/kli/agent-tools.c src/kli/agent-tools.h src/kli/agent-trim.c src/kli/agent-trim.h \
+	src/kli/agent-state.c src/kli/agent-tools.c src/kli/agent-tools.h src/kli/agent-trim.c src/kli/agent-trim.h \
 	src/kli/agent-environ.c src/kli/agent-environ.h \
 	src/kli/session.c src/kli/session.h \
 	src/kli/jailpolicy.c src/kli/jailpolicy.h \
