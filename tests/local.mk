@@ -70,6 +70,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-host-sockets.test \
 	tests/integration/kjail-host-metadata.test \
 	tests/integration/kjail-badinput.test \
+	tests/integration/kjail-cache.test \
 	tests/integration/bench-smoke.test
 TESTS += $(KJAIL_INTEGRATION_TESTS)
 # Run through the shell, so a lost executable bit cannot break the suite.

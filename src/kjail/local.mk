@@ -5,6 +5,7 @@ libkjail_a_SOURCES = \
 	src/kjail/defaults.c src/kjail/defaults.h \
 	src/kjail/conf.c src/kjail/conf.h \
 	src/kjail/env.c src/kjail/env.h \
+	src/kjail/cache.c src/kjail/cache.h \
 	src/kjail/plan.c src/kjail/plan.h src/kjail/plan-build.c src/kjail/plan-build.h \
 	src/kjail/host.c src/kjail/host.h src/kjail/hostcheck.c src/kjail/masks.c \
 	src/kjail/mask-aliases.c src/kjail/mountinfo.c src/kjail/mountinfo.h \

@@ -38,6 +38,7 @@ extern char **environ;
 enum {
 	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND,
 	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST,
+	OPT_CACHE, OPT_NO_CACHE,
 };
 
 static const char short_opts[] = "+:C:w:r:e:k:nhV";
@@ -50,6 +51,8 @@ static const struct option long_opts[] = {
 	{ "no-network", no_argument, NULL, 'n' },
 	{ "network", no_argument, NULL, OPT_NETWORK },
 	{ "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
+	{ "cache", required_argument, NULL, OPT_CACHE },
+	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 	{ "nested-userns", no_argument, NULL, OPT_NESTED },
 	{ "no-defaults", no_argument, NULL, OPT_NO_DEFAULTS },
 	{ "allow-userns", no_argument, NULL, OPT_ALLOW_USERNS },
@@ -83,6 +86,10 @@ static void usage(FILE *out)
 	      "                         *.SUFFIX, an IP or @GROUP) on PORT (default 80\n"
 	      "                         and 443, * for any) through kjail's proxy, and\n"
 	      "                         nothing else (repeatable)\n"
+	      "      --cache=MODE       toolchain caches (npm, pip, go, ccache...): true\n"
+	      "                         (the default: kjail's own, one per workspace),\n"
+	      "                         false, or shared (the user's own, writable)\n"
+	      "      --no-cache         no writable caches (--cache=false); no shell history\n"
 	      "      --nested-userns    inside a container that masks /proc: bind /proc\n"
 	      "                         instead of mounting it, no PID namespace\n"
 	      "      --no-defaults      drop the built-in masks and environment scrub\n"
@@ -226,6 +233,15 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 				die("%s", err);
 			break;
 		}
+		case OPT_CACHE:
+			if (!cache_mode_parse(optarg, &p->cache))
+				die("--cache: expected true, false or shared, got '%s'", optarg);
+			str_set(&p->cache_origin, "--cache");
+			break;
+		case OPT_NO_CACHE:
+			p->cache = CACHE_OFF;
+			str_set(&p->cache_origin, "--no-cache");
+			break;
 		case OPT_NESTED:
 			bool_set(&p->nested_userns, true, "--nested-userns");
 			break;
@@ -391,6 +407,8 @@ int main(int argc, char **argv)
 		.console = isatty(STDOUT_FILENO) ? ttyname(STDOUT_FILENO) : NULL,
 		.uid = (unsigned)getuid(),
 		.dry_run = !run,
+		.plan_caches = true,
+		.interactive = !rest[0],
 		.explain = cli.explain,
 	};
 	struct plan pl;
@@ -398,6 +416,12 @@ int main(int argc, char **argv)
 	if (!plan_build(&p, &h, environ, &pl, err, sizeof err))
 		die("%s", err);
 	refuse_writable_configs(&p, &pl, cwd);
+	if (run && pl.cache_note)
+		warn_msg("no toolchain caches: %s (cache = false in the config: no such line)",
+			 pl.cache_note);
+	if (run && !rest[0] && !pl.history)
+		warn_msg("shell history is not kept in this jail (%s: no cache directory); the "
+			 "home directory is read-only", p.cache_origin);
 
 	const char *bwrap = pl.backend == BACKEND_BWRAP ? bwrap_find() : NULL;
 	if (cli.explain) {

@@ -66,6 +66,11 @@ struct host {
 				      * bwrap binds at the jail's /dev/console; NULL if none */
 	unsigned uid;
 	bool dry_run;                /* --print/--explain: create nothing */
+	bool plan_caches;            /* apply the policy's cache setting (cache.h):
+				      * main sets it; unit tests of other parts
+				      * leave it off, as with --no-cache */
+	bool interactive;            /* no command given: the user's shell runs,
+				      * and keeps its history with the caches */
 	bool explain;                /* --explain: also list what was skipped, and why */
 };
 
@@ -108,6 +113,14 @@ struct plan {
 				      * and an entry it adds is renamed aside after
 				      * the run, with a warning */
 	struct strv watched_present; /* "DIR/NAME" of each entry there at the start */
+	enum cache_mode cache;       /* what was done (CACHE_OFF if nothing) */
+	const char *cache_origin;    /* the plan's pool */
+	const char *cache_note;      /* why there is none though the policy asked
+				      * (no home to keep it in), or NULL; the pool */
+	char *cache_dir;             /* the per-workspace directory, or NULL */
+	struct entry_list cache_env; /* NAME=VALUE set for the tools, origin: the tool */
+	struct entry_list cache_overridden; /* NAME, origin: the caller's value, replaced */
+	char *history;               /* the shell's HISTFILE, or NULL */
 	struct strv env;             /* the environment bwrap gets */
 	struct entry_list env_removed;
 };
