@@ -81,9 +81,12 @@ char *cache_key(const char *workspace)
 		readable[i] = c == '/' ? '-' : plain ? c : '_';
 	}
 	readable[i] = '\0';
-	/* a name that is "." or "..", or starts with a dot, is no hidden trap:
-	 * the hash follows, so the name is never exactly a dot entry */
-	return xasprintf("%s-%016llx", readable, (unsigned long long)fnv1a64(workspace));
+	/* cut mid-path, it may start with a separator: a name that starts
+	 * with '-' reads as an option to every command given it */
+	const char *r = readable;
+	while (*r == '-' || *r == '.')
+		r++;
+	return xasprintf("%s%s%016llx", r, *r ? "-" : "", (unsigned long long)fnv1a64(workspace));
 }
 
 static void add_var(struct cache_plan *out, const struct cache_var *v, const char *dir,
