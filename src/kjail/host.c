@@ -159,12 +159,14 @@ static bool cache_place_ok(struct builder *b, const char *dir, const char *top)
 	return true;
 }
 
+/* made: kjail makes it (a dry run plans the bind of what a run would make) */
 static bool add_cache_bind(struct builder *b, const char *home, const char *rel,
-			   const char *top, bool create, const char *rule, char **out)
+			   const char *top, bool made, const char *rule, char **out)
 {
 	char *dir;
 	bool exists;
 	char why[512];
+	bool create = made && !b->h->dry_run;
 	switch (cache_dir_open(home, rel, b->h->uid, create, &dir, &exists, why, sizeof why)) {
 	case CACHE_DIR_REFUSED:
 		return fail(b, "%s", why);
@@ -176,7 +178,7 @@ static bool add_cache_bind(struct builder *b, const char *home, const char *rel,
 	case CACHE_DIR_OK:
 		break;
 	}
-	if (!exists) {
+	if (!exists && !made) {
 		skip(b, dir, "missing, not bound writable", rule);
 		free(dir);
 		return true;
@@ -237,7 +239,7 @@ static bool add_caches(struct builder *b)
 	_cleanup_free_ char *top = xconcat(home, "/.cache/kjail", (char *)NULL);
 	pl->cache = p->cache;
 	pl->cache_origin = strpool_intern(&pl->strings, p->cache_origin);
-	if (!add_cache_bind(b, home, rel, top, !h->dry_run, "toolchain caches of this workspace",
+	if (!add_cache_bind(b, home, rel, top, true, "toolchain caches of this workspace",
 			    &pl->cache_dir))
 		return false;
 	if (pl->cache_note) {
