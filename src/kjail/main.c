@@ -419,7 +419,8 @@ int main(int argc, char **argv)
 	if (run && pl.cache_note)
 		warn_msg("no toolchain caches: %s (cache = false in the config: no such line)",
 			 pl.cache_note);
-	if (run && !rest[0] && !pl.history)
+	/* only a terminal's shell keeps a history worth a line */
+	if (run && !rest[0] && !pl.history && isatty(STDIN_FILENO))
 		warn_msg("shell history is not kept in this jail (%s: no cache directory); the "
 			 "home directory is read-only", p.cache_origin);
 
