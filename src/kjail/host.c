@@ -144,25 +144,39 @@ static bool add_roots(struct builder *b)
 
 /* A cache directory kjail binds writable must lie in no writable root (a
  * jail could reach the other workspaces' caches, or swap a component for
- * a link), under no mask and no protected path. */
-static bool cache_place_ok(struct builder *b, const char *dir, const char *top)
+ * a link), under no mask and no protected path. -1: refused (the error
+ * set); 0: none, the note set (a writable root holds the home's caches
+ * already, and the cache was not asked for by name); 1: fine. */
+static int cache_place_ok(struct builder *b, const char *dir, const char *top)
 {
 	const struct cand *c = covering(&b->roots, top);
+	if (c && strcmp(b->p->cache_origin, "built-in default") == 0) {
+		_cleanup_free_ char *why = xconcat("the writable ", c->rule, " ", c->path,
+						   " holds ", top, ", so the tools write their "
+						   "caches there themselves", (char *)NULL);
+		b->pl->cache_note = strpool_intern(&b->pl->strings, why);
+		return 0;
+	}
 	if (c)
-		return fail(b, "cache: %s lies inside the writable %s %s (%s); refusing it (a jail "
-			       "could reach other workspaces' caches): run with --no-cache",
-			    top, c->rule, c->path, c->origin);
+		return fail(b, "cache: %s lies inside a writable root, the %s %s (%s); refusing it "
+			       "(a jail could reach other workspaces' caches): run with --no-cache",
+			    top, c->rule, c->path, c->origin) ? 1 : -1;
 	if ((c = covering(&b->masks, dir)) || (c = covering(&b->protects, dir)))
 		return fail(b, "cache: %s lies under the %s %s (%s); refusing it: run with "
 			       "--no-cache", dir, c->kind == OP_PROTECT ? "protected path" : "mask",
-			    c->path, c->origin);
-	return true;
+			    c->path, c->origin) ? 1 : -1;
+	return 1;
 }
 
 /* made: kjail makes it (a dry run plans the bind of what a run would make) */
 static bool add_cache_bind(struct builder *b, const char *home, const char *rel,
 			   const char *top, bool made, const char *rule, char **out)
 {
+	/* where it is decided before anything is made */
+	_cleanup_free_ char *where = xconcat(home, "/", rel, (char *)NULL);
+	int place = cache_place_ok(b, where, top);
+	if (place <= 0)
+		return place == 0;
 	char *dir;
 	bool exists;
 	char why[512];
@@ -174,6 +188,7 @@ static bool add_cache_bind(struct builder *b, const char *home, const char *rel,
 		/* no home to keep a cache in: the jail runs as it did before */
 		if (!b->pl->cache_note)
 			b->pl->cache_note = strpool_intern(&b->pl->strings, why);
+		b->pl->cache_warn = true;
 		return true;
 	case CACHE_DIR_OK:
 		break;
@@ -182,10 +197,6 @@ static bool add_cache_bind(struct builder *b, const char *home, const char *rel,
 		skip(b, dir, "missing, not bound writable", rule);
 		free(dir);
 		return true;
-	}
-	if (!cache_place_ok(b, dir, top)) {
-		free(dir);
-		return false;
 	}
 	cand_add(b->pl, &b->roots, OP_BIND, dir, rule, b->p->cache_origin);
 	if (out)
@@ -232,6 +243,7 @@ static bool add_caches(struct builder *b)
 		_cleanup_free_ char *why = xasprintf("home directory %s: %s", h->home,
 						     strerror(errno));
 		pl->cache_note = strpool_intern(&pl->strings, why);
+		pl->cache_warn = true;
 		return true;
 	}
 	_cleanup_free_ char *key = cache_key(pl->workspace);

@@ -416,9 +416,9 @@ int main(int argc, char **argv)
 	if (!plan_build(&p, &h, environ, &pl, err, sizeof err))
 		die("%s", err);
 	refuse_writable_configs(&p, &pl, cwd);
-	if (run && pl.cache_note)
-		warn_msg("no toolchain caches: %s (cache = false in the config: no such line)",
-			 pl.cache_note);
+	if (run && pl.cache_warn)
+		warn_msg("no toolchain caches: %s (cache = false in kjail's config: no caches, "
+			 "and no such line)", pl.cache_note);
 	/* only a terminal's shell keeps a history worth a line */
 	if (run && !rest[0] && !pl.history && isatty(STDIN_FILENO))
 		warn_msg("shell history is not kept in this jail (%s: no cache directory); the "

@@ -117,6 +117,8 @@ struct plan {
 	const char *cache_origin;    /* the plan's pool */
 	const char *cache_note;      /* why there is none though the policy asked
 				      * (no home to keep it in), or NULL; the pool */
+	bool cache_warn;             /* a run says cache_note in one line (not when
+				      * a writable root holds the home's caches) */
 	char *cache_dir;             /* the per-workspace directory, or NULL */
 	struct entry_list cache_env; /* NAME=VALUE set for the tools, origin: the tool */
 	struct entry_list cache_overridden; /* NAME, origin: the caller's value, replaced */
