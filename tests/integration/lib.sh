@@ -37,7 +37,7 @@ kj_init() {
 	rm -rf "$WORK"
 	mkdir -p "$WORK" || exit 99
 	WORK=$(cd "$WORK" && pwd -P)
-	trap kj_cleanup EXIT
+	trap work_cleanup EXIT
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
@@ -94,23 +94,6 @@ kj_helpers_reachable() {
 	diag "helpers under /tmp: copied to $1"
 	HELPERS=$1
 	export HELPERS
-}
-
-# kj_cleanup: work_cleanup, and the toolchain cache directories kjail made
-# under the account's real home for this test's workspaces (a config of
-# the test's own leaves caches on): their names hold $WORK's last
-# component (cache.h's key), and nothing else there is touched.
-kj_cleanup() {
-	_kjh=$(getent passwd "$(id -u)" 2>/dev/null | cut -d: -f6)
-	_kjw=${WORK##*/}
-	if [ -n "$_kjh" ] && [ -n "$_kjw" ] && [ -d "$_kjh/.cache/kjail/ws" ]; then
-		for _kjd in "$_kjh/.cache/kjail/ws/"*"$_kjw"-*; do
-			[ -d "$_kjd" ] && ! [ -L "$_kjd" ] || continue
-			chmod -R u+rwX "$_kjd" 2>/dev/null
-			rm -rf "$_kjd"
-		done
-	fi
-	work_cleanup
 }
 
 # --- running ------------------------------------------------------------------
