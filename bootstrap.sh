@@ -27,7 +27,8 @@ fail() { printf 'bootstrap: %s\n' "$*" >&2; exit 1; }
 
 # ---------------------------------------------------------------- packages
 # Debian package names. nix-bin is for the Nix packaging; libclang-rt-dev
-# carries clang's libFuzzer and sanitizer runtimes. Both are installed where
+# carries clang's libFuzzer and sanitizer runtimes; ccache, python3-pip and
+# python3-wheel let kjail-cache.test run its ccache and pip cases. All are installed where
 # the distribution has them and skipped (with a note) where it has not.
 DEB_REQUIRED=(
 	build-essential autoconf automake libtool pkg-config
@@ -36,7 +37,7 @@ DEB_REQUIRED=(
 	util-linux procps python3 strace gdb jq
 	python3-jsonschema
 )
-DEB_OPTIONAL=(libclang-rt-dev nix-bin zsh fish)
+DEB_OPTIONAL=(libclang-rt-dev nix-bin zsh fish ccache python3-pip python3-wheel)
 
 # What the build needs, for systems without dpkg: commands, pkg-config modules.
 TOOLS=(cc make autoreconf aclocal automake pkg-config bwrap mandoc git python3)

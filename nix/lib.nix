@@ -157,13 +157,15 @@ let
 
   # ---------------------------------------------------------- sandbox
   # The options of the original `programs.kli.sandbox`, plus kjail's
-  # keepEnv, allowUserns, allowedHosts, devices and allowSockets. `defaults` and `backend` are not options: the
+  # keepEnv, allowUserns, cache, allowedHosts, devices and allowSockets. `defaults` and `backend` are not options: the
   # wrapper always keeps kjail's built-in masks and scrub, and never
   # selects the container backend (no jail at all).
   sandboxDefaults = {
     network = true;
     nestedUserns = false;
     allowUserns = false;
+    # kjail's toolchain caches: true (per workspace), false, or "shared"
+    cache = true;
     writablePaths = [ ];
     denyRead = [ ];
     denyEnv = [ ];
@@ -192,6 +194,9 @@ let
       network = bool "network";
       nestedUserns = bool "nestedUserns";
       allowUserns = bool "allowUserns";
+      cache =
+        if b.isBool full.cache || full.cache == "shared" then full.cache
+        else throw "kli: sandbox.cache: expected true, false or \"shared\", got ${show full.cache}";
       writablePaths = map (p: checkWritable "sandbox.writablePaths" (checkPath "sandbox.writablePaths" p)) (list "writablePaths");
       denyRead = map (checkPath "sandbox.denyRead") (list "denyRead");
       denyEnv = map (checkEnvPattern "sandbox.denyEnv") (list "denyEnv");
@@ -213,6 +218,7 @@ let
       (iniLine "sandbox.network" "network" (boolText (s.network && s.allowedHosts == [ ])))
       (iniLine "sandbox.nestedUserns" "nested-userns" (boolText s.nestedUserns))
       (iniLine "sandbox.allowUserns" "allow-userns" (boolText s.allowUserns))
+      (iniLine "sandbox.cache" "cache" (if b.isBool s.cache then boolText s.cache else s.cache))
       (iniLine "sandbox" "defaults" "true")
     ]
     ++ map (iniLine "sandbox.writablePaths" "writable") s.writablePaths

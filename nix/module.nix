@@ -72,6 +72,19 @@ let
           sandbox themselves). See kjail(1) for what that costs.
         '';
       };
+      cache = mkOption {
+        type = types.either types.bool (types.enum [ "shared" ]);
+        default = true;
+        example = "shared";
+        description = ''
+          kjail's toolchain caches (`cache`): `true` gives each workspace a
+          writable cache directory of kjail's own (npm, pip, go, ccache...
+          pointed into it by their variables); `"shared"` binds the user's
+          own cache directories writable instead, so what a session writes
+          there every later build on the machine reads; `false` makes none.
+          See kjail(1).
+        '';
+      };
       writablePaths = pathList "Paths bound writable besides the working directory."
         (literalExpression ''[ "''${config.home.homeDirectory}/.cache/kli" ]'');
       denyRead = pathList "Paths masked: a file reads as empty, a directory lists as empty."

@@ -148,6 +148,7 @@ let
     network = true
     nested-userns = false
     allow-userns = false
+    cache = true
     defaults = true
   '';
 
@@ -155,6 +156,7 @@ let
     network = false;
     nestedUserns = true;
     allowUserns = true;
+    cache = "shared";
     writablePaths = [ "~/.cache/kli" "/srv/shared cache" ];
     denyRead = [ "/home/u/my secrets" "~/.config/gh" ];
     denyEnv = [ "AWS_SECRET_ACCESS_KEY" "GH_TOKEN" "VAULT_*" ];
@@ -169,6 +171,7 @@ let
     network = false
     nested-userns = true
     allow-userns = true
+    cache = shared
     defaults = true
     writable = ~/.cache/kli
     writable = /srv/shared cache
@@ -386,6 +389,10 @@ let
     path-too-long = {
       expr = kliLib.kjailIni { denyRead = [ path187 ]; };
       message = "would be 199 bytes; the config reader accepts at most 198 bytes a line";
+    };
+    sandbox-bad-cache = {
+      expr = kliLib.kjailIni { cache = "per-workspace"; };
+      message = ''kli: sandbox.cache: expected true, false or "shared", got "per-workspace"'';
     };
     unknown-sandbox-key = {
       expr = kliLib.kjailIni { netwrok = false; };
@@ -635,7 +642,7 @@ let
     (eq "module: the default package is nix/package.nix" nixosOff.cfg.package.outPath basePkg.outPath)
     (eq "module: sandbox defaults mirror the original (network on, nested userns off, empty lists)"
       (nixosOff.decl.sandbox.type.fill { })
-      { network = true; nestedUserns = false; allowUserns = false; writablePaths = [ ]; denyRead = [ ]; denyEnv = [ ]; keepEnv = [ ]; allowedHosts = [ ]; devices = [ ]; allowSockets = [ ]; })
+      { network = true; nestedUserns = false; allowUserns = false; cache = true; writablePaths = [ ]; denyRead = [ ]; denyEnv = [ ]; keepEnv = [ ]; allowedHosts = [ ]; devices = [ ]; allowSockets = [ ]; })
     (eq "module: disabled: nothing is installed" nixosOff.config.condition false)
     (ok "module: NixOS: the kli goes to environment.systemPackages"
       (nixosPlain.config.condition && nixosPlain.config.content.environment.systemPackages == [ nixosPlain.cfg.finalPackage ]))
@@ -645,7 +652,7 @@ let
     (eq "module: the original documentation's sandbox example gives this policy"
       (b.filter (l: !(hasPrefix ";" l)) (lines hmOriginal.cfg.finalPackage.kjailConfig.text))
       [
-        "[sandbox]" "network = true" "nested-userns = false" "allow-userns = false" "defaults = true"
+        "[sandbox]" "network = true" "nested-userns = false" "allow-userns = false" "cache = true" "defaults = true"
         "writable = /home/alice/.cache/kli" "deny-read = /home/alice/.aws" "deny-env = AWS_SECRET_ACCESS_KEY"
       ])
     (eq "module: NixOS and home-manager build the same wrapper"

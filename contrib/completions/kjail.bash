@@ -43,7 +43,7 @@ _kjail()
 			break
 			;;
 		--workspace | --writable | --deny-read | --deny-env | --keep-env | \
-			--config | --backend | --allow-host | --device | --allow-socket)
+			--config | --backend | --allow-host | --device | --allow-socket | --cache)
 			need=$w
 			;;
 		--explain) explain=1 ;;
@@ -109,6 +109,9 @@ _kjail()
 	--device)
 		_kjail_add -W 'gpu' -- "$cur"
 		;;
+	--cache)
+		_kjail_add -W 'true false shared' -- "$cur"
+		;;
 	--allow-host)
 		# a host is the user's to type; the built-in groups are offered
 		_kjail_add -W '@models @registries' -- "$cur"
@@ -123,7 +126,8 @@ _kjail()
 		if ((cmd == 0 && !dashdash)) && [[ $cur == -* ]]; then
 			_kjail_add -W '-C --workspace -w --writable -r --deny-read
 				-e --deny-env -k --keep-env -n --no-network --network
-				--nested-userns --no-defaults --allow-userns --allow-host --device --allow-socket --config
+				--nested-userns --no-defaults --allow-userns --allow-host --device --allow-socket --cache
+				--no-cache --config
 				--backend --print --explain --json --doctor -h --help
 				-V --version' -- "$cur"
 		elif ((explain)); then

@@ -18,6 +18,7 @@ static const struct ini_key_spec sandbox_keys[] = {
 	{ "defaults", false },
 	{ "allow-userns", false },
 	{ "backend", false },
+	{ "cache", false },
 	{ "writable", true },
 	{ "deny-read", true },
 	{ "deny-env", true },
@@ -143,6 +144,15 @@ static bool on_item(void *ctxp, const struct ini_item *it, char *err, size_t err
 			return false;
 		}
 		str_set(&p->backend_origin, origin);
+		return true;
+	}
+	if (strcmp(k, "cache") == 0) {
+		if (!cache_mode_parse(it->value, &p->cache)) {
+			fmt_into(err, errlen, "cache: expected true, false or shared, got '%s'",
+				 it->value);
+			return false;
+		}
+		str_set(&p->cache_origin, origin);
 		return true;
 	}
 	if (strcmp(k, "writable") == 0)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "explain.h"
+#include "cache.h"
 #include "gitlink.h"
 #include "landlock.h"
 #include "proxy.h"
@@ -212,6 +213,31 @@ static void text_sockets(FILE *out, const struct plan *pl)
 	}
 }
 
+/* The caches: the mode, the directory, each variable set and each the
+ * caller had set, each tool left out. */
+static void text_cache(FILE *out, const struct policy *p, const struct plan *pl)
+{
+	fprintf(out, "cache: %s (%s)\n", cache_mode_name(pl->cache), p->cache_origin);
+	if (pl->cache_note)
+		fprintf(out, "cache: none: %s\n", pl->cache_note);
+	if (pl->cache_dir)
+		fprintf(out, "cache directory: %s (kjail's own for this workspace; writable)\n",
+			pl->cache_dir);
+	for (size_t i = 0; i < pl->cache_env.n; i++)
+		fprintf(out, "cache env: %s (%s)\n", pl->cache_env.v[i].value,
+			pl->cache_env.v[i].origin);
+	for (size_t i = 0; i < pl->cache_overridden.n; i++)
+		fprintf(out, "cache env: %s overrides the caller's value %s (which the jail "
+			     "may not write)\n", pl->cache_overridden.v[i].value,
+			pl->cache_overridden.v[i].origin);
+	if (pl->cache == CACHE_WORKSPACE)
+		for (const struct cache_tool *t = cache_tools; t->tool; t++)
+			if (t->note)
+				fprintf(out, "cache note: %s: %s\n", t->tool, t->note);
+	if (pl->history)
+		fprintf(out, "shell history: %s (HISTFILE)\n", pl->history);
+}
+
 static void text_policy(FILE *out, const struct policy *p, const struct plan *pl,
 			const char *bwrap)
 {
@@ -284,6 +310,7 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	for (size_t i = 0; i < pl->env_removed.n; i++)
 		fprintf(out, "env unset: %s (%s)\n", pl->env_removed.v[i].value,
 			pl->env_removed.v[i].origin);
+	text_cache(out, p, pl);
 }
 
 static void entries_json(struct jsonw *w, const char *name, const struct entry_list *l,
@@ -399,6 +426,33 @@ static void layers_json(struct jsonw *w, const struct plan *pl)
 	jw_kbool(w, "landlock_writes", abi >= LANDLOCK_WRITES_ABI && !pl->allow_userns);
 }
 
+static void cache_json(struct jsonw *w, const struct policy *p, const struct plan *pl)
+{
+	static const char *const modes[] = { "off", "workspace", "shared" };
+	jw_key(w, "cache");
+	jw_begin_object(w);
+	jw_kstring(w, "mode", modes[pl->cache]);
+	jw_kstring(w, "origin", p->cache_origin);
+	jw_kstring(w, "dir", pl->cache_dir);
+	if (pl->cache_note)
+		jw_kstring(w, "note", pl->cache_note);
+	jw_key(w, "env");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->cache_env.n; i++) {
+		const char *line = pl->cache_env.v[i].value, *eq = strchr(line, '=');
+		_cleanup_free_ char *name = xstrndup(line, (size_t)(eq - line));
+		jw_begin_object(w);
+		jw_kstring(w, "name", name);
+		jw_kstring(w, "value", eq + 1);
+		jw_kstring(w, "tool", pl->cache_env.v[i].origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	entries_json(w, "overridden", &pl->cache_overridden, "name", "caller_value");
+	jw_kstring(w, "history", pl->history);
+	jw_end_object(w);
+}
+
 /* Streamed, not built as a tree: with thousands of masks this runs on every
  * jail start (the jail's own copy) and must stay cheap. */
 static void json_policy_build(struct jsonw *w, const struct policy *p, const struct plan *pl,
@@ -449,6 +503,7 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 	if (with_filter) /* --explain --json; the jail's copy need not list absences */
 		entries_json(w, "skipped", &pl->skipped, "path", "why");
 	entries_json(w, "env_unset", &pl->env_removed, "name", "rule");
+	cache_json(w, p, pl);
 	jw_kbool(w, "allow_userns", pl->allow_userns);
 	if (with_filter)
 		filter_json(w, pl);

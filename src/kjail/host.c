@@ -5,9 +5,12 @@
 #include "host.h"
 #include "env.h"
 #include "bwrap.h"
+#include "cache.h"
 #include "plan-build.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -194,6 +197,144 @@ static bool add_devices(struct builder *b)
 	return ok;
 }
 
+/* A cache directory kjail binds writable must lie in no writable root (a
+ * jail could reach the other workspaces' caches, or swap a component for
+ * a link), under no mask and no protected path. -1: refused (the error
+ * set); 0: none, the note set (a writable root holds the home's caches
+ * already, and the cache was not asked for by name); 1: fine. */
+static int cache_place_ok(struct builder *b, const char *dir, const char *top)
+{
+	const struct cand *c = covering(&b->roots, top);
+	if (c && strcmp(b->p->cache_origin, "built-in default") == 0) {
+		_cleanup_free_ char *why = xconcat("the writable ", c->rule, " ", c->path,
+						   " holds ", top, ", so the tools write their "
+						   "caches there themselves", (char *)NULL);
+		b->pl->cache_note = strpool_intern(&b->pl->strings, why);
+		return 0;
+	}
+	if (c)
+		return fail(b, "cache: %s lies inside a writable root, the %s %s (%s); refusing it "
+			       "(a jail could reach other workspaces' caches): run with --no-cache",
+			    top, c->rule, c->path, c->origin) ? 1 : -1;
+	if ((c = covering(&b->masks, dir)) || (c = covering(&b->protects, dir)))
+		return fail(b, "cache: %s lies under the %s %s (%s); refusing it: run with "
+			       "--no-cache", dir, c->kind == OP_PROTECT ? "protected path" : "mask",
+			    c->path, c->origin) ? 1 : -1;
+	return 1;
+}
+
+/* made: kjail makes it (a dry run plans the bind of what a run would make) */
+static bool add_cache_bind(struct builder *b, const char *home, const char *rel,
+			   const char *top, bool made, const char *rule, char **out)
+{
+	/* where it is decided before anything is made */
+	_cleanup_free_ char *where = xconcat(home, "/", rel, (char *)NULL);
+	int place = cache_place_ok(b, where, top);
+	if (place <= 0)
+		return place == 0;
+	char *dir;
+	bool exists;
+	char why[512];
+	bool create = made && !b->h->dry_run;
+	switch (cache_dir_open(home, rel, b->h->uid, create, &dir, &exists, why, sizeof why)) {
+	case CACHE_DIR_REFUSED:
+		return fail(b, "%s", why);
+	case CACHE_DIR_UNAVAILABLE:
+		/* no home to keep a cache in: the jail runs as it did before */
+		if (!b->pl->cache_note)
+			b->pl->cache_note = strpool_intern(&b->pl->strings, why);
+		b->pl->cache_warn = true;
+		return true;
+	case CACHE_DIR_OK:
+		break;
+	}
+	if (!exists && !made) {
+		skip(b, dir, "missing, not bound writable", rule);
+		free(dir);
+		return true;
+	}
+	cand_add(b->pl, &b->roots, OP_BIND, dir, rule, b->p->cache_origin);
+	if (out)
+		*out = dir;
+	else
+		free(dir);
+	return true;
+}
+
+/* The other workspaces' directories: the host is readable in the jail,
+ * and another project's cache may hold its private packages. Those made
+ * after the start stay readable (not writable). */
+static void mask_other_caches(struct builder *b, const char *home, const char *key)
+{
+	_cleanup_free_ char *ws = xconcat(home, "/" CACHE_WS_ROOT, (char *)NULL);
+	DIR *d = opendir(ws);
+	if (!d)
+		return;
+	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
+		if (e->d_name[0] == '.' || strcmp(e->d_name, key) == 0)
+			continue;
+		_cleanup_free_ char *other = xconcat(ws, "/", e->d_name, (char *)NULL);
+		add_mask(b, other, "another workspace's toolchain caches");
+	}
+	closedir(d);
+}
+
+/* The per-workspace directory (the history's too), and with --cache=shared
+ * the user's own cache directories: writable roots planned last, so no
+ * protected name is made in them; the tools' variables go to the plan for
+ * plan_build to set after the scrub. */
+static bool add_caches(struct builder *b)
+{
+	const struct policy *p = b->p;
+	const struct host *h = b->h;
+	struct plan *pl = b->pl;
+	if (!h->plan_caches || p->cache == CACHE_OFF)
+		return true;
+	if (!h->home || h->home[0] != '/')
+		return fail(b, "cache: no home directory for uid %u in the password database; "
+			       "run with --no-cache", h->uid);
+	_cleanup_free_ char *home = path_resolve(h->home, "/");
+	if (!home) {
+		_cleanup_free_ char *why = xasprintf("home directory %s: %s", h->home,
+						     strerror(errno));
+		pl->cache_note = strpool_intern(&pl->strings, why);
+		pl->cache_warn = true;
+		return true;
+	}
+	_cleanup_free_ char *key = cache_key(pl->workspace);
+	_cleanup_free_ char *rel = xconcat(CACHE_WS_ROOT, "/", key, (char *)NULL);
+	_cleanup_free_ char *top = xconcat(home, "/.cache/kjail", (char *)NULL);
+	pl->cache = p->cache;
+	pl->cache_origin = strpool_intern(&pl->strings, p->cache_origin);
+	if (!add_cache_bind(b, home, rel, top, true, "toolchain caches of this workspace",
+			    &pl->cache_dir))
+		return false;
+	if (pl->cache_note) {
+		pl->cache = CACHE_OFF;
+		return true;
+	}
+	if (!pl->cache_dir) /* --explain of a workspace never run: where it would be */
+		pl->cache_dir = xconcat(home, "/", rel, (char *)NULL);
+	mask_other_caches(b, home, key);
+	if (h->interactive)
+		pl->history = xconcat(pl->cache_dir, "/" CACHE_HISTORY, (char *)NULL);
+	struct cache_plan cp;
+	cache_plan_build(cache_tools, p->cache, pl->cache_dir, home, h->env, &cp);
+	bool ok = true;
+	for (size_t i = 0; ok && i < cp.binds.n; i++) {
+		const char *r = cp.binds.v[i].value + strlen(home) + 1;
+		_cleanup_free_ char *rule = xconcat("toolchain cache (shared): ", cp.binds.v[i].origin,
+						    (char *)NULL);
+		/* a shared one lies in no writable root: not itself, nor its parent */
+		_cleanup_free_ char *parent = path_dirname(cp.binds.v[i].value);
+		ok = add_cache_bind(b, home, r, parent, false, rule, NULL);
+	}
+	pl->cache_env = cp.env;
+	pl->cache_overridden = cp.overridden;
+	entry_list_free(&cp.binds);
+	return ok;
+}
+
 static bool build(struct builder *b)
 {
 	const struct policy *p = b->p;
@@ -201,7 +342,7 @@ static bool build(struct builder *b)
 	if (!add_roots(b) || !protect_all(b))
 		return false;
 	add_policy_masks(b);
-	if (!add_mask_aliases(b) || !check_masks(b) || !add_sockets(b))
+	if (!add_caches(b) || !add_mask_aliases(b) || !check_masks(b) || !add_sockets(b))
 		return false;
 	if (b->h->self) {
 		const struct cand *m = covering(&b->masks, b->h->self);
@@ -229,6 +370,19 @@ static bool build(struct builder *b)
 	emit_sorted(pl, &b->masks);
 	emit_sorted(pl, &b->sockets);
 	return true;
+}
+
+/* NAME=VALUE into env, replacing NAME's entry if there is one. */
+static void env_put(struct strv *env, const char *line)
+{
+	size_t n = (size_t)(strchr(line, '=') - line) + 1;
+	for (size_t i = 0; i < env->n; i++)
+		if (strncmp(env->v[i], line, n) == 0) {
+			free(env->v[i]);
+			env->v[i] = xstrdup(line);
+			return;
+		}
+	strv_push(env, line);
 }
 
 bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
@@ -287,5 +441,13 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 		env_filter(envp, p, &out->env, &out->env_removed);
 	if (ok && out->net == NET_ALLOWLIST)
 		egress_env(&out->env, &out->env_removed);
+	/* after the scrub, which must not take them: kjail's value wins over
+	 * the caller's, which would point the tool at a read-only place */
+	for (size_t i = 0; ok && envp && i < out->cache_env.n; i++)
+		env_put(&out->env, out->cache_env.v[i].value);
+	if (ok && envp && out->history) {
+		_cleanup_free_ char *line = xconcat("HISTFILE=", out->history, (char *)NULL);
+		env_put(&out->env, line);
+	}
 	return ok;
 }

@@ -5,6 +5,7 @@ libkjail_a_SOURCES = \
 	src/kjail/defaults.c src/kjail/defaults.h \
 	src/kjail/conf.c src/kjail/conf.h \
 	src/kjail/env.c src/kjail/env.h \
+	src/kjail/cache.c src/kjail/cache.h \
 	src/kjail/plan.c src/kjail/plan.h src/kjail/plan-build.c src/kjail/plan-build.h \
 	src/kjail/host.c src/kjail/host.h src/kjail/hostcheck.c src/kjail/masks.c \
 	src/kjail/mask-aliases.c src/kjail/mountinfo.c src/kjail/mountinfo.h \
@@ -71,9 +72,9 @@ bin_PROGRAMS += kjail
 kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = $(KJAIL_LIBS)
-check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
+check_PROGRAMS += tests/unit/test_cache tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
 	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo
-TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
+TESTS += tests/unit/test_cache tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
 	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo
 tests_unit_test_mountinfo_SOURCES = tests/unit/test_mountinfo.c
 tests_unit_test_mountinfo_CFLAGS = $(UNIT_CFLAGS)
@@ -87,6 +88,9 @@ tests_unit_test_probe_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_gitconfig_SOURCES = tests/unit/test_gitconfig.c
 tests_unit_test_gitconfig_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_gitconfig_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_cache_SOURCES = tests/unit/test_cache.c
+tests_unit_test_cache_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_cache_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_env_SOURCES = tests/unit/test_env.c
 tests_unit_test_env_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_env_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

@@ -41,6 +41,7 @@ enum {
 	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST,
 	OPT_DEVICE,
 	OPT_ALLOW_SOCKET,
+	OPT_CACHE, OPT_NO_CACHE,
 };
 
 static const char short_opts[] = "+:C:w:r:e:k:nhV";
@@ -55,6 +56,8 @@ static const struct option long_opts[] = {
 	{ "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "allow-socket", required_argument, NULL, OPT_ALLOW_SOCKET },
+	{ "cache", required_argument, NULL, OPT_CACHE },
+	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 	{ "nested-userns", no_argument, NULL, OPT_NESTED },
 	{ "no-defaults", no_argument, NULL, OPT_NO_DEFAULTS },
 	{ "allow-userns", no_argument, NULL, OPT_ALLOW_USERNS },
@@ -93,6 +96,10 @@ static void usage(FILE *out)
 	      "      --allow-socket=NAME|PATH  let the jail reach this one Unix socket: a\n"
 	      "                         path, or ssh-agent, gpg-agent, docker, podman,\n"
 	      "                         system-bus (repeatable; see kjail(1))\n"
+	      "      --cache=MODE       toolchain caches (npm, pip, go, ccache...): true\n"
+	      "                         (the default: kjail's own, one per workspace),\n"
+	      "                         false, or shared (the user's own, writable)\n"
+	      "      --no-cache         no writable caches (--cache=false); no shell history\n"
 	      "      --nested-userns    inside a container that masks /proc: bind /proc\n"
 	      "                         instead of mounting it, no PID namespace\n"
 	      "      --no-defaults      drop the built-in masks and environment scrub\n"
@@ -250,6 +257,15 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 				die("%s", err);
 			break;
 		}
+		case OPT_CACHE:
+			if (!cache_mode_parse(optarg, &p->cache))
+				die("--cache: expected true, false or shared, got '%s'", optarg);
+			str_set(&p->cache_origin, "--cache");
+			break;
+		case OPT_NO_CACHE:
+			p->cache = CACHE_OFF;
+			str_set(&p->cache_origin, "--no-cache");
+			break;
 		case OPT_NESTED:
 			bool_set(&p->nested_userns, true, "--nested-userns");
 			break;
@@ -435,6 +451,8 @@ int main(int argc, char **argv)
 		.console = isatty(STDOUT_FILENO) ? ttyname(STDOUT_FILENO) : NULL,
 		.uid = (unsigned)getuid(),
 		.dry_run = !run,
+		.plan_caches = true,
+		.interactive = !rest[0],
 		.explain = cli.explain,
 		.in_kjail = in_kjail,
 	};
@@ -444,6 +462,13 @@ int main(int argc, char **argv)
 		die("%s", err);
 	refuse_writable_configs(&p, &pl, cwd);
 	warn_host_sockets(&pl);
+	if (run && pl.cache_warn)
+		warn_msg("no toolchain caches: %s (cache = false in kjail's config: no caches, "
+			 "and no such line)", pl.cache_note);
+	/* only a terminal's shell keeps a history worth a line */
+	if (run && !rest[0] && !pl.history && isatty(STDIN_FILENO))
+		warn_msg("shell history is not kept in this jail (%s: no cache directory); the "
+			 "home directory is read-only", p.cache_origin);
 
 	const char *bwrap = pl.backend == BACKEND_BWRAP ? bwrap_find() : NULL;
 	if (cli.explain) {

@@ -54,6 +54,10 @@ void plan_free(struct plan *pl)
 	entry_list_free(&pl->watched);
 	strv_free(&pl->watched_present);
 	entry_list_free(&pl->env_removed);
+	free(pl->cache_dir);
+	entry_list_free(&pl->cache_env);
+	entry_list_free(&pl->cache_overridden);
+	free(pl->history);
 	strv_free(&pl->env);
 	strv_free(&pl->host_devices);
 	dev_binds_free(pl->devices, pl->ndevices);

@@ -70,6 +70,11 @@ struct host {
 				      * bwrap binds at the jail's /dev/console; NULL if none */
 	unsigned uid;
 	bool dry_run;                /* --print/--explain: create nothing */
+	bool plan_caches;            /* apply the policy's cache setting (cache.h):
+				      * main sets it; unit tests of other parts
+				      * leave it off, as with --no-cache */
+	bool interactive;            /* no command given: the user's shell runs,
+				      * and keeps its history with the caches */
 	bool explain;                /* --explain: also list what was skipped, and why */
 	bool in_kjail;               /* this kjail runs inside a kjail jail
 				      * (probe_in_kjail_jail) */
@@ -137,6 +142,16 @@ struct plan {
 	struct strv watched_present; /* "DIR/NAME" of each entry there at the start */
 	struct plan_socket *sockets; /* --allow-socket, in the policy's order */
 	size_t nsockets;
+	enum cache_mode cache;       /* what was done (CACHE_OFF if nothing) */
+	const char *cache_origin;    /* the plan's pool */
+	const char *cache_note;      /* why there is none though the policy asked
+				      * (no home to keep it in), or NULL; the pool */
+	bool cache_warn;             /* a run says cache_note in one line (not when
+				      * a writable root holds the home's caches) */
+	char *cache_dir;             /* the per-workspace directory, or NULL */
+	struct entry_list cache_env; /* NAME=VALUE set for the tools, origin: the tool */
+	struct entry_list cache_overridden; /* NAME, origin: the caller's value, replaced */
+	char *history;               /* the shell's HISTFILE, or NULL */
 	struct strv env;             /* the environment bwrap gets */
 	struct entry_list env_removed;
 };

@@ -27,6 +27,8 @@ void policy_init(struct policy *p)
 	bool_set(&p->allow_userns, false, "built-in default");
 	p->backend = BACKEND_AUTO;
 	str_set(&p->backend_origin, "built-in default");
+	p->cache = CACHE_WORKSPACE;
+	str_set(&p->cache_origin, "built-in default");
 	str_set(&p->workspace_origin, "current directory");
 }
 
@@ -69,6 +71,7 @@ void policy_free(struct policy *p)
 	free(p->defaults.origin);
 	free(p->allow_userns.origin);
 	free(p->backend_origin);
+	free(p->cache_origin);
 	entry_list_free(&p->writable);
 	entry_list_free(&p->deny_read);
 	entry_list_free(&p->deny_env);
@@ -99,4 +102,22 @@ bool backend_parse(const char *name, enum backend *out)
 const char *backend_name(enum backend b)
 {
 	return backend_names[b];
+}
+
+bool cache_mode_parse(const char *name, enum cache_mode *out)
+{
+	if (strcmp(name, "true") == 0)
+		*out = CACHE_WORKSPACE;
+	else if (strcmp(name, "false") == 0)
+		*out = CACHE_OFF;
+	else if (strcmp(name, "shared") == 0)
+		*out = CACHE_SHARED;
+	else
+		return false;
+	return true;
+}
+
+const char *cache_mode_name(enum cache_mode m)
+{
+	return m == CACHE_OFF ? "off" : m == CACHE_SHARED ? "shared" : "per workspace";
 }

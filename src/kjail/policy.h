@@ -10,6 +10,10 @@
 
 enum backend { BACKEND_AUTO, BACKEND_BWRAP, BACKEND_SEATBELT, BACKEND_CONTAINER };
 
+/* Toolchain caches (cache.h): none, kjail's own per workspace (the
+ * default), or the user's own directories. */
+enum cache_mode { CACHE_OFF, CACHE_WORKSPACE, CACHE_SHARED };
+
 /* One list entry: the value as written (a path or a pattern) and where it
  * came from ("built-in credential store", "FILE:LINE", "--deny-read"). */
 struct entry {
@@ -40,6 +44,8 @@ struct policy {
 	struct bool_setting allow_userns;
 	enum backend backend;
 	char *backend_origin;
+	enum cache_mode cache;
+	char *cache_origin;
 	struct entry_list writable;
 	struct entry_list deny_read;
 	struct entry_list deny_env;
@@ -72,5 +78,8 @@ void str_set(char **dst, const char *value);
 
 bool backend_parse(const char *name, enum backend *out);
 const char *backend_name(enum backend b);
+/* "true" (per workspace), "false", "shared". */
+bool cache_mode_parse(const char *name, enum cache_mode *out);
+const char *cache_mode_name(enum cache_mode m);
 
 #endif

@@ -54,6 +54,10 @@ kj_init() {
 	# /etc/kjail/config.ini cannot change what the tests see.
 	KJ_CONF=$WORK/kjail.ini
 	printf '; kjail integration test: built-in policy only\n[sandbox]\n' >"$KJ_CONF"
+	# kjail's toolchain caches live under the account's real home (never
+	# $HOME): a test that wants them (kjail-cache.test) turns them on and
+	# removes what it made; the others leave that home as they found it
+	printf 'cache = false\n' >>"$KJ_CONF"
 
 	# Unique text: a probe looks for it, nothing else on the machine has it.
 	# Never exported (unset first), so no process holds it by inheritance.

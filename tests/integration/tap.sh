@@ -83,6 +83,7 @@ work_cleanup() {
 	for _p in $BG_PIDS; do
 		kill -KILL "$_p" 2>/dev/null
 	done
+	work_cache_cleanup
 	if [ -n "${WORK:-}" ] && [ -d "$WORK" ]; then
 		chmod -R u+rwX "$WORK" 2>/dev/null
 		rm -rf "$WORK"
@@ -92,6 +93,22 @@ work_cleanup() {
 		chmod -R u+rwX "$KJ_HELPERS_COPY" 2>/dev/null
 		rm -rf "$KJ_HELPERS_COPY"
 	fi
+}
+
+# work_cache_cleanup: the toolchain cache directories kjail made under the
+# account's real home for workspaces under $WORK (a test whose config
+# leaves kjail's caches on): their names hold $WORK's last component and a
+# '-' (kjail's cache.h key); nothing else there is touched.
+work_cache_cleanup() {
+	_kjw=${WORK:+${WORK##*/}}
+	[ -n "$_kjw" ] || return 0
+	_kjh=$(getent passwd "$(id -u)" 2>/dev/null | cut -d: -f6)
+	[ -n "$_kjh" ] && [ -d "$_kjh/.cache/kjail/ws" ] || return 0
+	for _kjd in "$_kjh/.cache/kjail/ws/"*"$_kjw"-*; do
+		[ -d "$_kjd" ] && ! [ -L "$_kjd" ] || continue
+		chmod -R u+rwX "$_kjd" 2>/dev/null
+		rm -rf "$_kjd"
+	done
 }
 
 # wait_for TENTHS CMD...: poll CMD every 0.1 s until it succeeds
