@@ -11,6 +11,9 @@ libkjail_a_SOURCES = \
 	src/kjail/protected.c src/kjail/protected.h src/kjail/protect.c \
 	src/kjail/protect-git.c src/kjail/protect-home.c src/kjail/protect-path.c \
 	src/kjail/gitconfig.c src/kjail/gitconfig.h src/kjail/gitlink.c src/kjail/gitlink.h \
+	src/kjail/cfgfilter.c src/kjail/cfgfilter.h src/kjail/cfgfilter-int.h \
+	src/kjail/cfgfilter-ini.c src/kjail/cfgfilter-git.c src/kjail/cfgfilter-yaml.c \
+	src/kjail/cfgfilter-json.c \
 	src/kjail/bwrap.c src/kjail/bwrap.h \
 	src/kjail/explain.c src/kjail/explain.h \
 	src/kjail/stdio_guard.c src/kjail/stdio_guard.h \

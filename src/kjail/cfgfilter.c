@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/* The formats' shared parts and the checks every file passes first. */
+#include "config.h"
+#include "cfgfilter-int.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cf_format_name(enum cf_format f)
+{
+	switch (f) {
+	case CF_NONE: return "none";
+	case CF_NPMRC: return "npmrc";
+	case CF_INI: return "ini";
+	case CF_YAML: return "yaml";
+	case CF_JSON: return "json";
+	case CF_GITCONFIG: return "gitconfig";
+	}
+	return "?";
+}
+
+const char *cf_unit(enum cf_format f)
+{
+	return f == CF_JSON ? "member" : "line";
+}
+
+void cf_put(struct cf_buf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		b->cap = (b->n + n + 1) * 2;
+		b->v = xreallocarray(b->v, b->cap, 1);
+	}
+	memcpy(b->v + b->n, s, n);
+	b->n += n;
+	b->v[b->n] = '\0';
+}
+
+struct cf_line *cf_lines(const char *in, size_t len, size_t *n)
+{
+	size_t cap = 16;
+	struct cf_line *v = xreallocarray(NULL, cap, sizeof *v);
+	*n = 0;
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(in + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - in) : len;
+		if (*n == cap)
+			v = xreallocarray(v, cap *= 2, sizeof *v);
+		size_t l = end - at;
+		if (l && in[end - 1] == '\r')
+			l--;
+		v[(*n)++] = (struct cf_line){ .text = in + at, .len = l,
+					      .full = (nl ? end + 1 : end) - at };
+		at = nl ? end + 1 : end;
+	}
+	return v;
+}
+
+bool cf_key_secret(const char *const *secret, const char *key, size_t n)
+{
+	char *k = xstrndup(key, n);
+	for (char *p = k; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	bool hit = false;
+	for (; secret && *secret && !hit; secret++)
+		hit = fnmatch(*secret, k, FNM_CASEFOLD) == 0;
+	free(k);
+	return hit;
+}
+
+/* The scheme before s[at] ("://"): letters, digits, + - . */
+static bool scheme_is_http(const char *s, size_t at)
+{
+	size_t b = at;
+	while (b > 0 && (isalnum((unsigned char)s[b - 1]) || strchr("+-.", s[b - 1])))
+		b--;
+	size_t l = at - b;
+	return (l == 4 && strncasecmp(s + b, "http", 4) == 0) ||
+	       (l == 5 && strncasecmp(s + b, "https", 5) == 0);
+}
+
+bool cf_has_url_secret(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 3 <= n; i++) {
+		if (memcmp(s + i, "://", 3) != 0)
+			continue;
+		/* the authority: up to the path, query, fragment or an end of
+		 * the value; the user part is before its last '@' */
+		size_t a = i + 3, e = a, at = SIZE_MAX;
+		while (e < n && !strchr("/?#\"' \t\\", s[e])) {
+			if (s[e] == '@')
+				at = e;
+			e++;
+		}
+		if (at == SIZE_MAX)
+			continue;
+		if (memchr(s + a, ':', at - a) || scheme_is_http(s, i))
+			return true;
+	}
+	return false;
+}
+
+bool cf_fail(struct cf_result *res, size_t line, const char *fmt, ...)
+{
+	char msg[sizeof res->err - 32];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (line)
+		snprintf(res->err, sizeof res->err, "line %zu: %s", line, msg);
+	else
+		snprintf(res->err, sizeof res->err, "%s", msg);
+	return false;
+}
+
+/* Well-formed UTF-8 (no overlongs, no surrogates); at *bad the first
+ * byte that is not. */
+static bool utf8_ok(const unsigned char *s, size_t n, size_t *bad)
+{
+	for (size_t i = 0; i < n;) {
+		unsigned c = s[i];
+		size_t k = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2
+			   : (c & 0xf8) == 0xf0 ? 3 : 4;
+		if (k == 4 || i + k >= n + (k == 0) || (k == 1 && c < 0xc2) ||
+		    (k == 3 && c > 0xf4)) {
+			*bad = i;
+			return false;
+		}
+		for (size_t j = 1; j <= k; j++)
+			if ((s[i + j] & 0xc0) != 0x80) {
+				*bad = i;
+				return false;
+			}
+		if ((k == 2 && c == 0xe0 && s[i + 1] < 0xa0) ||
+		    (k == 2 && c == 0xed && s[i + 1] >= 0xa0) ||
+		    (k == 3 && c == 0xf0 && s[i + 1] < 0x90) ||
+		    (k == 3 && c == 0xf4 && s[i + 1] >= 0x90)) {
+			*bad = i;
+			return false;
+		}
+		i += k + 1;
+	}
+	return true;
+}
+
+static size_t line_of(const char *in, size_t at)
+{
+	size_t l = 1;
+	for (size_t i = 0; i < at; i++)
+		l += in[i] == '\n';
+	return l;
+}
+
+bool cf_filter(enum cf_format f, const char *const *secret, const char *in, size_t len,
+	       struct cf_result *res)
+{
+	*res = (struct cf_result){ 0 };
+	size_t bad;
+	if (len > CF_MAX_SIZE)
+		return cf_fail(res, 0, "larger than %u bytes", CF_MAX_SIZE);
+	if (memchr(in, '\0', len))
+		return cf_fail(res, line_of(in, (size_t)((const char *)memchr(in, '\0', len) - in)),
+			       "a NUL byte (not text)");
+	if (len >= 3 && memcmp(in, "\xef\xbb\xbf", 3) == 0)
+		return cf_fail(res, 1, "a byte order mark");
+	if (!utf8_ok((const unsigned char *)in, len, &bad))
+		return cf_fail(res, line_of(in, bad), "not UTF-8");
+	bool ok = false;
+	switch (f) {
+	case CF_NONE:
+		return cf_fail(res, 0, "no filter for this file");
+	case CF_NPMRC:
+	case CF_INI:
+		ok = cf_filter_ini(f == CF_NPMRC, secret, in, len, res);
+		break;
+	case CF_YAML:
+		ok = cf_filter_yaml(secret, in, len, res);
+		break;
+	case CF_JSON:
+		ok = cf_filter_json(secret, in, len, res);
+		break;
+	case CF_GITCONFIG:
+		ok = cf_filter_git(secret, in, len, res);
+		break;
+	}
+	if (!ok) {
+		free(res->data);
+		res->data = NULL;
+		res->len = 0;
+		res->removed = 0;
+		if (!res->err[0])
+			cf_fail(res, 0, "cannot be parsed");
+	} else if (!res->data) {
+		res->data = xstrndup("", 0);
+	}
+	return ok;
+}
