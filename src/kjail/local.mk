@@ -73,9 +73,14 @@ kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = $(KJAIL_LIBS)
 check_PROGRAMS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
-	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo
+	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo \
+	tests/unit/test_cfgfilter
 TESTS += tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
-	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo
+	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo \
+	tests/unit/test_cfgfilter
+tests_unit_test_cfgfilter_SOURCES = tests/unit/test_cfgfilter.c
+tests_unit_test_cfgfilter_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_cfgfilter_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_mountinfo_SOURCES = tests/unit/test_mountinfo.c
 tests_unit_test_mountinfo_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_mountinfo_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
