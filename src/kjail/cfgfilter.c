@@ -114,6 +114,10 @@ bool cf_fail(struct cf_result *res, size_t line, const char *fmt, ...)
 		snprintf(res->err, sizeof res->err, "line %zu: %s", line, msg);
 	else
 		snprintf(res->err, sizeof res->err, "%s", msg);
+	/* one line: a parser's message may quote the file's bytes */
+	for (char *p = res->err; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	return false;
 }
 
@@ -165,8 +169,10 @@ bool cf_filter(enum cf_format f, const char *const *secret, const char *in, size
 	if (memchr(in, '\0', len))
 		return cf_fail(res, line_of(in, (size_t)((const char *)memchr(in, '\0', len) - in)),
 			       "a NUL byte (not text)");
-	if (len >= 3 && memcmp(in, "\xef\xbb\xbf", 3) == 0)
-		return cf_fail(res, 1, "a byte order mark");
+	/* anywhere: a filtered copy could start with one that was not first */
+	const char *bom = memmem(in, len, "\xef\xbb\xbf", 3);
+	if (bom)
+		return cf_fail(res, line_of(in, (size_t)(bom - in)), "a byte order mark");
 	if (!utf8_ok((const unsigned char *)in, len, &bad))
 		return cf_fail(res, line_of(in, bad), "not UTF-8");
 	bool ok = false;

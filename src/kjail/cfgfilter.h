@@ -9,7 +9,7 @@
  * each format is parsed by its own rules and only a subset of it is taken:
  * anything outside that subset, any doubt (a syntax the parser does not
  * know, an open quote, a YAML anchor, a duplicate JSON key, a NUL byte,
- * bytes that are not UTF-8, a byte order mark, more than CF_MAX_SIZE
+ * bytes that are not UTF-8, a byte order mark anywhere, more than CF_MAX_SIZE
  * bytes) fails the whole file, and the caller masks it whole (reads as
  * empty), as before. An entry is secret when its key matches one of the
  * row's patterns (fnmatch, case-insensitive, on the key as the format

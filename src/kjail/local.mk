@@ -164,3 +164,22 @@ FUZZ_PROXY_SRCS = \
 tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy-parse.h src/kjail/allowhost.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROXY_SRCS)
+
+# libFuzzer harness for the config file filters (issue 30, item 2): the
+# first byte picks the format; seeds in tests/fuzz/corpus/cfgfilter.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_cfgfilter
+endif
+EXTRA_DIST += tests/fuzz/fuzz_cfgfilter.c
+CLEANFILES += tests/fuzz/fuzz_cfgfilter
+FUZZ_CFGFILTER_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_cfgfilter.c \
+	$(srcdir)/src/kjail/cfgfilter.c $(srcdir)/src/kjail/cfgfilter-ini.c \
+	$(srcdir)/src/kjail/cfgfilter-git.c $(srcdir)/src/kjail/cfgfilter-yaml.c \
+	$(srcdir)/src/kjail/cfgfilter-json.c $(srcdir)/src/kjail/defaults.c \
+	$(srcdir)/src/common/util.c
+tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cfgfilter.h \
+		src/kjail/cfgfilter-int.h src/kjail/defaults.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) $(JANSSON_CFLAGS) -o $@ $(FUZZ_CFGFILTER_SRCS) \
+	  $(JANSSON_LIBS) $(LIBBSD_LIBS)
