@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* What the format filters of cfgfilter.h share: the output buffer, the
- * lines of the input, the secret tests. cfgfilter.c dispatches to one
- * cf_filter_FORMAT per format; each returns false with res->err set. */
+/* What the format filters of cfgfilter.h share (cfgfilter-common.c): the
+ * output buffer, the lines of the input, the secret tests. cfgfilter.c
+ * dispatches to one cf_filter_FORMAT per format; each returns false with
+ * res->err set. */
 #ifndef KJ_CFGFILTER_INT_H
 #define KJ_CFGFILTER_INT_H
 

@@ -12,6 +12,7 @@ libkjail_a_SOURCES = \
 	src/kjail/protect-git.c src/kjail/protect-home.c src/kjail/protect-path.c \
 	src/kjail/gitconfig.c src/kjail/gitconfig.h src/kjail/gitlink.c src/kjail/gitlink.h \
 	src/kjail/cfgfilter.c src/kjail/cfgfilter.h src/kjail/cfgfilter-int.h \
+	src/kjail/cfgfilter-common.c \
 	src/kjail/cfgfilter-ini.c src/kjail/cfgfilter-git.c src/kjail/cfgfilter-yaml.c \
 	src/kjail/cfgfilter-json.c \
 	src/kjail/bwrap.c src/kjail/bwrap.h \
@@ -174,7 +175,8 @@ EXTRA_DIST += tests/fuzz/fuzz_cfgfilter.c
 CLEANFILES += tests/fuzz/fuzz_cfgfilter
 FUZZ_CFGFILTER_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_cfgfilter.c \
-	$(srcdir)/src/kjail/cfgfilter.c $(srcdir)/src/kjail/cfgfilter-ini.c \
+	$(srcdir)/src/kjail/cfgfilter.c $(srcdir)/src/kjail/cfgfilter-common.c \
+	$(srcdir)/src/kjail/cfgfilter-ini.c \
 	$(srcdir)/src/kjail/cfgfilter-git.c $(srcdir)/src/kjail/cfgfilter-yaml.c \
 	$(srcdir)/src/kjail/cfgfilter-json.c $(srcdir)/src/kjail/defaults.c \
 	$(srcdir)/src/common/util.c
