@@ -21,7 +21,10 @@ block() {
 		gsub(/~/, "\\(ti", s)
 		return s
 	}
-	function place(base, var, path, kind,   p, slash) {
+	function place(base, var, path, kind, fmt) {
+		return where(base, var, path, kind) (fmt != "" && fmt != "-" ? " (filtered: " fmt ")" : "")
+	}
+	function where(base, var, path, kind,   p, slash) {
 		slash = kind == "dir" ? "/" : ""
 		p = path == "-" ? "" : path
 		if (base == "home") return "~/" p slash
@@ -37,7 +40,7 @@ block() {
 	{
 		if (!($1 in seen)) { seen[$1] = ++n; tool[n] = $1 }
 		i = seen[$1]
-		places[i] = places[i] (places[i] == "" ? "" : ", ") place($2, $3, $4, $5)
+		places[i] = places[i] (places[i] == "" ? "" : ", ") place($2, $3, $4, $5, $6)
 	}
 	END {
 		# long paths do not break: no justification, or troff warns

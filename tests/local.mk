@@ -60,6 +60,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-gitreport.test \
 	tests/integration/kjail-git-env.test \
 	tests/integration/kjail-cred-table.test \
+	tests/integration/kjail-cfgfilter.test \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-network.test \

@@ -11,8 +11,39 @@
 #define XK(t, p, d) { .tool = (t), .base = CRED_XDG_CACHE, .path = (p), .dir = (d) }
 #define XR(t, p, d) { .tool = (t), .base = CRED_XDG_RUNTIME, .path = (p), .dir = (d) }
 #define V(t, v, p, d) { .tool = (t), .base = CRED_VAR, .var = (v), .path = (p), .dir = (d) }
+/* the same, for a file shown with its secrets removed (cfgfilter.h) */
+#define HF(t, p, f, s) { .tool = (t), .base = CRED_HOME, .path = (p), .format = (f), .secret = (s) }
+#define XCF(t, p, f, s) { .tool = (t), .base = CRED_XDG_CONFIG, .path = (p), .format = (f), .secret = (s) }
+#define VF(t, v, p, f, s) { .tool = (t), .base = CRED_VAR, .var = (v), .path = (p), .format = (f), .secret = (s) }
 #define FILE_ false
 #define DIR_ true
+
+/* What is secret in each format's files: fnmatch patterns, in any case,
+ * on the key as cfgfilter.h names it. Besides these, any value holding a
+ * URL with a password (or an http(s) URL with a user) goes. Paths to key
+ * files (npm's certfile, keyfile; pip's client-cert) and the names of
+ * helper programs (docker's credsStore and credHelpers) are kept: they
+ * are not the secret, and what they name stays where it is. */
+/* npm: _auth, _authToken, _password, bare or per registry
+ * ("//host/:_authToken"); username, email are kept */
+static const char *const npmrc_secret[] = { "*_auth", "*token", "*password", "*secret", NULL };
+/* twine, pip: password in any section; any *token, *secret */
+static const char *const ini_secret[] = { "*password", "*token", "*secret", NULL };
+/* yarn berry: npmAuthToken, npmAuthIdent at the top, under
+ * npmScopes.NAME and npmRegistries.URL */
+static const char *const yarnrc_secret[] = { "*npmauthtoken", "*npmauthident", "*password",
+					     "*token", "*secret", NULL };
+/* docker: each registry's credentials in auths; an Authorization header */
+static const char *const docker_secret[] = { "auths.*.auth", "auths.*.password",
+					     "auths.*.identitytoken", "auths.*.registrytoken",
+					     "httpheaders.authorization", "*password", "*token",
+					     "*secret", NULL };
+/* git: every credential section (credential.helper can be a shell
+ * snippet that prints the password), every http.extraHeader (an
+ * Authorization header), sendemail's smtpPass, any *password, *token */
+static const char *const gitconfig_secret[] = { "credential.*", "http.*extraheader",
+						"*smtppass", "*password", "*token", "*secret",
+						NULL };
 
 /* Each tool's documented places, and only where it keeps secrets (not a
  * whole editor's or tool's config when one file of it holds them). */
@@ -30,8 +61,8 @@ const struct cred_store cred_stores[] = {
 	V("gcloud", "CLOUDSDK_CONFIG", "", DIR_),
 	H("kubectl", ".kube", DIR_),
 	{ .tool = "kubectl", .base = CRED_VAR_LIST, .var = "KUBECONFIG", .path = "", .dir = FILE_ },
-	H("docker", ".docker/config.json", FILE_),
-	V("docker", "DOCKER_CONFIG", "config.json", FILE_),
+	HF("docker", ".docker/config.json", CF_JSON, docker_secret),
+	VF("docker", "DOCKER_CONFIG", "config.json", CF_JSON, docker_secret),
 	/* podman, buildah, skopeo: the runtime one first, then the config
 	 * one (and docker's) */
 	XR("podman", "containers/auth.json", FILE_),
@@ -55,10 +86,20 @@ const struct cred_store cred_stores[] = {
 	XC("hub", "hub", FILE_),
 	V("hub", "HUB_CONFIG", "", FILE_),
 	/* npm reads its configuration variables in either case */
-	H("npm", ".npmrc", FILE_),
-	V("npm", "NPM_CONFIG_USERCONFIG", "", FILE_),
-	V("npm", "npm_config_userconfig", "", FILE_),
-	H("twine", ".pypirc", FILE_),
+	HF("npm", ".npmrc", CF_NPMRC, npmrc_secret),
+	VF("npm", "NPM_CONFIG_USERCONFIG", "", CF_NPMRC, npmrc_secret),
+	VF("npm", "npm_config_userconfig", "", CF_NPMRC, npmrc_secret),
+	HF("yarn", ".yarnrc.yml", CF_YAML, yarnrc_secret),
+	HF("twine", ".pypirc", CF_INI, ini_secret),
+	/* the user's pip.conf, new place and old (an index URL with a
+	 * password in it) */
+	XCF("pip", "pip/pip.conf", CF_INI, ini_secret),
+	HF("pip", ".pip/pip.conf", CF_INI, ini_secret),
+	VF("pip", "PIP_CONFIG_FILE", "", CF_INI, ini_secret),
+	/* the user's git config: its credential sections */
+	HF("git", ".gitconfig", CF_GITCONFIG, gitconfig_secret),
+	XCF("git", "git/config", CF_GITCONFIG, gitconfig_secret),
+	VF("git", "GIT_CONFIG_GLOBAL", "", CF_GITCONFIG, gitconfig_secret),
 	/* where no system keyring is */
 	XC("poetry", "pypoetry/auth.toml", FILE_),
 	V("poetry", "POETRY_CONFIG_DIR", "auth.toml", FILE_),
@@ -141,7 +182,7 @@ const struct cred_store cred_stores[] = {
 	 * under the state home */
 	XS("syncthing", "syncthing", DIR_),
 	XC("syncthing", "syncthing", DIR_),
-	{ NULL, CRED_HOME, NULL, NULL, false },
+	{ NULL, CRED_HOME, NULL, NULL, false, CF_NONE, NULL },
 };
 
 const char *cred_base_name(enum cred_base b)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "cfgfilter.h"
 
 /* Credential stores: one row a place a tool keeps its secrets, masked
  * (reads as empty) wherever the row's base puts it. A store the tool
@@ -29,6 +30,11 @@ struct cred_store {
 	const char *var;      /* CRED_VAR, CRED_VAR_LIST: the variable */
 	const char *path;     /* relative to the base; "" for $VAR itself */
 	bool dir;             /* the tool keeps a directory there (else a file) */
+	/* A file that holds a secret among ordinary settings: the jail sees a
+	 * copy with the entries these patterns name removed (cfgfilter.h),
+	 * or, when kjail cannot parse it, an empty file as for CF_NONE. */
+	enum cf_format format;
+	const char *const *secret;
 };
 /* The rows, ending in one whose tool is NULL. */
 extern const struct cred_store cred_stores[];

@@ -289,6 +289,11 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	text_filter(out, pl);
 	for (size_t i = 0; i < pl->nops; i++) {
 		const struct op *o = &pl->ops[i];
+		if (o->data) { /* a config file with its secrets removed */
+			fprintf(out, "filtered: %s (%s, %u secret %s%s removed; %s)\n", o->path,
+				o->format, o->removed, o->unit, o->removed == 1 ? "" : "s", o->origin);
+			continue;
+		}
 		fprintf(out, "%s: %s ", op_verdict(o->kind), o->path);
 		print_why(out, op_verdict(o->kind), o->rule, o->origin);
 		fputc('\n', out);
@@ -490,6 +495,15 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 		jw_kstring(w, "origin", o->origin);
 		jw_kstring(w, "kind", o->kind == OP_MASK_FILE ? "file"
 				      : o->kind == OP_SOCKET ? "socket" : "directory");
+		if (o->data) {
+			jw_key(w, "filtered");
+			jw_begin_object(w);
+			jw_kstring(w, "format", o->format);
+			jw_key(w, "removed");
+			jw_int(w, (long)o->removed);
+			jw_kstring(w, "unit", o->unit);
+			jw_end_object(w);
+		}
 		jw_end_object(w);
 	}
 	jw_end_array(w);

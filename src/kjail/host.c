@@ -369,6 +369,7 @@ static bool build(struct builder *b)
 	emit_sorted(pl, &b->protects);
 	emit_sorted(pl, &b->masks);
 	emit_sorted(pl, &b->sockets);
+	attach_filtered(b);
 	return true;
 }
 
@@ -423,6 +424,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	cands_free(&b.protects);
 	cands_free(&b.masks);
 	cands_free(&b.sockets);
+	filtered_free(&b);
 	path_memo_free(&b.memo);
 	mount_table_free(&b.mounts);
 	for (size_t i = 0; i < b.nseen; i++) {

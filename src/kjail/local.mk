@@ -13,6 +13,10 @@ libkjail_a_SOURCES = \
 	src/kjail/protected.c src/kjail/protected.h src/kjail/protect.c \
 	src/kjail/protect-git.c src/kjail/protect-home.c src/kjail/protect-path.c \
 	src/kjail/gitconfig.c src/kjail/gitconfig.h src/kjail/gitlink.c src/kjail/gitlink.h \
+	src/kjail/cfgfilter.c src/kjail/cfgfilter.h src/kjail/cfgfilter-int.h \
+	src/kjail/cfgfilter-common.c \
+	src/kjail/cfgfilter-ini.c src/kjail/cfgfilter-git.c src/kjail/cfgfilter-yaml.c \
+	src/kjail/cfgfilter-json.c \
 	src/kjail/bwrap.c src/kjail/bwrap.h \
 	src/kjail/explain.c src/kjail/explain.h \
 	src/kjail/stdio_guard.c src/kjail/stdio_guard.h \
@@ -73,9 +77,14 @@ kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = $(KJAIL_LIBS)
 check_PROGRAMS += tests/unit/test_cache tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
-	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo
+	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo \
+	tests/unit/test_cfgfilter
 TESTS += tests/unit/test_cache tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
-	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo
+	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo \
+	tests/unit/test_cfgfilter
+tests_unit_test_cfgfilter_SOURCES = tests/unit/test_cfgfilter.c
+tests_unit_test_cfgfilter_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_cfgfilter_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_mountinfo_SOURCES = tests/unit/test_mountinfo.c
 tests_unit_test_mountinfo_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_mountinfo_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
@@ -176,3 +185,22 @@ TESTS += tests/unit/test_sockets
 tests_unit_test_sockets_SOURCES = tests/unit/test_sockets.c
 tests_unit_test_sockets_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_sockets_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# libFuzzer harness for the config file filters (issue 30, item 2): the
+# first byte picks the format; seeds in tests/fuzz/corpus/cfgfilter.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_cfgfilter
+endif
+EXTRA_DIST += tests/fuzz/fuzz_cfgfilter.c
+CLEANFILES += tests/fuzz/fuzz_cfgfilter
+FUZZ_CFGFILTER_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_cfgfilter.c \
+	$(srcdir)/src/kjail/cfgfilter.c $(srcdir)/src/kjail/cfgfilter-common.c \
+	$(srcdir)/src/kjail/cfgfilter-ini.c \
+	$(srcdir)/src/kjail/cfgfilter-git.c $(srcdir)/src/kjail/cfgfilter-yaml.c \
+	$(srcdir)/src/kjail/cfgfilter-json.c $(srcdir)/src/kjail/defaults.c \
+	$(srcdir)/src/common/util.c
+tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cfgfilter.h \
+		src/kjail/cfgfilter-int.h src/kjail/defaults.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) $(JANSSON_CFLAGS) -o $@ $(FUZZ_CFGFILTER_SRCS) \
+	  $(JANSSON_LIBS) $(LIBBSD_LIBS)

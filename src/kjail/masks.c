@@ -6,8 +6,11 @@
 #include "defaults.h"
 #include "plan-build.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -31,13 +34,15 @@ static bool already_masked(struct builder *b, const char *real)
 	return m && strcmp(m->point, real) == 0 && strcmp(m->type, "tmpfs") == 0 && n > d &&
 	       strcmp(m->root + n - d, deleted) == 0;
 }
+#include <unistd.h>
 
-void add_mask(struct builder *b, const char *path, const char *origin)
+/* add_mask; for a file, returns a copy of the real path masked. */
+static char *mask_at(struct builder *b, const char *path, const char *origin)
 {
 	_cleanup_free_ char *real = path_resolve_memo(path, b->h->cwd, &b->memo);
 	if (!real) {
 		skip(b, path, "unresolvable, not masked", origin);
-		return;
+		return NULL;
 	}
 	/* the resolver's own lookup of the last component, when it made one */
 	enum kind k = b->memo.absent ? K_MISSING
@@ -47,25 +52,160 @@ void add_mask(struct builder *b, const char *path, const char *origin)
 	case K_MISSING:
 	case K_LINK:
 		skip(b, real, "missing, nothing to mask", origin);
-		return;
+		return NULL;
 	case K_DIR:
 		cand_take(b->pl, &b->masks, OP_MASK_DIR, steal_pointer(&real), "masked", origin);
-		return;
+		return NULL;
 	case K_FILE:
 		if (already_masked(b, real)) {
 			skip(b, real, "already masked (an empty read-only file over it)", origin);
-			return;
+			return NULL;
 		}
-		cand_take(b->pl, &b->masks, OP_MASK_FILE, steal_pointer(&real), "masked", origin);
+		cand_add(b->pl, &b->masks, OP_MASK_FILE, real, "masked", origin);
+		return steal_pointer(&real);
+	}
+	return NULL;
+}
+
+void add_mask(struct builder *b, const char *path, const char *origin)
+{
+	free(mask_at(b, path, origin));
+}
+
+static struct filtered *filtered_at(struct builder *b, const char *real)
+{
+	for (size_t i = 0; i < b->nfiltered; i++)
+		if (strcmp(b->filtered[i].path, real) == 0)
+			return &b->filtered[i];
+	return NULL;
+}
+
+/* The file at real, whole, into *data: a regular file (not followed if
+ * it is a link) of at most CF_MAX_SIZE bytes. NULL with why. */
+static char *read_config(const char *real, size_t *len, char *why, size_t whylen)
+{
+	int fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(why, whylen, "cannot read it: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)CF_MAX_SIZE) {
+		snprintf(why, whylen, !S_ISREG(st.st_mode) ? "not a regular file"
+							    : "larger than %u bytes",
+			 CF_MAX_SIZE);
+		close(fd);
+		return NULL;
+	}
+	char *buf = xmalloc(CF_MAX_SIZE + 1);
+	size_t n = 0;
+	for (;;) {
+		ssize_t r = read(fd, buf + n, CF_MAX_SIZE + 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(why, whylen, "cannot read it: %s", strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (r == 0 || (n += (size_t)r) > CF_MAX_SIZE)
+			break;
+	}
+	close(fd);
+	*len = n; /* more than CF_MAX_SIZE: cf_filter refuses it */
+	return buf;
+}
+
+/* path as the user knows it: ~/REST under the home directory */
+static char *shown_path(const struct builder *b, const char *path)
+{
+	const char *home = b->h->home_env ? b->h->home_env : b->h->home;
+	size_t hl = home ? strlen(home) : 0;
+	if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/')
+		return xconcat("~", path + hl, (char *)NULL);
+	return xstrdup(path);
+}
+
+/* The masked file real (given as path) of a row with a format: its
+ * filtered copy, or a note that it stays masked whole. Seatbelt cannot
+ * serve a copy: there it is masked whole, silently. */
+static void filter_file(struct builder *b, const char *path, const char *real,
+			const struct cred_store *c)
+{
+	if (b->pl->backend != BACKEND_BWRAP || filtered_at(b, real))
+		return;
+	char why[160];
+	size_t len = 0;
+	struct cf_result res = { 0 };
+	_cleanup_free_ char *in = read_config(real, &len, why, sizeof why);
+	bool ok = in && cf_filter(c->format, c->secret, in, len, &res);
+	if (in && in[0])
+		explicit_bzero(in, len);
+	if (!ok) {
+		_cleanup_free_ char *shown = shown_path(b, path);
+		warn_msg("%s: masked whole: %s", shown, in ? res.err : why);
 		return;
 	}
+	b->filtered = xreallocarray(b->filtered, b->nfiltered + 1, sizeof *b->filtered);
+	b->filtered[b->nfiltered++] = (struct filtered){ .path = xstrdup(real), .res = res,
+							 .format = c->format };
+}
+
+/* A mask of a file that no row filters (--deny-read) masks it whole. */
+static void filtered_drop(struct builder *b, const char *real)
+{
+	struct filtered *f = filtered_at(b, real);
+	if (!f)
+		return;
+	free(f->path);
+	free(f->res.data);
+	*f = b->filtered[--b->nfiltered];
+}
+
+static void add_store_mask(struct builder *b, const char *path, const char *origin,
+			   const struct cred_store *c)
+{
+	_cleanup_free_ char *real = mask_at(b, path, origin);
+	if (real && c && c->format != CF_NONE)
+		filter_file(b, path, real, c);
+}
+
+void attach_filtered(struct builder *b)
+{
+	struct plan *pl = b->pl;
+	for (size_t i = 0; i < pl->nops; i++) {
+		struct op *o = &pl->ops[i];
+		struct filtered *f = o->kind == OP_MASK_FILE ? filtered_at(b, o->path) : NULL;
+		if (!f || !f->res.data)
+			continue;
+		o->data = steal_pointer(&f->res.data);
+		o->len = f->res.len;
+		o->removed = f->res.removed;
+		o->format = cf_format_name(f->format);
+		o->unit = cf_unit(f->format);
+		o->rule = strpool_intern(&pl->strings, "filtered");
+	}
+}
+
+void filtered_free(struct builder *b)
+{
+	for (size_t i = 0; i < b->nfiltered; i++) {
+		free(b->filtered[i].path);
+		free(b->filtered[i].res.data);
+	}
+	free(b->filtered);
+	b->filtered = NULL;
+	b->nfiltered = 0;
 }
 
 /* add_mask for each of n paths, in order; those under dir ("DIR/NAME...")
  * that one read of dir shows absent are skipped without a lookup.
  * --explain looks each one up, so it can say what it skipped. */
 static void add_masks_under(struct builder *b, const char *dir, const char *const *paths,
-			    const char *const *whys, size_t n)
+			    const char *const *whys, const struct cred_store *const *rows, size_t n)
 {
 	const char *name[SCAN_MAX];
 	size_t len[SCAN_MAX], at[SCAN_MAX], m = 0;
@@ -83,7 +223,7 @@ static void add_masks_under(struct builder *b, const char *dir, const char *cons
 	known = known && scan_dir(b, dir, name, len, m, present, NULL);
 	for (size_t i = 0; i < n; i++)
 		if (!known || at[i] == SIZE_MAX || present[at[i]])
-			add_mask(b, paths[i], whys[i]);
+			add_store_mask(b, paths[i], whys[i], rows ? rows[i] : NULL);
 }
 
 /* The caller's value of the variable name, or NULL. */
@@ -107,6 +247,7 @@ static void add_home_masks(struct builder *b, const char *home)
 		return;
 	char *paths[SCAN_MAX] = { 0 };
 	const char *whys[SCAN_MAX] = { 0 };
+	const struct cred_store *rows[SCAN_MAX] = { 0 };
 	size_t n = 0;
 	static const char why[] = "built-in credential store";
 	for (const struct cred_store *c = cred_stores; c->tool; c++) {
@@ -116,13 +257,14 @@ static void add_home_masks(struct builder *b, const char *home)
 		_cleanup_free_ char *p = xconcat(home, "/", under, under[0] ? "/" : "", c->path,
 						 (char *)NULL);
 		if (n == SCAN_MAX) { /* more than one read answers: looked up one by one */
-			add_mask(b, p, why);
+			add_store_mask(b, p, why, c);
 			continue;
 		}
 		paths[n] = steal_pointer(&p);
+		rows[n] = c;
 		whys[n++] = why;
 	}
-	add_masks_under(b, home, (const char *const *)paths, whys, n);
+	add_masks_under(b, home, (const char *const *)paths, whys, rows, n);
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
 }
@@ -151,7 +293,7 @@ static void add_var_masks(struct builder *b)
 				_cleanup_free_ char *at = xstrndup(s, len);
 				_cleanup_free_ char *p = c->path[0] ? path_join(at, c->path)
 								    : steal_pointer(&at);
-				add_mask(b, p, why);
+				add_store_mask(b, p, why, c);
 			}
 			if (s[len] != ':')
 				break;
@@ -208,7 +350,7 @@ static void add_default_masks(struct builder *b)
 		sock[nsock] = m->path;
 		why[nsock++] = m->why;
 	}
-	add_masks_under(b, "/run", sock, why, nsock);
+	add_masks_under(b, "/run", sock, why, NULL, nsock);
 	if (h->uid == 0)
 		for (const struct default_mask *m = root_masks; m->path; m++)
 			add_mask(b, m->path, m->why);
@@ -232,6 +374,10 @@ void add_policy_masks(struct builder *b)
 			add_mask(b, m->path, why);
 		}
 	}
-	for (size_t i = 0; i < p->deny_read.n; i++)
-		add_mask(b, p->deny_read.v[i].value, p->deny_read.v[i].origin);
+	for (size_t i = 0; i < p->deny_read.n; i++) {
+		_cleanup_free_ char *real = mask_at(b, p->deny_read.v[i].value,
+						    p->deny_read.v[i].origin);
+		if (real)
+			filtered_drop(b, real);
+	}
 }

@@ -25,6 +25,8 @@
 #include "protected.h"
 #include "util.h"
 #include "gitlink.h"
+#include "cfgfilter.h"
+#include "defaults.h"
 
 enum kind { K_MISSING, K_DIR, K_FILE, K_LINK };
 
@@ -66,6 +68,13 @@ struct builder {
 	struct cands masks;
 	struct cands sockets;  /* OP_SOCKET, after the masks */
 	struct path_memo memo;  /* the home directory, once, for its many masks */
+	/* masked files to be served filtered (masks.c): by real path */
+	struct filtered {
+		char *path;
+		struct cf_result res;
+		enum cf_format format;
+	} *filtered;
+	size_t nfiltered;
 	int git_includes;       /* included git config files still to be read */
 	size_t git_roots;       /* writable roots that are repositories */
 	char *git_err;          /* a git config kjail cannot fully read: the
@@ -142,6 +151,10 @@ bool check_masks(struct builder *b);
 
 /* masks.c */
 void add_mask(struct builder *b, const char *path, const char *origin);
+/* The filtered copies planned, onto their masks' ops (after emit_sorted),
+ * and freed. */
+void attach_filtered(struct builder *b);
+void filtered_free(struct builder *b);
 /* The built-in masks (with defaults on), those under no network and
  * --deny-read's. */
 void add_policy_masks(struct builder *b);

@@ -20,6 +20,10 @@ struct op *plan_take(struct plan *pl, enum op_kind kind, char *path, const char 
 	o->path = path;
 	o->rule = rule;
 	o->origin = origin;
+	o->data = NULL;
+	o->len = 0;
+	o->removed = 0;
+	o->format = o->unit = NULL;
 	return o;
 }
 
@@ -41,8 +45,10 @@ enum backend backend_effective(enum backend b)
 
 void plan_free(struct plan *pl)
 {
-	for (size_t i = 0; i < pl->nops; i++)
+	for (size_t i = 0; i < pl->nops; i++) {
 		free(pl->ops[i].path);
+		free(pl->ops[i].data);
+	}
 	free(pl->ops);
 	strpool_free(&pl->strings);
 	free(pl->workspace);

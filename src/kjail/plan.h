@@ -22,7 +22,7 @@ enum op_kind {
 	OP_PIN,       /* an ancestor of a protected path, bound onto itself so it
 		       * cannot be renamed away and rebuilt */
 	OP_PROTECT,   /* read-only inside a writable root */
-	OP_MASK_FILE, /* empty read-only file over it */
+	OP_MASK_FILE, /* empty read-only file over it, or a filtered copy */
 	OP_MASK_DIR,  /* empty read-only tmpfs over it */
 	OP_HELPER,    /* kjail's own binary, when the jail would not see it */
 	OP_POLICY,    /* a read-only directory holding the policy as JSON, so the
@@ -45,6 +45,15 @@ struct op {
 	char *path;    /* real path on the host and in the jail */
 	const char *rule;    /* "workspace", "masked", "protected: git hooks", ... */
 	const char *origin;  /* "built-in credential store", "FILE:LINE", "--deny-read" */
+	/* OP_MASK_FILE of a config file shown with its secrets removed
+	 * (cfgfilter.h): the bytes served instead of an empty file (rule
+	 * "filtered"); NULL for an empty one. macOS's Seatbelt cannot serve
+	 * them: there the file is masked whole. */
+	char *data;
+	size_t len;
+	unsigned removed;      /* secret entries removed */
+	const char *format;    /* "npmrc", ... (cfgfilter.h) */
+	const char *unit;      /* what removed counts: "line", "member" */
 };
 
 struct host {

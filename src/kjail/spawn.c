@@ -73,11 +73,21 @@ static void fill_memfd(int fd, const char *name, const char *data, size_t len)
 	}
 }
 
-/* One empty-data descriptor per masked file: bwrap reads each to EOF and
- * closes it. They share one open /dev/null, which reads as EOF at any
- * offset. Many masks need many descriptors, so lift the soft limit. */
-static void open_masks(struct jail *j, size_t need)
+static size_t masks_of(const struct plan *pl)
 {
+	size_t n = 0;
+	for (size_t i = 0; i < pl->nops; i++)
+		n += pl->ops[i].kind == OP_MASK_FILE;
+	return n;
+}
+
+/* One data descriptor per masked file, in plan order: bwrap reads each to
+ * EOF and closes it. The empty ones share one open /dev/null, which reads
+ * as EOF at any offset; a filtered copy (plan.h) is a sealed memfd of its
+ * own. Many masks need many descriptors, so lift the soft limit. */
+static void open_masks(struct jail *j, const struct plan *pl)
+{
+	size_t need = masks_of(pl);
 	struct rlimit rl;
 	if (need && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < need + 64) {
 		if (rl.rlim_max < need + 64)
@@ -89,20 +99,29 @@ static void open_masks(struct jail *j, size_t need)
 	}
 	j->masks = xreallocarray(NULL, need ? need : 1, sizeof *j->masks);
 	j->nmasks = need;
-	for (size_t i = 0; i < need; i++) {
-		j->masks[i] = i == 0 ? open("/dev/null", O_RDONLY | O_CLOEXEC)
-				     : fcntl(j->masks[0], F_DUPFD_CLOEXEC, 3);
-		if (j->masks[i] < 0)
-			die_errno("cannot open /dev/null for a masked file");
+	int empty = -1;
+	for (size_t i = 0, m = 0; i < pl->nops; i++) {
+		const struct op *o = &pl->ops[i];
+		if (o->kind != OP_MASK_FILE)
+			continue;
+		if (o->data) {
+			j->masks[m] = memfd_create("kjail-filtered", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+			if (j->masks[m] < 0)
+				die_errno("memfd_create");
+			fill_memfd(j->masks[m], "a filtered config file", o->data, o->len);
+			/* nothing changes it after this, not even by accident */
+			(void)fcntl(j->masks[m], F_ADD_SEALS,
+				    F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+		} else {
+			j->masks[m] = empty < 0 ? open("/dev/null", O_RDONLY | O_CLOEXEC)
+						: fcntl(empty, F_DUPFD_CLOEXEC, 3);
+			if (j->masks[m] < 0)
+				die_errno("cannot open /dev/null for a masked file");
+			if (empty < 0)
+				empty = j->masks[m];
+		}
+		m++;
 	}
-}
-
-static size_t masks_of(const struct plan *pl)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < pl->nops; i++)
-		n += pl->ops[i].kind == OP_MASK_FILE;
-	return n;
 }
 
 /* Each allowed socket, opened at the real path the planner checked
@@ -156,7 +175,7 @@ static void jail_open(struct jail *j, const struct plan *pl, bool dry_run)
 	j->user_err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (j->user_err < 0)
 		die_errno("cannot duplicate stderr");
-	open_masks(j, masks_of(pl));
+	open_masks(j, pl);
 	open_sockets(j, pl);
 	j->policy = new_memfd("kjail-policy");
 	struct sc_opts so = { .allow_userns = pl->allow_userns, .no_network = !pl->network };
