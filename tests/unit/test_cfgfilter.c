@@ -320,5 +320,5 @@ int main(void)
 		cmocka_unit_test(test_gitconfig),
 		cmocka_unit_test(test_any),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
