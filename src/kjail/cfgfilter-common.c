@@ -24,6 +24,17 @@ void cf_put(struct cf_buf *b, const char *s, size_t n)
 	b->v[b->n] = '\0';
 }
 
+bool cf_done(struct cf_buf *out, bool ok, struct cf_result *res)
+{
+	if (!ok) {
+		free(out->v);
+		return false;
+	}
+	res->data = out->v;
+	res->len = out->n;
+	return true;
+}
+
 struct cf_line *cf_lines(const char *in, size_t len, size_t *n)
 {
 	size_t cap = 16;

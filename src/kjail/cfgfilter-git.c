@@ -200,11 +200,5 @@ bool cf_filter_git(const char *const *secret, const char *in, size_t len,
 	}
 	free(g.l);
 	free(g.section.v);
-	if (!ok) {
-		free(out.v);
-		return false;
-	}
-	res->data = out.v;
-	res->len = out.n;
-	return true;
+	return cf_done(&out, ok, res);
 }

@@ -119,11 +119,5 @@ bool cf_filter_ini(bool npm, const char *const *secret, const char *in, size_t l
 		i = end;
 	}
 	free(l);
-	if (!ok) {
-		free(out.v);
-		return false;
-	}
-	res->data = out.v;
-	res->len = out.n;
-	return true;
+	return cf_done(&out, ok, res);
 }

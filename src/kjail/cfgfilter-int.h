@@ -17,6 +17,9 @@ struct cf_buf {
 	size_t n, cap;
 };
 void cf_put(struct cf_buf *b, const char *s, size_t n);
+/* The end of a filter: out becomes res's copy when ok (ok returned), or is
+ * freed (false: res->err was set where the filter failed). */
+bool cf_done(struct cf_buf *out, bool ok, struct cf_result *res);
 
 /* One physical line: text[0..len) without its newline and a CR before it;
  * next: where the following line starts. */

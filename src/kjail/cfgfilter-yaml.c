@@ -246,11 +246,5 @@ bool cf_filter_yaml(const char *const *secret, const char *in, size_t len,
 	}
 	free(l);
 	free(y.path.v);
-	if (!ok) {
-		free(out.v);
-		return false;
-	}
-	res->data = out.v;
-	res->len = out.n;
-	return true;
+	return cf_done(&out, ok, res);
 }
