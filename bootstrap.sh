@@ -27,9 +27,11 @@ fail() { printf 'bootstrap: %s\n' "$*" >&2; exit 1; }
 
 # ---------------------------------------------------------------- packages
 # Debian package names. nix-bin is for the Nix packaging; libclang-rt-dev
-# carries clang's libFuzzer and sanitizer runtimes; ccache, python3-pip and
-# python3-wheel let kjail-cache.test run its ccache and pip cases. All are installed where
-# the distribution has them and skipped (with a note) where it has not.
+# carries clang's libFuzzer and sanitizer runtimes; ccache, golang-go,
+# python3-pip and python3-wheel let kjail-cache.test run its ccache, go and
+# pip cases (its node-gyp case uses node where one is installed). All are
+# installed where the distribution has them and skipped (with a note) where
+# it has not.
 DEB_REQUIRED=(
 	build-essential autoconf automake libtool pkg-config
 	bubblewrap libbsd-dev libinih-dev libseccomp-dev libcmocka-dev
@@ -37,7 +39,7 @@ DEB_REQUIRED=(
 	util-linux procps python3 strace gdb jq
 	python3-jsonschema
 )
-DEB_OPTIONAL=(libclang-rt-dev nix-bin zsh fish ccache python3-pip python3-wheel)
+DEB_OPTIONAL=(libclang-rt-dev nix-bin zsh fish ccache golang-go python3-pip python3-wheel)
 
 # What the build needs, for systems without dpkg: commands, pkg-config modules.
 TOOLS=(cc make autoreconf aclocal automake pkg-config bwrap mandoc git python3)
