@@ -127,10 +127,12 @@ kli=$(abspath "$kli")
 [ -n "$helpers" ] || helpers=$builddir/bench
 [ -n "$out" ] || out=$helpers/results.md
 fdexec=$helpers/fdexec scdump=$helpers/seccomp-dump covers=$helpers/covers-bench
-if ! [ -x "$fdexec" ] || ! [ -x "$scdump" ] || ! [ -x "$covers" ]; then
-	[ -f "$builddir/Makefile" ] || die "the helpers are not built in $helpers and $builddir has no Makefile"
-	say "building the helpers (make bench-programs)"
+# Built (or brought up to date: a seccomp-dump older than the kjail it
+# describes exports another program) whenever they are this build's.
+if [ "$helpers" = "$builddir/bench" ] && [ -f "$builddir/Makefile" ]; then
 	make -C "$builddir" -s bench-programs >&2 || die "cannot build the benchmark helpers"
+elif ! [ -x "$fdexec" ] || ! [ -x "$scdump" ] || ! [ -x "$covers" ]; then
+	die "the helpers are not built in $helpers: build them (make bench-programs) or pass --helpers DIR"
 fi
 mkdir -p "$(dirname "$out")"
 out=$(abspath "$out")

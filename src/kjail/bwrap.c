@@ -60,12 +60,13 @@ static int next_socket_fd(struct fd_cursor *c)
 	return c->fds->sockets[c->socket++];
 }
 
-/* An allowed socket lies under this masked directory: its mount point is
- * made in the mask's tmpfs, so the tmpfs turns read-only only after. The
- * sockets are the plan's last ops (host.h). */
-static bool holds_socket(const struct plan *pl, const struct op *o)
+/* One of the plan's last mounts (an allowed socket, a writable root
+ * inside a mask: plan.h) lies under this masked directory: its mount
+ * point is made in the mask's tmpfs, so the tmpfs turns read-only only
+ * after. */
+static bool holds_later(const struct plan *pl, const struct op *o)
 {
-	for (size_t i = pl->nops; i-- > 0 && pl->ops[i].kind == OP_SOCKET;)
+	for (size_t i = pl->nops; i-- > 0 && (pl->ops[i].kind == OP_SOCKET || pl->ops[i].inner);)
 		if (path_is_under(pl->ops[i].path, o->path) && strcmp(pl->ops[i].path, o->path) != 0)
 			return true;
 	return false;
@@ -126,7 +127,7 @@ static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
 	case OP_MASK_DIR:
 		strv_pushn(a, "--perms", "0555");
 		strv_pushn(a, "--tmpfs", o->path);
-		if (!holds_socket(pl, o))
+		if (!holds_later(pl, o))
 			strv_pushn(a, "--remount-ro", o->path);
 		break;
 	case OP_SOCKET:
@@ -196,10 +197,9 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	struct fd_cursor c = { .fds = fds };
 	for (size_t i = 0; i < pl->nops; i++)
 		emit_op(a, pl, &pl->ops[i], &c);
-	/* the masks left writable for a socket's mount point (OP_SOCKET
-	 * comes after every mask) */
+	/* the masks left writable for a later mount's mount point */
 	for (size_t i = 0; i < pl->nops; i++)
-		if (pl->ops[i].kind == OP_MASK_DIR && holds_socket(pl, &pl->ops[i]))
+		if (pl->ops[i].kind == OP_MASK_DIR && holds_later(pl, &pl->ops[i]))
 			strv_pushn(a, "--remount-ro", pl->ops[i].path);
 	strv_pushn(a, "--chdir", pl->workspace);
 	if (fds->seccomp >= 0) {

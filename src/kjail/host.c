@@ -8,7 +8,6 @@
 #include "cache.h"
 #include "plan-build.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,9 +222,11 @@ static int cache_place_ok(struct builder *b, const char *dir, const char *top)
 	return 1;
 }
 
-/* made: kjail makes it (a dry run plans the bind of what a run would make) */
+/* made: kjail makes it (a dry run plans the bind of what a run would make);
+ * into: the writable roots, or the roots bound inside a mask (b->inner) */
 static bool add_cache_bind(struct builder *b, const char *home, const char *rel,
-			   const char *top, bool made, const char *rule, char **out)
+			   const char *top, bool made, const char *rule, struct cands *into,
+			   char **out)
 {
 	/* where it is decided before anything is made */
 	_cleanup_free_ char *where = xconcat(home, "/", rel, (char *)NULL);
@@ -253,7 +254,7 @@ static bool add_cache_bind(struct builder *b, const char *home, const char *rel,
 		free(dir);
 		return true;
 	}
-	cand_add(b->pl, &b->roots, OP_BIND, dir, rule, b->p->cache_origin);
+	cand_add(b->pl, into, OP_BIND, dir, rule, b->p->cache_origin);
 	if (out)
 		*out = dir;
 	else
@@ -262,21 +263,14 @@ static bool add_cache_bind(struct builder *b, const char *home, const char *rel,
 }
 
 /* The other workspaces' directories: the host is readable in the jail,
- * and another project's cache may hold its private packages. Those made
- * after the start stay readable (not writable). */
-static void mask_other_caches(struct builder *b, const char *home, const char *key)
+ * and another project's cache may hold its private packages. One mask on
+ * their parent hides them all, those made after the start too, and this
+ * workspace's is bound inside it (b->inner): one mount however many
+ * workspaces the account has run. */
+static void mask_other_caches(struct builder *b, const char *home)
 {
 	_cleanup_free_ char *ws = xconcat(home, "/" CACHE_WS_ROOT, (char *)NULL);
-	DIR *d = opendir(ws);
-	if (!d)
-		return;
-	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
-		if (e->d_name[0] == '.' || strcmp(e->d_name, key) == 0)
-			continue;
-		_cleanup_free_ char *other = xconcat(ws, "/", e->d_name, (char *)NULL);
-		add_mask(b, other, "another workspace's toolchain caches");
-	}
-	closedir(d);
+	add_mask(b, ws, "the other workspaces' toolchain caches");
 }
 
 /* The per-workspace directory (the history's too), and with --cache=shared
@@ -307,7 +301,7 @@ static bool add_caches(struct builder *b)
 	pl->cache = p->cache;
 	pl->cache_origin = strpool_intern(&pl->strings, p->cache_origin);
 	if (!add_cache_bind(b, home, rel, top, true, "toolchain caches of this workspace",
-			    &pl->cache_dir))
+			    &b->inner, &pl->cache_dir))
 		return false;
 	if (pl->cache_note) {
 		pl->cache = CACHE_OFF;
@@ -315,7 +309,7 @@ static bool add_caches(struct builder *b)
 	}
 	if (!pl->cache_dir) /* --explain of a workspace never run: where it would be */
 		pl->cache_dir = xconcat(home, "/", rel, (char *)NULL);
-	mask_other_caches(b, home, key);
+	mask_other_caches(b, home);
 	if (h->interactive)
 		pl->history = xconcat(pl->cache_dir, "/" CACHE_HISTORY, (char *)NULL);
 	struct cache_plan cp;
@@ -327,7 +321,7 @@ static bool add_caches(struct builder *b)
 						    (char *)NULL);
 		/* a shared one lies in no writable root: not itself, nor its parent */
 		_cleanup_free_ char *parent = path_dirname(cp.binds.v[i].value);
-		ok = add_cache_bind(b, home, r, parent, false, rule, NULL);
+		ok = add_cache_bind(b, home, r, parent, false, rule, &b->roots, NULL);
 	}
 	pl->cache_env = cp.env;
 	pl->cache_overridden = cp.overridden;
@@ -368,6 +362,10 @@ static bool build(struct builder *b)
 	emit_sorted(pl, &b->pins);
 	emit_sorted(pl, &b->protects);
 	emit_sorted(pl, &b->masks);
+	size_t inner = pl->nops;
+	emit_sorted(pl, &b->inner);
+	for (; inner < pl->nops; inner++)
+		pl->ops[inner].inner = true;
 	emit_sorted(pl, &b->sockets);
 	attach_filtered(b);
 	return true;
@@ -424,6 +422,7 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	cands_free(&b.protects);
 	cands_free(&b.masks);
 	cands_free(&b.sockets);
+	cands_free(&b.inner);
 	filtered_free(&b);
 	path_memo_free(&b.memo);
 	mount_table_free(&b.mounts);

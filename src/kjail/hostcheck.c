@@ -28,6 +28,17 @@ bool check_masks(struct builder *b)
 					    m->origin, m->path, b->roots.v[r].rule,
 					    b->roots.v[r].path);
 			}
+		for (size_t r = 0; r < b->inner.n; r++) {
+			_cleanup_free_ char *parent = path_dirname(b->inner.v[r].path);
+			if (path_is_under(b->inner.v[r].path, m->path) &&
+			    strcmp(m->path, parent) != 0) {
+				cands_free(&kept);
+				free(stack);
+				return fail(b, "%s: mask %s would hide the writable %s %s",
+					    m->origin, m->path, b->inner.v[r].rule,
+					    b->inner.v[r].path);
+			}
+		}
 		while (depth && !path_is_under(m->path, kept.v[stack[depth - 1]].path))
 			depth--;
 		if (depth) {

@@ -67,6 +67,10 @@ struct builder {
 	struct cands protects;
 	struct cands masks;
 	struct cands sockets;  /* OP_SOCKET, after the masks */
+	/* writable roots bound inside a directory mask on their parent,
+	 * after the masks: the workspace's own cache directory inside the
+	 * one mask on every workspace's (host.c) */
+	struct cands inner;
 	struct path_memo memo;  /* the home directory, once, for its many masks */
 	/* masked files to be served filtered (masks.c): by real path */
 	struct filtered {

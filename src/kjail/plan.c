@@ -24,6 +24,7 @@ struct op *plan_take(struct plan *pl, enum op_kind kind, char *path, const char 
 	o->len = 0;
 	o->removed = 0;
 	o->format = o->unit = NULL;
+	o->inner = false;
 	return o;
 }
 

@@ -54,6 +54,11 @@ struct op {
 	unsigned removed;      /* secret entries removed */
 	const char *format;    /* "npmrc", ... (cfgfilter.h) */
 	const char *unit;      /* what removed counts: "line", "member" */
+	/* OP_BIND inside a directory mask on its parent (the workspace's
+	 * cache directory inside the one mask on every workspace's): with
+	 * the OP_SOCKETs, the plan's last ops, after every mask; a mask
+	 * holding one turns read-only only after them */
+	bool inner;
 };
 
 struct host {

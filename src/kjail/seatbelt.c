@@ -74,11 +74,13 @@ enum role {
 	R_MASKED_FILE, /* masked files (and sockets) */
 	R_MASKED_DIR,  /* masked directories */
 	R_SOCKET,      /* sockets --allow-socket allows */
+	R_INNER,       /* writable roots inside a masked directory (plan.h:
+			* the workspace's cache directory) */
 	R_COUNT,
 };
 
 static const char *const role_name[R_COUNT] = {
-	"WRITABLE", "TMPDIR", "PIN", "PROTECTED", "MASKED_FILE", "MASKED_DIR", "SOCKET",
+	"WRITABLE", "TMPDIR", "PIN", "PROTECTED", "MASKED_FILE", "MASKED_DIR", "SOCKET", "INNER",
 };
 
 /* The other name macOS gives the same path, or NULL: /tmp, /var and /etc
@@ -179,6 +181,8 @@ static void collect(struct gen *g, const struct plan *pl, const struct seatbelt_
 		case OP_BIND:
 			strv_push(&roots, o->path);
 			add(&g->set[R_WRITABLE], o->path);
+			if (o->inner)
+				add(&g->set[R_INNER], o->path);
 			break;
 		case OP_PIN:
 			add(&g->set[R_PIN], o->path);
@@ -382,6 +386,10 @@ static void emit_files(struct gen *g)
 	params_of(&f, g, R_MASKED_FILE, "literal", NULL);
 	params_of(&f, g, R_MASKED_DIR, "subpath", NULL);
 	rule(g, "deny file-read* file-write* file-link file-clone", &f);
+	/* A writable root inside a masked directory: the last matching rule
+	 * wins (Linux: bound inside the mask's tmpfs). */
+	params_of(&f, g, R_INNER, "subpath", NULL);
+	rule(g, "allow file-read* file-write*", &f);
 }
 
 static void emit_network(struct gen *g, const struct plan *pl)
@@ -422,6 +430,8 @@ static void emit_network(struct gen *g, const struct plan *pl)
 	params_of(&f, g, R_PROTECTED, "subpath", "local unix-socket");
 	params_of(&f, g, R_MASKED_DIR, "subpath", "local unix-socket");
 	rule(g, "deny network-bind", &f);
+	params_of(&f, g, R_INNER, "subpath", "local unix-socket");
+	rule(g, "allow network-bind", &f);
 	/* Connecting: not to the host's sockets in shared temporary space... */
 	fixed(&f, shared_socket_dirs);
 	params_of(&f, g, R_TMPDIR, "subpath", "remote unix-socket");
@@ -447,6 +457,7 @@ static void emit_network(struct gen *g, const struct plan *pl)
 	/* --allow-socket: that one socket, whatever masks its directory (the
 	 * last matching rule wins) */
 	params_of(&f, g, R_SOCKET, "literal", "remote unix-socket");
+	params_of(&f, g, R_INNER, "subpath", "remote unix-socket");
 	rule(g, "allow network-outbound", &f);
 	if (!pl->network) {
 		/* Daemons that reach the network on a caller's behalf: the DNS

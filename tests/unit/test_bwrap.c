@@ -75,6 +75,29 @@ static void test_sockets(void **state)
 	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/w -- sh");
 }
 
+/* The workspace's cache directory inside the one mask on every
+ * workspace's: bound after the masks, the mask read-only after it, and
+ * a writable path for Landlock. */
+static void test_inner_root(void **state)
+{
+	(void)state;
+	struct plan pl;
+	base(&pl, "/w");
+	plan_add(&pl, OP_MASK_DIR, "/home/u/.cache/kjail/ws", "masked", "x");
+	plan_add(&pl, OP_MASK_DIR, "/home/u/.ssh", "masked", "x");
+	plan_add(&pl, OP_BIND, "/home/u/.cache/kjail/ws/w-1", "toolchain caches", "x")->inner =
+		true;
+	char *cmd[] = { "sh", NULL };
+	check(&pl, &fds, cmd,
+	      HEAD "--unshare-pid " NS CAPS MOUNTS "--bind /w /w "
+	      "--perms 0555 --tmpfs /home/u/.cache/kjail/ws "
+	      "--perms 0555 --tmpfs /home/u/.ssh --remount-ro /home/u/.ssh "
+	      "--bind /home/u/.cache/kjail/ws/w-1 /home/u/.cache/kjail/ws/w-1 "
+	      "--remount-ro /home/u/.cache/kjail/ws "
+	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3 " RW
+	      "--rw=/w --rw=/home/u/.cache/kjail/ws/w-1 -- sh");
+}
+
 static void test_default(void **state)
 {
 	(void)state;
@@ -295,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_dev_nodes),
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_sockets),
+		cmocka_unit_test(test_inner_root),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -270,6 +270,32 @@ static void test_golden_allow_socket(void **state)
 	plan_free(&pl);
 }
 
+/* The workspace's cache directory inside the masked directory of every
+ * workspace's: read and written after the rule that denies the masked
+ * directory (the last matching rule wins); the directory stays masked */
+static void test_inner_root(void **state)
+{
+	(void)state;
+	struct plan pl;
+	mac_plan(&pl, WS, false);
+	plan_add(&pl, OP_MASK_DIR, HOME "/.cache/kjail/ws", "masked", "x");
+	plan_add(&pl, OP_BIND, HOME "/.cache/kjail/ws/w-1", "toolchain caches", "x")->inner = true;
+	struct seatbelt_host h = mac_host(true);
+	struct out o;
+	generate(&pl, &h, make_cmd, &o);
+	const char *deny = strstr(o.profile, "(deny file-read* file-write* file-link file-clone");
+	const char *allow = strstr(o.profile, "(allow file-read* file-write*\n  (subpath (param "
+					      "\"INNER_0\")))\n");
+	assert_non_null(deny);
+	assert_non_null(allow);
+	assert_true(allow > deny);
+	assert_non_null(strstr(o.profile, "(allow network-bind\n  (local unix-socket (subpath "
+					  "(param \"INNER_0\"))))\n"));
+	out_free(&o);
+	seatbelt_host_free(&h);
+	plan_free(&pl);
+}
+
 /* --allow-host: no network but the proxy's two loopback ports */
 static void test_golden_allow_host(void **state)
 {
@@ -857,6 +883,7 @@ int main(void)
 		cmocka_unit_test(test_rule_order),
 		cmocka_unit_test(test_keychains_only_with_defaults),
 		cmocka_unit_test(test_print_json),
+		cmocka_unit_test(test_inner_root),
 		cmocka_unit_test(test_host_probe),
 #ifndef KJ_OS_DARWIN
 		cmocka_unit_test(test_run_fails_closed),
