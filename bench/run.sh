@@ -164,9 +164,19 @@ load_stop() { # the CPU-bound processes of load_start, if they run
 	for p in "${load_pids[@]}"; do wait "$p" 2>/dev/null || :; done
 	load_pids=()
 }
+# kjail's cache directories for the scratch workspaces (under the
+# account's home; their keys hold the scratch directory's name and a '-')
+cache_cleanup() {
+	local home d
+	home=$(getent passwd "$(id -u)" | cut -d: -f6)
+	[ -n "$home" ] && [ -d "$home/.cache/kjail/ws" ] || return 0
+	for d in "$home/.cache/kjail/ws/"*"${S##*/}"-*; do
+		if [ -d "$d" ] && ! [ -L "$d" ]; then chmod -R u+rwX "$d"; rm -rf "$d"; fi
+	done
+}
 cleanup() {
 	load_stop
-	if [ "$keep" = 1 ]; then say "scratch kept: $S"; else rm -rf "$S"; fi
+	if [ "$keep" = 1 ]; then say "scratch kept: $S"; else rm -rf "$S"; cache_cleanup; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT

@@ -47,7 +47,7 @@ kli_init() {
 	WORK=$_base/work.kli-$1.$$
 	rm -rf "$WORK"
 	mkdir -p "$WORK" || exit 99
-	trap 'rm -rf "$WORK"' EXIT
+	trap 'work_cache_cleanup; rm -rf "$WORK"' EXIT
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
@@ -170,7 +170,7 @@ model_init() {
 	MODEL_PID=
 	FAKE_MODEL=$top_srcdir/tests/helpers/fake-model.py
 	REQUESTS=$WORK/requests.jsonl
-	trap 'model_stop; rm -rf "$WORK"' EXIT
+	trap 'model_stop; work_cache_cleanup; rm -rf "$WORK"' EXIT
 }
 
 model_stop() {
