@@ -11,10 +11,15 @@
  * command gets an empty environment, as kjail starts bwrap (the jail's
  * comes with bwrap's options), so COMMAND is an absolute path.
  *
- *   fdexec [SPEC]... -- COMMAND [ARG]...
- *   fdexec @FILE      the same words, NUL-terminated, read from FILE (a
+ *   fdexec [--wait] [SPEC]... -- COMMAND [ARG]...
+ *   fdexec [--wait] @FILE
+ *                     the same words, NUL-terminated, read from FILE (a
  *                     raw bwrap line with 1,000 masks is longer than one
  *                     argument may be, and needs no quoting this way)
+ *   --wait            start COMMAND as a child (vfork, exec) and wait for
+ *                     it, exiting with its status: what any program that
+ *                     stays to wait for a jail pays, and nothing else (the
+ *                     floor of kjail's start against the raw command)
  *   SPEC:  N:r:PATH    open PATH read-only on descriptor N
  *          N-M:r:PATH  the same on each of N..M
  *          N:w:PATH    open PATH write-only on descriptor N
@@ -27,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void die(const char *what, const char *arg)
@@ -102,8 +108,31 @@ static char **words_of(const char *argv0, const char *file, int *argc)
 	return v;
 }
 
+/* The command as a child, waited for; its status as ours. */
+static int run_waiting(char *const *cmd, char *const *env)
+{
+	pid_t pid = vfork();
+	if (pid < 0)
+		die("vfork", cmd[0]);
+	if (pid == 0) {
+		execve(cmd[0], cmd, env);
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid", cmd[0]);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 int main(int argc, char **argv)
 {
+	int wait_for = argc > 1 && strcmp(argv[1], "--wait") == 0;
+	if (wait_for) {
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
 	if (argc == 2 && argv[1][0] == '@')
 		argv = words_of(argv[0], argv[1] + 1, &argc);
 	int i = 1;
@@ -138,7 +167,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (i + 1 >= argc) {
-		fprintf(stderr, "usage: fdexec [N:r:PATH|N-M:r:PATH|N:w:PATH|N:dup:K]... -- CMD...\n");
+		fprintf(stderr, "usage: fdexec [--wait] [N:r:PATH|N-M:r:PATH|N:w:PATH|N:dup:K]... "
+				"-- CMD...\n");
 		return 2;
 	}
 	if (argv[i + 1][0] != '/') {
@@ -146,6 +176,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	char *no_env[] = { NULL };
+	if (wait_for)
+		return run_waiting(argv + i + 1, no_env);
 	execve(argv[i + 1], argv + i + 1, no_env);
 	die("exec", argv[i + 1]);
 }

@@ -501,6 +501,7 @@ kj=$(q "$kjail")
 kjc="$kj --config $(q "$empty_ini")"
 fdx=$(q "$fdexec")
 fdr() { printf '%s %s' "$fdx" "$(q "@$S/raw/$1")"; } # the fdexec command for raw line $1
+fdw() { printf '%s --wait %s' "$fdx" "$(q "@$S/raw/$1")"; } # ... started as its child, waited for
 
 say "deriving the raw bwrap lines from kjail --print"
 printf '%s\0' -- /bin/true >"$S/raw/true"
@@ -529,6 +530,7 @@ want startup && GROUP_ROUNDS=$startup_rounds cpu_busy startup group startup "$S/
 	fdexec-true "$(fdr true)" \
 	bwrap-raw "$(fdr base)" \
 	bwrap-raw+helper "$(fdr base+h)" \
+	bwrap-raw+helper-wait "$(fdw base+h)" \
 	kjail "$kjc -- /bin/true" \
 	kjail-print "$kjc --print -- /bin/true" \
 	kjail-built "$(q "$kjail_built") --config $(q "$empty_ini") -- /bin/true"
@@ -545,6 +547,7 @@ if want load; then
 		true-load /bin/true \
 		fdexec-true-load "$(fdr true)" \
 		bwrap-raw+helper-load "$(fdr base+h)" \
+		bwrap-raw+helper-wait-load "$(fdw base+h)" \
 		kjail-load "$kjc -- /bin/true"
 	load_stop
 fi
@@ -847,6 +850,7 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	rows = [("true", "`/bin/true`"), ("fdexec-true", "`fdexec /bin/true` (the descriptor opener alone)"),
 	        ("bwrap-raw", "raw bwrap, no entry helper (gross)"),
 	        ("bwrap-raw+helper", "raw bwrap: the exact `kjail --print` command (gross)"),
+	        ("bwrap-raw+helper-wait", "the same, started by a parent that waits for it (`fdexec --wait`, gross)"),
 	        ("kjail", "`kjail -- /bin/true`"),
 	        ("kjail-print", "`kjail --print -- /bin/true` (no fork, no bwrap)"),
 	        ("kjail-built", "`kjail -- /bin/true`, the build tree's binaries as the linker wrote them"),
@@ -859,7 +863,7 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	    if key in ("firejail", "srt") and med(key) is None:
 	        w("| %s | %s | | | | | |" % (label, "failed" if key in failed else "not installed" if peers_run else "not run"))
 	        continue
-	    loaded = cell(key + "-load") if key in ("true", "fdexec-true", "bwrap-raw+helper", "kjail") else "| | "
+	    loaded = cell(key + "-load") if key in ("true", "fdexec-true", "bwrap-raw+helper", "bwrap-raw+helper-wait", "kjail") else "| | "
 	    w("| %s | %s | %s |" % (label, cell(key), loaded))
 	w("")
 
@@ -875,6 +879,11 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	w("| kjail / raw bwrap, the exact `--print` command (net) | %s | %s |" % (x3(ratio(k, rawh)), x3(ratio(kl, rawhl))))
 	w("| kjail / raw bwrap, the exact `--print` command (gross, opener included) | %s | %s |" % (x3(ratio(k, med("bwrap-raw+helper"))), x3(ratio(kl, med("bwrap-raw+helper-load")))))
 	w("| kjail − raw bwrap (net), ms | %s | %s |" % (ms(k - rawh if None not in (k, rawh) else None), ms(kl - rawhl if None not in (kl, rawhl) else None)))
+	# a parent of its own, exec'd, that starts bwrap and waits for it: as
+	# kjail is, with none of its work (gross: the parent's exec counts)
+	waith, waithl = med("bwrap-raw+helper-wait"), med("bwrap-raw+helper-wait-load")
+	w("| the floor: a minimal parent that waits (`fdexec --wait`, gross) / raw bwrap (net) | %s | %s |" % (x3(ratio(waith, rawh)), x3(ratio(waithl, rawhl))))
+	w("| kjail / that minimal parent: kjail's own work | %s | %s |" % (x3(ratio(k, waith)), x3(ratio(kl, waithl))))
 	w("| kjail / raw bwrap without the entry helper (net) | %s | |" % x3(ratio(k, raw)))
 	w("| the entry helper: raw with it − raw without (net), ms | %s | |" % ms(rawh - raw if None not in (rawh, raw) else None))
 	w("| kjail from the build tree / installed | %s | |" % x(ratio(med("kjail-built"), k)))
