@@ -313,7 +313,10 @@ char *read_fd_capped(int fd, size_t max, size_t *len_out)
 		errno = EFBIG;
 		return NULL;
 	}
-	return read_rest(fd, max, (size_t)st.st_size + 1, len_out);
+	/* a /proc file says 0 whatever it holds: a page to start with, not
+	 * a byte (/proc/self/mountinfo took eleven reads) */
+	size_t hint = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	return read_rest(fd, max, hint < max + 1 ? hint : max + 1, len_out);
 }
 
 char *read_stream_capped(int fd, size_t max, size_t *len_out)
