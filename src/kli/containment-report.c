@@ -54,15 +54,40 @@ static void list_lines(struct buf *b, const char *what, char *const *v, size_t n
 		add(b, "  %s: %s\n", what, v[i]);
 }
 
+/* What Landlock enforces, as kjail applies it: the write rules unless the
+ * policy says they are off (--allow-userns), the scopes from ABI 6. "on"
+ * only when the write rules are on. */
+static void landlock_text(struct buf *b, const struct containment *c)
+{
+	if (c->landlock != JAIL_ON) {
+		add(b, "%s", flag_text(c->landlock));
+		return;
+	}
+	long abi = c->landlock_abi;
+	bool scopes = abi < 1 || abi >= JAIL_LANDLOCK_SCOPES_ABI; /* ABI not stated: assumed */
+	char v[32] = "";
+	if (abi > 0)
+		snprintf(v, sizeof v, "ABI %ld", abi);
+	if (c->landlock_writes == JAIL_OFF && !scopes)
+		add(b, "nothing enforced (no write rules; ABI %ld has no scopes)", abi);
+	else if (c->landlock_writes == JAIL_OFF)
+		add(b, "scopes only (no write rules%s%s)", *v ? "; " : "", v);
+	else if (c->landlock_writes == JAIL_UNKNOWN)
+		add(b, "on (%s%swrite rules not stated)", v, *v ? "; " : "");
+	else if (*v)
+		add(b, "on (%s%s)", v, scopes ? "" : "; no scopes");
+	else
+		add(b, "on");
+}
+
 static void jail_text(struct buf *b, const struct containment *c)
 {
 	add(b, "containment: kjail %s, backend %s\n", c->kjail_version ? c->kjail_version : "(version not stated)",
 	    c->backend ? c->backend : "not stated");
-	add(b, "  network: %s%s%s%s; seccomp: %s; landlock: %s", c->network,
+	add(b, "  network: %s%s%s%s; seccomp: %s; landlock: ", c->network,
 	    c->network_origin ? " (" : "", c->network_origin ? c->network_origin : "",
-	    c->network_origin ? ")" : "", flag_text(c->seccomp), flag_text(c->landlock));
-	if (c->landlock == JAIL_ON && c->landlock_abi > 0)
-		add(b, " (ABI %ld)", c->landlock_abi);
+	    c->network_origin ? ")" : "", flag_text(c->seccomp));
+	landlock_text(b, c);
 	add(b, "\n");
 	list_lines(b, "allowed host", c->hosts, c->nhosts);
 	list_lines(b, "writable", c->writable, c->nwritable);
@@ -225,6 +250,7 @@ static json_t *containment_object(const struct containment *c)
 	put(o, "seccomp", flag(c->seccomp));
 	put(o, "landlock", flag(c->landlock));
 	put(o, "landlock_abi", c->landlock_abi >= 0 ? json_integer(c->landlock_abi) : json_null());
+	put(o, "landlock_writes", flag(c->landlock_writes));
 	put(o, "writable", strs(c->writable, c->nwritable));
 	put(o, "private", strs(c->private_, c->nprivate));
 	put(o, "masked", parts(c->masked, c->nmasked));

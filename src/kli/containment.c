@@ -312,7 +312,7 @@ static void jail_lists(struct containment *c, const struct jail_policy *p)
 struct containment *containment_compute(const struct grant *g, const struct jail_policy *p)
 {
 	struct containment *c = xcalloc(1, sizeof *c);
-	c->seccomp = c->landlock = JAIL_UNKNOWN;
+	c->seccomp = c->landlock = c->landlock_writes = JAIL_UNKNOWN;
 	c->landlock_abi = -1;
 	if (!p)
 		return c;
@@ -326,6 +326,7 @@ struct containment *containment_compute(const struct grant *g, const struct jail
 	c->seccomp = (int)p->seccomp;
 	c->landlock = (int)p->landlock;
 	c->landlock_abi = p->landlock_abi;
+	c->landlock_writes = (int)p->landlock_writes;
 	jail_lists(c, p);
 	collect_atoms(c, g, p);
 	const struct constraint *e = grant_lookup(g, "process/exec");

@@ -68,6 +68,8 @@ struct containment {
 	size_t nhosts;
 	int seccomp, landlock;   /* enum jail_flag */
 	long landlock_abi;       /* -1: not said */
+	int landlock_writes;     /* enum jail_flag: off with Landlock on is
+				  * its scopes only (kjail --allow-userns) */
 	/* The jail's own lists, each a mount that decides its own path. */
 	char **writable, **private_;
 	size_t nwritable, nprivate;

@@ -236,6 +236,11 @@ static void layers_drift(json_t *bc, const struct containment *c, struct strv *o
 	    c->landlock_abi < (long)json_integer_value(abi))
 		strv_pushf(out, "drift: Landlock weakened: ABI %lld -> %ld",
 			   (long long)json_integer_value(abi), c->landlock_abi);
+	/* --allow-userns: Landlock on, but its scopes only */
+	if (json_is_true(json_object_get(bc, "landlock_writes")) && c->landlock == JAIL_ON &&
+	    c->landlock_writes != JAIL_ON)
+		strv_pushf(out, "drift: Landlock weakened: write rules on -> %s",
+			   c->landlock_writes == JAIL_OFF ? "off" : "not stated");
 }
 
 bool drift_lines(const char *baseline, size_t len, const struct grant *g,

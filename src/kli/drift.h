@@ -4,7 +4,9 @@
  * layer is drift: a capability added or a constraint widened in the grant;
  * a mask or a protected path gone, a writable path added, the network
  * widened (none < allowlist < shared, or a host added), seccomp or Landlock
- * lost in the jail, or no jail at all. Narrowing is not drift.
+ * lost in the jail, Landlock's ABI lowered or its write rules gone (its
+ * scopes only, under --allow-userns), or no jail at all. Narrowing is not
+ * drift.
  *
  * Pure: the baseline is text, the grant and the policy are parsed already. */
 #ifndef KLI_DRIFT_H

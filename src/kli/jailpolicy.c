@@ -182,6 +182,7 @@ struct jail_policy *jail_policy_parse(const char *text, size_t len,
 	p->landlock_abi = opt_int(root, "landlock_abi", -1, &bad);
 	p->seccomp = opt_flag(root, "seccomp_enabled", &bad);
 	p->landlock = opt_flag(root, "landlock_enabled", &bad);
+	p->landlock_writes = opt_flag(root, "landlock_writes", &bad);
 	p->allow_userns = opt_flag(root, "allow_userns", &bad);
 	const char *backend = opt_string(root, "backend", &bad);
 	const char *version = opt_string(root, "kjail_version", &bad);

@@ -50,6 +50,8 @@ struct jail_policy {
 	enum jail_flag seccomp;
 	enum jail_flag landlock;
 	long landlock_abi;      /* -1: not given */
+	enum jail_flag landlock_writes; /* its write rules apply; JAIL_OFF under
+					 * --allow-userns (scopes only) */
 	enum jail_flag allow_userns;
 };
 
@@ -76,6 +78,11 @@ const struct jail_mount *jail_verdict_for(const struct jail_policy *p, const cha
 /* The network as one word: "shared", "none" or "allowlist" ("unknown" when
  * the document does not say). */
 const char *jail_network_mode(const struct jail_policy *p);
+
+/* The first Landlock ABI with scopes (abstract Unix sockets, signals): kjail's
+ * LANDLOCK_SCOPES_ABI. Below it, a jail without the write rules has nothing
+ * of Landlock left. */
+#define JAIL_LANDLOCK_SCOPES_ABI 6
 
 /* The environment variable kjail sets inside the jail. */
 #define JAIL_POLICY_ENV "KJAIL_POLICY"

@@ -7,7 +7,9 @@ noinst_LIBRARIES += libkli.a
 libkli_a_SOURCES = \
 	src/kli/authority.c src/kli/authority.h src/kli/authority-internal.h \
 	src/kli/authority-constraint.c src/kli/authority-grant.c src/kli/authority-caps.c \
-	src/kli/settings.c src/kli/settings.h \
+	src/kli/settings.c src/kli/settings.h src/kli/settings-internal.h \
+	src/kli/settings-read.c src/kli/settings-values.c src/kli/settings-profiles.c \
+	src/kli/settings-where.c \
 	src/kli/report.c src/kli/report.h \
 	src/kli/mediate.c src/kli/mediate.h \
 	src/kli/fsat.c src/kli/fsat.h \

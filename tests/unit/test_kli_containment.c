@@ -69,7 +69,7 @@ static char *policy_json(const char *mounts, enum net net)
 	return xasprintf("{\"type\":\"policy\",\"version\":1,\"backend\":\"bwrap\","
 			 "\"workspace\":\"/ws\",\"network\":%s,\"mounts\":[%s],"
 			 "\"seccomp_enabled\":true,\"landlock_enabled\":true,\"landlock_abi\":6,"
-			 "\"kjail_version\":\"0.1.0\"}",
+			 "\"landlock_writes\":true,\"kjail_version\":\"0.1.0\"}",
 			 network, joined);
 }
 
@@ -83,6 +83,20 @@ static struct jail_policy *jail(const char *mounts, enum net net)
 {
 	_cleanup_free_ char *text = policy_json(mounts, net);
 	struct jail_policy *p = jail_policy_parse(text, strlen(text), env_is_file);
+	assert_non_null(p);
+	return p;
+}
+
+/* The jail of MOUNTS under NET with FROM, in its document, replaced by TO. */
+static struct jail_policy *jail_edited(const char *mounts, enum net net, const char *from,
+				       const char *to)
+{
+	_cleanup_free_ char *text = policy_json(mounts, net);
+	char *at = strstr(text, from);
+	assert_non_null(at);
+	_cleanup_free_ char *edited = xasprintf("%.*s%s%s", (int)(at - text), text, to,
+						at + strlen(from));
+	struct jail_policy *p = jail_policy_parse(edited, strlen(edited), env_is_file);
 	assert_non_null(p);
 	return p;
 }
@@ -342,6 +356,72 @@ static void test_outside(void **state)
 	grant_free(g);
 }
 
+/* ------------------------------------------------------------- Landlock */
+
+#define WRITES "\"landlock_writes\":true"
+
+/* A jail of one read-only root whose layers are LAYERS (JSON members). */
+static struct jail_policy *layers_jail(const char *layers)
+{
+	_cleanup_free_ char *text = xasprintf(
+		"{\"type\":\"policy\",\"mounts\":[{\"path\":\"/\",\"verdict\":\"read-only\"}],"
+		"\"network\":{\"enabled\":false,\"origin\":\"-n\"},%s}",
+		layers);
+	return jail_policy_parse(text, strlen(text), NULL);
+}
+
+/* landlock_writes false (kjail --allow-userns): Landlock's write rules are
+ * off and only its scopes apply, which is not "on"; an older document
+ * that does not say is "not stated"; scopes need ABI 6. */
+static void test_landlock_writes(void **state)
+{
+	(void)state;
+#define LL(abi, w) "\"landlock_enabled\":true,\"landlock_abi\":" #abi ",\"landlock_writes\":" #w
+	static const struct {
+		const char *layers, *text, *json;
+	} cases[] = {
+		{ LL(7, true), "; landlock: on (ABI 7)\n",
+		  "\"landlock\":true,\"landlock_abi\":7,\"landlock_writes\":true," },
+		{ LL(7, false), "; landlock: scopes only (no write rules; ABI 7)\n",
+		  "\"landlock\":true,\"landlock_abi\":7,\"landlock_writes\":false," },
+		{ "\"landlock_enabled\":true,\"landlock_abi\":7",
+		  "; landlock: on (ABI 7; write rules not stated)\n",
+		  "\"landlock\":true,\"landlock_abi\":7,\"landlock_writes\":null," },
+		{ LL(4, true), "; landlock: on (ABI 4; no scopes)\n",
+		  "\"landlock\":true,\"landlock_abi\":4,\"landlock_writes\":true," },
+		{ LL(4, false), "; landlock: nothing enforced (no write rules; ABI 4 has no scopes)\n",
+		  "\"landlock\":true,\"landlock_abi\":4,\"landlock_writes\":false," },
+		{ "\"landlock_enabled\":false,\"landlock_abi\":0,\"landlock_writes\":false",
+		  "; landlock: off\n",
+		  "\"landlock\":false,\"landlock_abi\":0,\"landlock_writes\":false," },
+	};
+#undef LL
+	struct grant *g = grant_of("file/read");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct jail_policy *p = layers_jail(cases[i].layers);
+		assert_non_null(p);
+		struct containment *c = containment_compute(g, p);
+		_cleanup_free_ char *text = containment_text(c, g);
+		_cleanup_free_ char *json = containment_json("{\"type\":\"authority\"}", c);
+		if (!strstr(text, cases[i].text))
+			fail_msg("%s: text:\n%s\nwant a line ending:\n%s", cases[i].layers, text,
+				 cases[i].text);
+		if (!strstr(json, cases[i].json))
+			fail_msg("%s: JSON:\n%s\nwant:\n%s", cases[i].layers, json, cases[i].json);
+		containment_free(c);
+		jail_policy_free(p);
+	}
+	grant_free(g);
+	/* a wrong type is a malformed document, as for the other members */
+	static const char *const bad[] = { "\"landlock_writes\":\"yes\"", "\"landlock_writes\":1",
+					   "\"landlock_writes\":null" };
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct jail_policy *p = layers_jail(bad[i]);
+		if (p)
+			fail_msg("%s: parsed, want refused", bad[i]);
+	}
+}
+
 /* ---------------------------------------------------------------- drift */
 
 static void test_constraint_parse(void **state)
@@ -394,10 +474,11 @@ static char *baseline(const char *grant, const char *mounts, enum net net)
 	return out;
 }
 
-static char *drift_of(const char *base, const char *grant, const char *mounts, enum net net)
+/* The drift lines from BASE to GRANT in the jail P (NULL: none), joined;
+ * frees P. */
+static char *drift_in(const char *base, const char *grant, struct jail_policy *p)
 {
 	struct grant *g = grant_of(grant);
-	struct jail_policy *p = mounts ? jail(mounts, net) : NULL;
 	struct containment *c = containment_compute(g, p);
 	struct strv lines = STRV_INIT;
 	char err[300];
@@ -413,6 +494,11 @@ static char *drift_of(const char *base, const char *grant, const char *mounts, e
 	jail_policy_free(p);
 	grant_free(g);
 	return s;
+}
+
+static char *drift_of(const char *base, const char *grant, const char *mounts, enum net net)
+{
+	return drift_in(base, grant, mounts ? jail(mounts, net) : NULL);
 }
 
 static void test_drift(void **state)
@@ -457,6 +543,20 @@ static void test_drift(void **state)
 					     "host interfaces under no network (--no-network)\n", NONE);
 	_cleanup_free_ char *netgot = drift_of(netbase, gr, ROOT WS MASKS, SHARED);
 	assert_string_equal(netgot, "drift: network widened: none -> shared (built-in default)");
+	/* Landlock's write rules gone (kjail --allow-userns), its scopes kept */
+	_cleanup_free_ char *ll = drift_in(base, gr, jail_edited(ROOT WS MASKS, NONE, WRITES,
+								  "\"landlock_writes\":false"));
+	assert_string_equal(ll, "drift: Landlock weakened: write rules on -> off");
+	_cleanup_free_ char *llu = drift_in(base, gr, jail_edited(ROOT WS MASKS, NONE, "," WRITES, ""));
+	assert_string_equal(llu, "drift: Landlock weakened: write rules on -> not stated");
+	/* a baseline that does not state them: nothing to compare */
+	_cleanup_free_ char *old = xstrdup(base);
+	char *w = strstr(old, WRITES);
+	assert_non_null(w);
+	memmove(w - 1, w + strlen(WRITES), strlen(w + strlen(WRITES)) + 1);
+	_cleanup_free_ char *llo = drift_in(old, gr, jail_edited(ROOT WS MASKS, NONE, WRITES,
+								 "\"landlock_writes\":false"));
+	assert_string_equal(llo, "");
 	/* seccomp and Landlock lost */
 	const char *lost = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"/\",\"verdict\":"
 			   "\"read-only\",\"rule\":\"read-only\",\"origin\":\"host root\"}],"
@@ -484,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_outside),
+		cmocka_unit_test(test_landlock_writes),
 		cmocka_unit_test(test_constraint_parse),
 		cmocka_unit_test(test_drift),
 	};
