@@ -285,7 +285,7 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	if (pl->proc_read_only)
 		fprintf(out, "read-only: /proc (run as root: a chmod there would change the "
 			     "kernel's entry for every /proc on the host; writing /proc/self fails)\n");
-	fprintf(out, "landlock: %s\n", landlock_status());
+	fprintf(out, "landlock: %s\n", landlock_status(pl->allow_userns));
 	text_filter(out, pl);
 	for (size_t i = 0; i < pl->nops; i++) {
 		const struct op *o = &pl->ops[i];
@@ -521,7 +521,7 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 	jw_kbool(w, "allow_userns", pl->allow_userns);
 	if (with_filter)
 		filter_json(w, pl);
-	jw_kstring(w, "landlock", landlock_status());
+	jw_kstring(w, "landlock", landlock_status(pl->allow_userns));
 	layers_json(w, pl);
 	user_json(w, pl);
 	jw_kstring(w, "kjail_version", PACKAGE_VERSION);

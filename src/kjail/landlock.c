@@ -40,9 +40,17 @@ int landlock_abi(void)
 	return v < 0 ? -1 : (int)v;
 }
 
-const char *landlock_status(void)
+const char *landlock_status(bool mounts)
 {
 	int abi = landlock_abi();
+	if (mounts && abi >= LANDLOCK_SCOPES_ABI)
+		return "Landlock scopes only: no abstract Unix sockets or signals outside the jail; "
+		       "no write rules (--allow-userns: the jail mounts, which a domain with them "
+		       "refuses), so a file passed in that you can write or own is refused";
+	if (mounts && abi >= 0)
+		return "Landlock applies nothing: --allow-userns turns the write rules off (the "
+		       "jail mounts) and this ABI has no scopes (needs 6, Linux 6.12); a file "
+		       "passed in that you can write or own is refused";
 	if (abi < 0)
 		return "Landlock unavailable on this kernel: abstract Unix sockets and signals "
 		       "outside the jail are not scoped (the PID namespace still hides processes), "

@@ -27,7 +27,9 @@ enum { LL_APPLIED = 0, LL_UNSUPPORTED = 1, LL_FAILED = -1 };
 int landlock_apply(const char *const *rw, size_t nrw, const int std[3], bool mounts,
 		   char *err, size_t errlen);
 
-/* One line on the scopes this kernel gives, for --explain and --doctor. */
-const char *landlock_status(void);
+/* One line on what Landlock gives on this kernel, for --explain and
+ * --doctor; mounts: the jail runs with its write rules off
+ * (JAIL_USERNS_MOUNTS, --allow-userns), so only the scopes apply. */
+const char *landlock_status(bool mounts);
 
 #endif

@@ -148,7 +148,7 @@ static void version(void)
 		printf("seccomp: built in (libseccomp)\n");
 	else
 		printf("seccomp: NOT built in: kjail refuses to run except with --backend container\n");
-	printf("landlock: %s\n", landlock_status());
+	printf("landlock: %s\n", landlock_status(false));
 #else
 	(void)bwrap;
 	printf("backends: seatbelt (" SEATBELT_EXEC "), container\n");

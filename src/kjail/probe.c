@@ -232,7 +232,7 @@ int doctor(const char *self, const char *bwrap)
 	else
 		line(&r, "ok", "seccomp: filter built in, kernel supports it");
 	int abi = landlock_abi();
-	line(&r, abi >= LANDLOCK_SCOPES_ABI ? "ok" : "warn", "landlock: %s", landlock_status());
+	line(&r, abi >= LANDLOCK_SCOPES_ABI ? "ok" : "warn", "landlock: %s", landlock_status(false));
 	if (probe_proc_masked(buf, sizeof buf))
 		line(&r, "warn", "/proc: %s is mounted over (a container?): a fresh /proc may be "
 				 "refused; fix: --nested-userns",
