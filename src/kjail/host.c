@@ -336,6 +336,8 @@ static bool build(struct builder *b)
 	if (!add_roots(b) || !protect_all(b))
 		return false;
 	add_policy_masks(b);
+	if (b->p->defaults.value)
+		add_repo_config_filters(b);
 	if (!add_caches(b) || !add_mask_aliases(b) || !check_masks(b) || !add_sockets(b))
 		return false;
 	if (b->h->self) {

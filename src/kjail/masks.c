@@ -201,6 +201,49 @@ void filtered_free(struct builder *b)
 	b->nfiltered = 0;
 }
 
+/* The git secrets' patterns of the built-in table (~/.gitconfig's row). */
+static const struct cred_store *gitconfig_row(void)
+{
+	for (const struct cred_store *c = cred_stores; c->tool; c++)
+		if (c->format == CF_GITCONFIG)
+			return c;
+	return NULL;
+}
+
+void add_repo_config_filters(struct builder *b)
+{
+	const struct cred_store *row = gitconfig_row();
+	if (!row || b->pl->backend != BACKEND_BWRAP)
+		return;
+	for (size_t i = 0, n = b->protects.n; i < n; i++) {
+		const struct cand *c = &b->protects.v[i];
+		if (strncmp(c->rule, "protected: git config", 21) != 0 || kind_of(c->path, false) != K_FILE)
+			continue;
+		char why[160];
+		size_t len = 0;
+		struct cf_result res = { 0 };
+		_cleanup_free_ char *in = read_config(c->path, &len, why, sizeof why);
+		bool ok = in && cf_filter(row->format, row->secret, in, len, &res);
+		if (in && in[0])
+			explicit_bzero(in, len);
+		if (ok && res.removed == 0) { /* nothing secret: the file itself */
+			free(res.data);
+			continue;
+		}
+		_cleanup_free_ char *real = mask_at(b, c->path, "built-in: a repository's git config "
+								"holding a credential");
+		if (!real || !ok) {
+			if (real)
+				warn_msg("%s: masked whole: %s", real, in ? res.err : why);
+			free(res.data);
+			continue;
+		}
+		b->filtered = xreallocarray(b->filtered, b->nfiltered + 1, sizeof *b->filtered);
+		b->filtered[b->nfiltered++] = (struct filtered){ .path = xstrdup(real), .res = res,
+								 .format = row->format };
+	}
+}
+
 /* add_mask for each of n paths, in order; those under dir ("DIR/NAME...")
  * that one read of dir shows absent are skipped without a lookup.
  * --explain looks each one up, so it can say what it skipped. */

@@ -162,6 +162,13 @@ void filtered_free(struct builder *b);
 /* The built-in masks (with defaults on), those under no network and
  * --deny-read's. */
 void add_policy_masks(struct builder *b);
+/* The repositories' own git config files (b->protects' "git config"
+ * rows): one holding a credential (a CI checkout keeps its token in
+ * .git/config: actions/checkout's http.<url>.extraheader) is served
+ * filtered as ~/.gitconfig is, still read-only; one that cannot be parsed
+ * is masked whole; the others stay the files themselves. After
+ * protect_all. */
+void add_repo_config_filters(struct builder *b);
 
 /* socket-plan.c: each socket the policy allows, found and checked on the
  * host (an existing socket, at its real path), planned after the masks
