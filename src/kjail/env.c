@@ -2,6 +2,7 @@
 #include "config.h"
 #include "env.h"
 #include "defaults.h"
+#include "gitenv.h"
 #include "util.h"
 
 #include <fnmatch.h>
@@ -117,9 +118,23 @@ static char *removal_reason(const struct policy *p, const char *name, size_t nam
 	return xasprintf("built-in secret scrub, pattern %s", pat);
 }
 
+/* The git secrets' patterns of the built-in table (~/.gitconfig's row). */
+static const char *const *gitconfig_secret(void)
+{
+	for (const struct cred_store *c = cred_stores; c->tool; c++)
+		if (c->format == CF_GITCONFIG)
+			return c->secret;
+	return NULL;
+}
+
 void env_filter(char *const *envp, const struct policy *p, struct strv *kept,
 		struct entry_list *removed)
 {
+	/* git settings in the environment holding a credential (gitenv.h) */
+	bool git_params = false, git_pairs = false;
+	const char *const *secret = gitconfig_secret();
+	if (p->defaults.value && secret)
+		gitenv_judge(envp, secret, &git_params, &git_pairs);
 	for (; envp && *envp; envp++) {
 		const char *eq = strchr(*envp, '=');
 		if (!eq || eq == *envp)
@@ -135,6 +150,11 @@ void env_filter(char *const *envp, const struct policy *p, struct strv *kept,
 			name = buf;
 		}
 		_cleanup_free_ char *why = removal_reason(p, name, len);
+		if (!why && ((git_params && strcmp(name, GITENV_PARAMS) == 0) ||
+			     (git_pairs && gitenv_is_pair_name(name))) &&
+		    !match_list(&p->keep_env, name))
+			why = xstrdup("built-in: git settings in the environment holding a credential "
+				      "(or that kjail cannot read)");
 		if (why)
 			entry_add(removed, name, why);
 		else

@@ -442,8 +442,11 @@ static char *sq_word(const char **p)
 	return b.s;
 }
 
-bool gitconfig_parse_parameters(const char *text, struct gitconfig *out)
+bool gitconfig_each_parameter(const char *text,
+			      bool (*fn)(void *ctx, const char *key, const char *value),
+			      void *ctx, bool *bogus)
 {
+	*bogus = false;
 	const char *p = text;
 	for (;;) {
 		while (git_space((unsigned char)*p))
@@ -468,14 +471,27 @@ bool gitconfig_parse_parameters(const char *text, struct gitconfig *out)
 		} else {
 			ok = false;
 		}
-		if (!ok && !out->err)
-			out->err = xasprintf("GIT_CONFIG_PARAMETERS: bogus format (git refuses it)");
-		ok = ok && gitconfig_add(out, key, value);
+		*bogus = !ok;
+		ok = ok && fn(ctx, key, value);
 		free(key);
 		free(value);
 		if (!ok)
 			return false;
 	}
+}
+
+static bool add_parameter(void *out, const char *key, const char *value)
+{
+	return gitconfig_add(out, key, value);
+}
+
+bool gitconfig_parse_parameters(const char *text, struct gitconfig *out)
+{
+	bool bogus;
+	bool ok = gitconfig_each_parameter(text, add_parameter, out, &bogus);
+	if (bogus && !out->err)
+		out->err = xasprintf("GIT_CONFIG_PARAMETERS: bogus format (git refuses it)");
+	return ok;
 }
 
 char *gitconfig_include_path(const char *inc, const char *dir, const char *home)

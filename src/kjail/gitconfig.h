@@ -71,6 +71,12 @@ bool gitconfig_add(struct gitconfig *out, const char *key, const char *value);
  * runs) holds: 'key'='value' words, or the older 'key=value'. False, with
  * out->err set, where git refuses it. */
 bool gitconfig_parse_parameters(const char *text, struct gitconfig *out);
+/* The same words, each setting to fn in order (key as written, value NULL
+ * for a bare one) until fn returns false. False when fn did, or where
+ * git refuses the text (*bogus set then). */
+bool gitconfig_each_parameter(const char *text,
+			      bool (*fn)(void *ctx, const char *key, const char *value),
+			      void *ctx, bool *bogus);
 
 /* True when kjail acts on the key NAME (as git config --list prints it:
  * section and key in lower case, a subsection as written). */

@@ -5,6 +5,7 @@ libkjail_a_SOURCES = \
 	src/kjail/defaults.c src/kjail/defaults.h \
 	src/kjail/conf.c src/kjail/conf.h \
 	src/kjail/env.c src/kjail/env.h \
+	src/kjail/gitenv.c src/kjail/gitenv.h \
 	src/kjail/cache.c src/kjail/cache.h \
 	src/kjail/plan.c src/kjail/plan.h src/kjail/plan-build.c src/kjail/plan-build.h \
 	src/kjail/host.c src/kjail/host.h src/kjail/hostcheck.c src/kjail/masks.c \
@@ -185,6 +186,27 @@ TESTS += tests/unit/test_sockets
 tests_unit_test_sockets_SOURCES = tests/unit/test_sockets.c
 tests_unit_test_sockets_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_sockets_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# libFuzzer harness for git settings in the environment (GIT_CONFIG_PARAMETERS'
+# parser, and the judgment of what it parsed); seeds in tests/fuzz/corpus/gitenv.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_gitenv
+endif
+EXTRA_DIST += tests/fuzz/fuzz_gitenv.c
+CLEANFILES += tests/fuzz/fuzz_gitenv
+FUZZ_GITENV_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_gitenv.c $(srcdir)/src/kjail/gitenv.c \
+	$(srcdir)/src/kjail/gitconfig.c $(srcdir)/src/common/path.c \
+	$(srcdir)/src/common/strv.c $(srcdir)/src/common/ini_reader.c \
+	$(srcdir)/src/kjail/cfgfilter.c $(srcdir)/src/kjail/cfgfilter-common.c \
+	$(srcdir)/src/kjail/cfgfilter-ini.c \
+	$(srcdir)/src/kjail/cfgfilter-git.c $(srcdir)/src/kjail/cfgfilter-yaml.c \
+	$(srcdir)/src/kjail/cfgfilter-json.c $(srcdir)/src/kjail/defaults.c \
+	$(srcdir)/src/common/util.c
+tests/fuzz/fuzz_gitenv: $(FUZZ_GITENV_SRCS) tests/fuzz/fuzz.h src/kjail/gitenv.h src/kjail/gitconfig.h \
+		src/kjail/cfgfilter.h src/kjail/cfgfilter-int.h src/kjail/defaults.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) $(JANSSON_CFLAGS) -o $@ $(FUZZ_GITENV_SRCS) \
+	  $(JANSSON_LIBS) $(INIH_LIBS) $(LIBBSD_LIBS)
 # libFuzzer harness for the config file filters (issue 30, item 2): the
 # first byte picks the format; seeds in tests/fuzz/corpus/cfgfilter.
 if HAVE_CLANG

@@ -12,6 +12,7 @@
 
 #include "kjail/defaults.h"
 #include "kjail/env.h"
+#include "kjail/gitenv.h"
 #include <stdio.h>
 
 static char *envp[] = {
@@ -155,6 +156,147 @@ static void test_keep_and_deny(void **state)
 
 /* Names of any length: short ones are matched from a stack copy, long
  * ones from the heap; both are judged alike. */
+static const char *const *git_secret(void)
+{
+	for (const struct cred_store *c = cred_stores; c->tool; c++)
+		if (c->format == CF_GITCONFIG)
+			return c->secret;
+	fail();
+	return NULL;
+}
+
+/* GIT_CONFIG_PARAMETERS as git writes it (sq_quote): the new 'K'='V'
+ * form, a key alone, the older 'K=V', quotes and bangs inside */
+static void test_gitenv_parse(void **state)
+{
+	(void)state;
+	struct gitenv_setting *s;
+	size_t n;
+	assert_true(gitenv_parse_params("'a.b'='x y' 'c.d'\t'e.f=g=h' 'i.j'='it'\\''s'\\!'!'", &s, &n));
+	assert_int_equal(n, 4);
+	assert_string_equal(s[0].key, "a.b");
+	assert_string_equal(s[0].value, "x y");
+	assert_string_equal(s[1].key, "c.d");
+	assert_null(s[1].value);
+	assert_string_equal(s[2].key, "e.f");
+	assert_string_equal(s[2].value, "g=h");
+	assert_string_equal(s[3].key, "i.j");
+	assert_string_equal(s[3].value, "it's!!");
+	gitenv_settings_free(s, n);
+	/* what git 2.39 itself put there for -c alias.p='!/tmp/x' -c "x.y=it's!" -c core.z */
+	assert_true(gitenv_parse_params("'alias.p'=''\\!'/tmp/x' 'x.y'='it'\\''s'\\!'' 'core.z'=", &s,
+					&n));
+	assert_int_equal(n, 3);
+	assert_string_equal(s[0].value, "!/tmp/x");
+	assert_string_equal(s[1].value, "it's!");
+	assert_string_equal(s[2].key, "core.z");
+	assert_null(s[2].value);
+	gitenv_settings_free(s, n);
+	assert_true(gitenv_parse_params("  ", &s, &n));
+	assert_int_equal(n, 0);
+	assert_true(gitenv_parse_params("'k.v'=", &s, &n)); /* bare, as git reads it */
+	assert_int_equal(n, 1);
+	assert_null(s[0].value);
+	gitenv_settings_free(s, n);
+	static const char *const bad[] = { "a.b=c", "'a.b", "'a.b'x", "'a.b'='c", "'a'='b'c" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_false(gitenv_parse_params(bad[i], &s, &n));
+		assert_null(s);
+		assert_int_equal(n, 0);
+	}
+}
+
+static void test_gitenv_secret(void **state)
+{
+	(void)state;
+	const char *const *sec = git_secret();
+	struct gitenv_setting ok[] = { { "safe.directory", "*" }, { "core.pager", "cat" },
+				       { "url.https://example/.insteadOf", "gh:" },
+				       { "core.bare", NULL } };
+	assert_false(gitenv_has_secret(ok, 4, sec));
+	struct gitenv_setting hdr[] = { { "http.https://github.com/.extraheader",
+					  "AUTHORIZATION: basic eA==" } };
+	assert_true(gitenv_has_secret(hdr, 1, sec));
+	struct gitenv_setting cred[] = { { "credential.helper", "!echo password=x" } };
+	assert_true(gitenv_has_secret(cred, 1, sec));
+	struct gitenv_setting url[] = { { "remote.origin.url", "https://u:pw@host/r" } };
+	assert_true(gitenv_has_secret(url, 1, sec));
+	/* what cannot be written as a config file cannot be judged: it goes */
+	struct gitenv_setting odd[] = { { "nosection", "x" } };
+	assert_true(gitenv_has_secret(odd, 1, sec));
+	struct gitenv_setting nl[] = { { "a.b\nc.d", "x" } };
+	assert_true(gitenv_has_secret(nl, 1, sec));
+	struct gitenv_setting quote[] = { { "a.\"b\\.c", "x\"y\\z\nw" } };
+	assert_false(gitenv_has_secret(quote, 1, sec));
+}
+
+/* env_filter: the group with a credential goes whole, the other stays;
+ * --keep-env keeps a name; --no-defaults keeps them all */
+static void test_gitenv_filter(void **state)
+{
+	(void)state;
+	char *e1[] = { "GIT_CONFIG_PARAMETERS='http.extraheader'='AUTHORIZATION: basic x'",
+		       "GIT_CONFIG_COUNT=2", "GIT_CONFIG_KEY_0=safe.directory",
+		       "GIT_CONFIG_VALUE_0=*", "GIT_CONFIG_KEY_1=core.pager",
+		       "GIT_CONFIG_VALUE_1=cat", "PATH=/bin", NULL };
+	struct policy p;
+	policy_init(&p);
+	struct strv k = STRV_INIT;
+	struct entry_list r = { 0 };
+	env_filter(e1, &p, &k, &r);
+	assert_false(kept(&k, "GIT_CONFIG_PARAMETERS"));
+	assert_non_null(strstr(removed_origin(&r, "GIT_CONFIG_PARAMETERS"), "git settings"));
+	assert_true(kept(&k, "GIT_CONFIG_COUNT") && kept(&k, "GIT_CONFIG_KEY_1") &&
+		    kept(&k, "GIT_CONFIG_VALUE_1"));
+	strv_free(&k);
+	entry_list_free(&r);
+
+	char *e2[] = { "GIT_CONFIG_PARAMETERS='safe.directory'='*'", "GIT_CONFIG_COUNT=2",
+		       "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*",
+		       "GIT_CONFIG_KEY_1=http.https://h/.extraHeader",
+		       "GIT_CONFIG_VALUE_1=Authorization: Bearer x", NULL };
+	k = (struct strv)STRV_INIT;
+	r = (struct entry_list){ 0 };
+	env_filter(e2, &p, &k, &r);
+	assert_true(kept(&k, "GIT_CONFIG_PARAMETERS"));
+	static const char *const pair[] = { "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0",
+					    "GIT_CONFIG_VALUE_0", "GIT_CONFIG_KEY_1",
+					    "GIT_CONFIG_VALUE_1" };
+	for (size_t i = 0; i < sizeof pair / sizeof *pair; i++)
+		assert_false(kept(&k, pair[i]));
+	strv_free(&k);
+	entry_list_free(&r);
+
+	/* unparsable, and a value without its key: both go */
+	char *e3[] = { "GIT_CONFIG_PARAMETERS='a.b'=oops", "GIT_CONFIG_VALUE_3=x", NULL };
+	k = (struct strv)STRV_INIT;
+	r = (struct entry_list){ 0 };
+	env_filter(e3, &p, &k, &r);
+	assert_false(kept(&k, "GIT_CONFIG_PARAMETERS"));
+	assert_false(kept(&k, "GIT_CONFIG_VALUE_3"));
+	strv_free(&k);
+	entry_list_free(&r);
+
+	entry_add(&p.keep_env, "GIT_CONFIG_PARAMETERS", "--keep-env");
+	k = (struct strv)STRV_INIT;
+	r = (struct entry_list){ 0 };
+	env_filter(e1, &p, &k, &r);
+	assert_true(kept(&k, "GIT_CONFIG_PARAMETERS"));
+	strv_free(&k);
+	entry_list_free(&r);
+	policy_free(&p);
+
+	policy_init(&p);
+	bool_set(&p.defaults, false, "--no-defaults");
+	k = (struct strv)STRV_INIT;
+	r = (struct entry_list){ 0 };
+	env_filter(e2, &p, &k, &r);
+	assert_true(kept(&k, "GIT_CONFIG_KEY_1"));
+	strv_free(&k);
+	entry_list_free(&r);
+	policy_free(&p);
+}
+
 static void test_long_names(void **state)
 {
 	(void)state;
@@ -348,6 +490,9 @@ int main(void)
 		cmocka_unit_test(test_no_defaults),
 		cmocka_unit_test(test_glob_agrees_with_fnmatch),
 		cmocka_unit_test(test_long_names),
+		cmocka_unit_test(test_gitenv_parse),
+		cmocka_unit_test(test_gitenv_secret),
+		cmocka_unit_test(test_gitenv_filter),
 		cmocka_unit_test(test_builtin_fast_path_agrees),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
