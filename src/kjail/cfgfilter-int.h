@@ -33,8 +33,6 @@ struct cf_line *cf_lines(const char *in, size_t len, size_t *n);
 
 /* key (n bytes) matches one of the patterns, in any case. */
 bool cf_key_secret(const char *const *secret, const char *key, size_t n);
-/* s (n bytes) holds a URL with a password, or an http(s) URL with a user. */
-bool cf_has_url_secret(const char *s, size_t n);
 
 KJ_PRINTF(3, 4) bool cf_fail(struct cf_result *res, size_t line, const char *fmt, ...);
 

@@ -49,6 +49,11 @@ const char *cf_format_name(enum cf_format f);
 /* What cf_result.removed counts: "line" or "member". */
 const char *cf_unit(enum cf_format f);
 
+/* s (n bytes) holds a URL with a password, or an http(s) URL with a user
+ * (a token as the user name): every format's filter removes such an entry,
+ * and the environment scrub such a variable (env.h). */
+bool cf_has_url_secret(const char *s, size_t n);
+
 /* Filters in (len bytes) as format f, secret being the NULL-terminated
  * patterns. True: res->data holds the copy (free it). False: res->err
  * says why and res->data is NULL. */

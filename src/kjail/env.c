@@ -2,6 +2,7 @@
 #include "config.h"
 #include "env.h"
 #include "defaults.h"
+#include "cfgfilter.h"
 #include "gitenv.h"
 #include "util.h"
 
@@ -155,6 +156,12 @@ void env_filter(char *const *envp, const struct policy *p, struct strv *kept,
 		    !match_list(&p->keep_env, name))
 			why = xstrdup("built-in: git settings in the environment holding a credential "
 				      "(or that kjail cannot read)");
+		/* DATABASE_URL=postgres://u:pw@db, a CI's repository URL with
+		 * its job token in it: no name says so, the value does */
+		if (!why && p->defaults.value && cf_has_url_secret(eq + 1, strlen(eq + 1)) &&
+		    !match_list(&p->keep_env, name))
+			why = xstrdup("built-in: its value holds a URL with a password (or an http(s) "
+				      "URL with a user: a token)");
 		if (why)
 			entry_add(removed, name, why);
 		else

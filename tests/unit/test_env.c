@@ -297,6 +297,51 @@ static void test_gitenv_filter(void **state)
 	policy_free(&p);
 }
 
+/* a value holding a URL with a password (or an http(s) URL with a user)
+ * goes, whatever the name; --keep-env keeps it; --no-defaults too */
+static void test_url_values(void **state)
+{
+	(void)state;
+	char *e[] = { "DATABASE_URL=postgres://app:pw@db:5432/app",
+		      "CI_REPOSITORY_URL=https://gitlab-ci-token:tok@gitlab.example/g/p.git",
+		      "ORIGIN=https://ghp_tok@github.com/o/r", "PLAIN_URL=https://example.com/a@b",
+		      "DOCKER_HOST=ssh://me@host", "HTTP_PROXY=http://proxy:3128",
+		      "MAIL=me@example.com", NULL };
+	struct policy p;
+	policy_init(&p);
+	struct strv k = STRV_INIT;
+	struct entry_list r = { 0 };
+	env_filter(e, &p, &k, &r);
+	assert_false(kept(&k, "DATABASE_URL"));
+	assert_non_null(strstr(removed_origin(&r, "DATABASE_URL"), "URL with a password"));
+	assert_false(kept(&k, "CI_REPOSITORY_URL"));
+	assert_false(kept(&k, "ORIGIN"));
+	assert_true(kept(&k, "PLAIN_URL"));   /* the '@' is in the path */
+	assert_true(kept(&k, "DOCKER_HOST")); /* a user, no password, not http */
+	assert_true(kept(&k, "HTTP_PROXY"));
+	assert_true(kept(&k, "MAIL"));
+	strv_free(&k);
+	entry_list_free(&r);
+	entry_add(&p.keep_env, "DATABASE_URL", "--keep-env");
+	k = (struct strv)STRV_INIT;
+	r = (struct entry_list){ 0 };
+	env_filter(e, &p, &k, &r);
+	assert_true(kept(&k, "DATABASE_URL"));
+	assert_false(kept(&k, "ORIGIN"));
+	strv_free(&k);
+	entry_list_free(&r);
+	policy_free(&p);
+	policy_init(&p);
+	bool_set(&p.defaults, false, "--no-defaults");
+	k = (struct strv)STRV_INIT;
+	r = (struct entry_list){ 0 };
+	env_filter(e, &p, &k, &r);
+	assert_true(kept(&k, "DATABASE_URL"));
+	strv_free(&k);
+	entry_list_free(&r);
+	policy_free(&p);
+}
+
 static void test_long_names(void **state)
 {
 	(void)state;
@@ -493,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_gitenv_parse),
 		cmocka_unit_test(test_gitenv_secret),
 		cmocka_unit_test(test_gitenv_filter),
+		cmocka_unit_test(test_url_values),
 		cmocka_unit_test(test_builtin_fast_path_agrees),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
