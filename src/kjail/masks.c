@@ -213,7 +213,7 @@ static const struct cred_store *gitconfig_row(void)
 void add_repo_config_filters(struct builder *b)
 {
 	const struct cred_store *row = gitconfig_row();
-	if (!row || b->pl->backend != BACKEND_BWRAP)
+	if (!row)
 		return;
 	for (size_t i = 0, n = b->protects.n; i < n; i++) {
 		const struct cand *c = &b->protects.v[i];
@@ -232,8 +232,13 @@ void add_repo_config_filters(struct builder *b)
 		}
 		_cleanup_free_ char *real = mask_at(b, c->path, "built-in: a repository's git config "
 								"holding a credential");
-		if (!real || !ok) {
-			if (real)
+		if (real && ok && b->pl->backend != BACKEND_BWRAP)
+			/* Seatbelt can only deny: the credential wins over git */
+			warn_msg("%s: masked whole: it holds a credential and Seatbelt cannot serve a "
+				 "filtered copy, so git in the jail sees no config; remove the "
+				 "credential (actions/checkout: persist-credentials: false)", real);
+		if (!real || !ok || b->pl->backend != BACKEND_BWRAP) {
+			if (real && !ok)
 				warn_msg("%s: masked whole: %s", real, in ? res.err : why);
 			free(res.data);
 			continue;

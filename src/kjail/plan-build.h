@@ -165,8 +165,9 @@ void add_policy_masks(struct builder *b);
 /* The repositories' own git config files (b->protects' "git config"
  * rows): one holding a credential (a CI checkout keeps its token in
  * .git/config: actions/checkout's http.<url>.extraheader) is served
- * filtered as ~/.gitconfig is, still read-only; one that cannot be parsed
- * is masked whole; the others stay the files themselves. After
+ * filtered as ~/.gitconfig is, still read-only (under Seatbelt, which
+ * cannot serve a copy, masked whole with one line); one that cannot be
+ * parsed is masked whole; the others stay the files themselves. After
  * protect_all. */
 void add_repo_config_filters(struct builder *b);
 
