@@ -71,8 +71,9 @@ static void raise_limit(long need)
 	}
 }
 
-/* The words of FILE (each NUL-terminated) as an argv, argv[0] first. */
-static char **words_of(const char *argv0, const char *file, int *argc)
+/* The words of FILE (each NUL-terminated) as an argv, argv[0] first; *text
+ * the buffer they point into (free it, and the argv, when done). */
+static char **words_of(const char *argv0, const char *file, int *argc, char **text)
 {
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -105,6 +106,7 @@ static char **words_of(const char *argv0, const char *file, int *argc)
 	for (size_t k = 0; k < len; k += strlen(buf + k) + 1)
 		v[(*argc)++] = buf + k;
 	v[*argc] = NULL;
+	*text = buf;
 	return v;
 }
 
@@ -133,8 +135,9 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
+	char **words = NULL, *text = NULL;
 	if (argc == 2 && argv[1][0] == '@')
-		argv = words_of(argv[0], argv[1] + 1, &argc);
+		argv = words = words_of(argv[0], argv[1] + 1, &argc, &text);
 	int i = 1;
 	for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		const char *spec = argv[i];
@@ -176,8 +179,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	char *no_env[] = { NULL };
-	if (wait_for)
-		return run_waiting(argv + i + 1, no_env);
+	if (wait_for) {
+		/* this process exits: what it read goes back (a leak checker
+		 * in a sanitizer build would fail the run otherwise) */
+		int rc = run_waiting(argv + i + 1, no_env);
+		free(words);
+		free(text);
+		return rc;
+	}
 	execve(argv[i + 1], argv + i + 1, no_env);
 	die("exec", argv[i + 1]);
 }
