@@ -94,8 +94,12 @@ static bool quoted(struct text *t, const char *s, bool newline_ok)
 /* "section.sub.section.name = value" as a config file: [section "sub"]. */
 static bool write_setting(struct text *t, const struct gitenv_setting *x)
 {
+	static const char word[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-";
 	const char *dot = strchr(x->key, '.'), *last = strrchr(x->key, '.');
-	if (!dot || dot == x->key || !last[1] || strpbrk(last + 1, " \t\n\"=;#[]\\"))
+	/* git's own rule for the section and the name: nothing else can end
+	 * up in the file's lines but the quoted subsection and value */
+	if (!dot || dot == x->key || !last[1] || strspn(x->key, word) != (size_t)(dot - x->key) ||
+	    strspn(last + 1, word) != strlen(last + 1))
 		return false;
 	put(t, "[", 1);
 	put(t, x->key, (size_t)(dot - x->key));

@@ -226,6 +226,9 @@ static void test_gitenv_secret(void **state)
 	assert_true(gitenv_has_secret(odd, 1, sec));
 	struct gitenv_setting nl[] = { { "a.b\nc.d", "x" } };
 	assert_true(gitenv_has_secret(nl, 1, sec));
+	/* a section that would write lines of its own into the file */
+	struct gitenv_setting inject[] = { { "a]\n[core.x", "v" } };
+	assert_true(gitenv_has_secret(inject, 1, sec));
 	struct gitenv_setting quote[] = { { "a.\"b\\.c", "x\"y\\z\nw" } };
 	assert_false(gitenv_has_secret(quote, 1, sec));
 }
