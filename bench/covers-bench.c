@@ -17,7 +17,7 @@
  * Prints key=value lines; the rate of each measurement is the median of
  * seven timed batches. */
 #include "config.h"
-#include "authority.h"
+#include "authority/authority.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -44,8 +44,8 @@
 #define SOCK_CLOEXEC 0 /* macOS */
 #endif
 
-#include "kjail/allowhost.h"
-#include "kjail/proxy.h"
+#include "proxy/rules.h"
+#include "proxy/proxy.h"
 
 static unsigned short server_port, proxy_port;
 

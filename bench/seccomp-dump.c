@@ -10,7 +10,7 @@
  *   seccomp-dump [--allow-userns] [--no-network] FILE
  */
 #include "config.h"
-#include "seccomp.h"
+#include "build/seccomp.h"
 
 #include <errno.h>
 #include <fcntl.h>

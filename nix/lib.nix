@@ -141,7 +141,7 @@ let
   checkDevice = where: d:
     if d == "gpu" then d
     else throw "kli: ${where}: ${show d} is not a device class (gpu)";
-  # --allow-socket values: a name of kjail's table (src/kjail/sockets.c)
+  # --allow-socket values: a name of kjail's table (src/kjail/policy/sockets.c)
   # or a path as checkPath takes it; kjail checks that it is a socket.
   socketNames = [ "ssh-agent" "gpg-agent" "docker" "podman" "system-bus" ];
   checkSocket = where: v:
@@ -399,13 +399,16 @@ let
       generated = b.any (x: hasSuffix x base) [ ".o" ".a" ".log" ".trs" ".tar.gz" ];
       builtDir = dir: prefix: keep:
         b.dirOf rel == dir && hasPrefix prefix base && !(b.any (x: hasSuffix x base) keep);
+      # tests/unit mirrors src/: its programs sit in folders below it
+      builtUnder = dir: prefix: keep:
+        hasPrefix (dir + "/") rel && hasPrefix prefix base && !(b.any (x: hasSuffix x base) keep);
     in
     !(top || anywhere || generated
       || hasPrefix "build-" rel || hasPrefix "result" rel || hasPrefix "kjail-" rel
       || hasPrefix "tests/integration/work." rel
       || (b.dirOf rel == "nix" && hasSuffix ".nix" base)
       || (b.dirOf rel == "nix" && base == "flake.lock")
-      || builtDir "tests/unit" "test_" [ ".c" ]
+      || builtUnder "tests/unit" "test_" [ ".c" ]
       || builtDir "tests/fuzz" "fuzz_" [ ".c" ]
       || (type != "directory" && builtDir "tests/helpers" "" [ ".c" ".h" ".py" ".sh" ]));
 

@@ -569,14 +569,14 @@ let
     # sourceFilter, versionOf
     (ok "sourceFilter keeps the sources"
       (b.all (p: kliLib.sourceFilter /src (/src + "/${p}") "regular") [
-        "configure.ac" "Makefile.am" "src/kjail/main.c" "src/kli/settings.h" "nix/local.mk"
-        "tests/integration/nix-e2e.test" "tests/unit/test_env.c" "tests/helpers/try.c"
+        "configure.ac" "Makefile.am" "src/kjail/main.c" "src/kli/settings/settings.h" "nix/local.mk"
+        "tests/integration/nix-e2e.test" "tests/unit/kjail/policy/test_env.c" "tests/helpers/try.c"
         "tests/helpers/kli-lib.sh" "doc/kjail.1" "contrib/nix/README.md"
       ]))
     (ok "sourceFilter drops build products, the packaging and CI copies"
       (!(b.any (p: kliLib.sourceFilter /src (/src + "/${p}") "regular") [
         "configure" "Makefile" "Makefile.in" "config.status" "kjail" "kli" "src/kjail/main.o"
-        "libkjail.a" "tests/unit/test_env" "tests/helpers/try" "tests/unit/test_env.log"
+        "libkjail.a" "tests/unit/kjail/policy/test_env" "tests/helpers/try" "tests/unit/kjail/policy/test_env.log"
         "nix/tests.nix" "nix/flake.nix" "tests/integration/work.cli.1/x" "build-ci" ".git"
         "result" "tests/fuzz/fuzz_ini_reader"
       ])))

@@ -7,11 +7,11 @@
 # forms, well-formed strings, only the operations and filters kjail uses,
 # every param defined). seatbelt.test runs kjail --backend seatbelt --print
 # through it; on macOS it also runs commands under sandbox-exec.
-check_PROGRAMS += tests/unit/test_seatbelt tests/helpers/sbpl-check
-TESTS += tests/unit/test_seatbelt tests/integration/seatbelt.test
-tests_unit_test_seatbelt_SOURCES = tests/unit/test_seatbelt.c
-tests_unit_test_seatbelt_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_seatbelt_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/unit/kjail/build/test_seatbelt tests/helpers/sbpl-check
+TESTS += tests/unit/kjail/build/test_seatbelt tests/integration/seatbelt.test
+tests_unit_kjail_build_test_seatbelt_SOURCES = tests/unit/kjail/build/test_seatbelt.c
+tests_unit_kjail_build_test_seatbelt_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_build_test_seatbelt_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_helpers_sbpl_check_SOURCES = tests/helpers/sbpl-check.c
 tests_helpers_sbpl_check_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_helpers_sbpl_check_LDADD = $(COMMON_LIBS) $(JANSSON_LIBS)

@@ -6,33 +6,40 @@ libcommon_a_SOURCES = \
 	src/common/path.c src/common/path.h \
 	src/common/ini_reader.c src/common/ini_reader.h \
 	src/common/jsonw.c src/common/jsonw.h \
-	src/common/strpool.c src/common/strpool.h
+	src/common/strpool.c src/common/strpool.h \
+	src/common/fdpass.c src/common/fdpass.h
 
 COMMON_LIBS = libcommon.a $(INIH_LIBS) $(LIBBSD_LIBS)
 
-UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -I$(top_srcdir)/tests/unit
 # Included by every unit test: a skipped case makes the binary a SKIP.
 EXTRA_DIST += tests/unit/unit-skip.h tests/integration/unit-lint.test
 TESTS += tests/integration/unit-lint.test
-check_PROGRAMS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw \
-	tests/unit/test_strpool tests/unit/test_util
-TESTS += tests/unit/test_strv tests/unit/test_path tests/unit/test_ini_reader tests/unit/test_jsonw \
-	tests/unit/test_strpool tests/unit/test_util
-tests_unit_test_util_SOURCES = tests/unit/test_util.c
-tests_unit_test_util_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_util_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_strv_SOURCES = tests/unit/test_strv.c
-tests_unit_test_strv_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_strv_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_path_SOURCES = tests/unit/test_path.c
-tests_unit_test_path_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_path_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_ini_reader_SOURCES = tests/unit/test_ini_reader.c
-tests_unit_test_ini_reader_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_ini_reader_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_jsonw_SOURCES = tests/unit/test_jsonw.c
-tests_unit_test_jsonw_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
-tests_unit_test_jsonw_LDADD = $(COMMON_LIBS) $(JANSSON_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_strpool_SOURCES = tests/unit/test_strpool.c
-tests_unit_test_strpool_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_strpool_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/unit/common/test_strv tests/unit/common/test_path tests/unit/common/test_ini_reader tests/unit/common/test_jsonw \
+	tests/unit/common/test_strpool tests/unit/common/test_util
+TESTS += tests/unit/common/test_strv tests/unit/common/test_path tests/unit/common/test_ini_reader tests/unit/common/test_jsonw \
+	tests/unit/common/test_strpool tests/unit/common/test_util
+tests_unit_common_test_util_SOURCES = tests/unit/common/test_util.c
+tests_unit_common_test_util_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_common_test_util_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
+tests_unit_common_test_strv_SOURCES = tests/unit/common/test_strv.c
+tests_unit_common_test_strv_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_common_test_strv_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
+tests_unit_common_test_path_SOURCES = tests/unit/common/test_path.c
+tests_unit_common_test_path_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_common_test_path_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
+tests_unit_common_test_ini_reader_SOURCES = tests/unit/common/test_ini_reader.c
+tests_unit_common_test_ini_reader_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_common_test_ini_reader_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
+tests_unit_common_test_jsonw_SOURCES = tests/unit/common/test_jsonw.c
+tests_unit_common_test_jsonw_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_common_test_jsonw_LDADD = $(COMMON_LIBS) $(JANSSON_LIBS) $(CMOCKA_LIBS)
+tests_unit_common_test_strpool_SOURCES = tests/unit/common/test_strpool.c
+tests_unit_common_test_strpool_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_common_test_strpool_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
+# test_fdpass hands descriptors to a real proxy_spawn: it links kjail.
+check_PROGRAMS += tests/unit/common/test_fdpass
+TESTS += tests/unit/common/test_fdpass
+tests_unit_common_test_fdpass_SOURCES = tests/unit/common/test_fdpass.c
+tests_unit_common_test_fdpass_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_common_test_fdpass_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

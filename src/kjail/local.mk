@@ -1,57 +1,56 @@
 # SPDX-License-Identifier: MIT
 noinst_LIBRARIES += libkjail.a
 libkjail_a_SOURCES = \
-	src/kjail/policy.c src/kjail/policy.h \
-	src/kjail/defaults.c src/kjail/defaults.h \
-	src/kjail/conf.c src/kjail/conf.h \
-	src/kjail/env.c src/kjail/env.h \
-	src/kjail/gitenv.c src/kjail/gitenv.h \
-	src/kjail/cache.c src/kjail/cache.h \
-	src/kjail/plan.c src/kjail/plan.h src/kjail/plan-build.c src/kjail/plan-build.h \
-	src/kjail/host.c src/kjail/host.h src/kjail/hostcheck.c src/kjail/masks.c \
-	src/kjail/mask-aliases.c src/kjail/mountinfo.c src/kjail/mountinfo.h \
-	src/kjail/sockets.c src/kjail/sockets.h src/kjail/socket-plan.c \
-	src/kjail/protected.c src/kjail/protected.h src/kjail/protect.c \
-	src/kjail/protect-git.c src/kjail/protect-home.c src/kjail/protect-path.c \
-	src/kjail/gitconfig.c src/kjail/gitconfig.h src/kjail/gitlink.c src/kjail/gitlink.h \
-	src/kjail/cfgfilter.c src/kjail/cfgfilter.h src/kjail/cfgfilter-int.h \
-	src/kjail/cfgfilter-common.c \
-	src/kjail/cfgfilter-ini.c src/kjail/cfgfilter-git.c src/kjail/cfgfilter-yaml.c \
-	src/kjail/cfgfilter-json.c \
-	src/kjail/bwrap.c src/kjail/bwrap.h \
-	src/kjail/explain.c src/kjail/explain.h \
-	src/kjail/stdio_guard.c src/kjail/stdio_guard.h \
-	src/kjail/locate.c src/kjail/locate.h \
-	src/kjail/spawn.c src/kjail/spawn.h \
-	src/kjail/egress.c src/kjail/egress.h src/kjail/egress-run.c src/kjail/egress-run.h \
-	src/kjail/devlock.c src/kjail/devlock.h \
-	src/kjail/device.c src/kjail/device.h src/kjail/devscan.c \
-	src/kjail/reap.c src/kjail/reap.h \
-	src/kjail/aftercare.c src/kjail/aftercare.h \
-	src/kjail/gitreport.c src/kjail/gitreport.h \
-	src/kjail/notice.c src/kjail/notice.h \
-	src/kjail/entry_core.c src/kjail/entry.h src/kjail/entry-abi.h \
-	src/kjail/seccomp.c src/kjail/seccomp.h src/kjail/seccomp_load.c \
-	src/kjail/landlock.c src/kjail/landlock.h \
-	src/kjail/probe.c src/kjail/probe.h \
-	src/kjail/seatbelt.c src/kjail/seatbelt-run.c src/kjail/seatbelt.h \
-	src/kjail/allowhost.c src/kjail/allowhost.h \
-	src/kjail/fdpass.c src/kjail/fdpass.h \
-	src/kjail/proxy-parse.c src/kjail/proxy-parse.h \
-	src/kjail/proxy.c src/kjail/proxy.h src/kjail/proxy-int.h \
-	src/kjail/proxy-serve.c src/kjail/proxy-relay.c src/kjail/proxy-log.c \
-	src/kjail/proxy-spawn.c
+	src/kjail/policy/policy.c src/kjail/policy/policy.h \
+	src/kjail/policy/defaults.c src/kjail/policy/defaults.h \
+	src/kjail/policy/conf.c src/kjail/policy/conf.h \
+	src/kjail/policy/env.c src/kjail/policy/env.h \
+	src/kjail/git/env.c src/kjail/git/env.h \
+	src/kjail/policy/cache.c src/kjail/policy/cache.h \
+	src/kjail/planner/plan.c src/kjail/planner/plan.h src/kjail/planner/tools.c src/kjail/planner/internal.h \
+	src/kjail/planner/planner.c src/kjail/planner/planner.h src/kjail/planner/checks.c src/kjail/planner/masks.c \
+	src/kjail/planner/mask-aliases.c src/kjail/planner/mountinfo.c src/kjail/planner/mountinfo.h \
+	src/kjail/policy/sockets.c src/kjail/policy/sockets.h src/kjail/planner/socket-plan.c \
+	src/kjail/planner/protected.c src/kjail/planner/protected.h src/kjail/planner/protect.c \
+	src/kjail/planner/protect-git.c src/kjail/planner/protect-home.c src/kjail/planner/protect-path.c \
+	src/kjail/git/reader.c src/kjail/git/reader.h src/kjail/git/link.c src/kjail/git/link.h \
+	src/kjail/cfgfilter/cfgfilter.c src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h \
+	src/kjail/cfgfilter/common.c \
+	src/kjail/cfgfilter/ini.c src/kjail/cfgfilter/git.c src/kjail/cfgfilter/yaml.c \
+	src/kjail/cfgfilter/json.c \
+	src/kjail/build/bwrap.c src/kjail/build/bwrap.h \
+	src/kjail/build/explain.c src/kjail/build/explain.h \
+	src/kjail/run/stdio_guard.c src/kjail/run/stdio_guard.h \
+	src/kjail/run/locate.c src/kjail/run/locate.h \
+	src/kjail/run/spawn.c src/kjail/run/spawn.h \
+	src/kjail/policy/egress.c src/kjail/policy/egress.h src/kjail/run/egress.c src/kjail/run/egress.h \
+	src/kjail/run/devlock.c src/kjail/run/devlock.h \
+	src/kjail/policy/device.c src/kjail/policy/device.h src/kjail/planner/devscan.c \
+	src/kjail/run/reap.c src/kjail/run/reap.h \
+	src/kjail/run/aftercare.c src/kjail/run/aftercare.h \
+	src/kjail/git/report.c src/kjail/git/report.h \
+	src/kjail/run/notice.c src/kjail/run/notice.h \
+	src/kjail/entry/core.c src/kjail/entry/entry.h src/kjail/entry/abi.h \
+	src/kjail/build/seccomp.c src/kjail/build/seccomp.h src/kjail/run/seccomp_load.c \
+	src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
+	src/kjail/run/probe.c src/kjail/run/probe.h \
+	src/kjail/build/seatbelt.c src/kjail/run/seatbelt-run.c src/kjail/build/seatbelt.h \
+	src/kjail/proxy/rules.c src/kjail/proxy/rules.h \
+	src/kjail/proxy/parse.c src/kjail/proxy/parse.h \
+	src/kjail/proxy/conn.c src/kjail/proxy/proxy.h src/kjail/proxy/internal.h \
+	src/kjail/proxy/serve.c src/kjail/proxy/relay.c src/kjail/proxy/log.c \
+	src/kjail/proxy/spawn.c
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS) $(PTHREAD_CFLAGS)
 libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 
-# The jail's first program (entry_core.c): Landlock, the user's stderr and
+# The jail's first program (entry/core.c): Landlock, the user's stderr and
 # signal dispositions back, descriptor hygiene, exec. One program, the same
 # in every build.
 if OS_LINUX
 pkglibexec_PROGRAMS = kjail-entry
-kjail_entry_SOURCES = src/kjail/entry.c src/kjail/entry_core.c src/kjail/entry.h \
-	src/kjail/entry-abi.h src/kjail/landlock.c src/kjail/landlock.h \
-	src/kjail/fdpass.c src/kjail/fdpass.h \
+kjail_entry_SOURCES = src/kjail/entry/entry.c src/kjail/entry/core.c src/kjail/entry/entry.h \
+	src/kjail/entry/abi.h src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
+	src/common/fdpass.c src/common/fdpass.h \
 	src/common/util.c src/common/util.h
 kjail_entry_CPPFLAGS = $(AM_CPPFLAGS)
 kjail_entry_CFLAGS = $(AM_CFLAGS)
@@ -61,14 +60,14 @@ endif
 # The seccomp program is compiled once, at build time, for this machine.
 if HAVE_SECCOMP
 noinst_PROGRAMS += gen-seccomp-bpf
-gen_seccomp_bpf_SOURCES = src/kjail/gen-seccomp-bpf.c src/kjail/seccomp.c
+gen_seccomp_bpf_SOURCES = src/kjail/build/gen-seccomp-bpf.c src/kjail/build/seccomp.c
 gen_seccomp_bpf_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
 gen_seccomp_bpf_LDADD = $(COMMON_LIBS) $(SECCOMP_LIBS)
-nodist_libkjail_a_SOURCES = src/kjail/seccomp-bpf.c
-BUILT_SOURCES = src/kjail/seccomp-bpf.c
-CLEANFILES += src/kjail/seccomp-bpf.c
-src/kjail/seccomp-bpf.c: gen-seccomp-bpf$(EXEEXT)
-	$(AM_V_GEN)$(MKDIR_P) src/kjail && ./gen-seccomp-bpf$(EXEEXT) > $@.tmp && mv $@.tmp $@
+nodist_libkjail_a_SOURCES = src/kjail/build/seccomp-bpf.c
+BUILT_SOURCES = src/kjail/build/seccomp-bpf.c
+CLEANFILES += src/kjail/build/seccomp-bpf.c
+src/kjail/build/seccomp-bpf.c: gen-seccomp-bpf$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) src/kjail/build && ./gen-seccomp-bpf$(EXEEXT) > $@.tmp && mv $@.tmp $@
 endif
 
 KJAIL_LIBS = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS) $(PTHREAD_LIBS)
@@ -77,45 +76,45 @@ bin_PROGRAMS += kjail
 kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = $(KJAIL_LIBS)
-check_PROGRAMS += tests/unit/test_cache tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
-	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo \
-	tests/unit/test_cfgfilter
-TESTS += tests/unit/test_cache tests/unit/test_env tests/unit/test_bwrap tests/unit/test_conf tests/unit/test_host tests/unit/test_seccomp \
-	tests/unit/test_gitconfig tests/unit/test_explain tests/unit/test_probe tests/unit/test_mountinfo \
-	tests/unit/test_cfgfilter
-tests_unit_test_cfgfilter_SOURCES = tests/unit/test_cfgfilter.c
-tests_unit_test_cfgfilter_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_cfgfilter_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_mountinfo_SOURCES = tests/unit/test_mountinfo.c
-tests_unit_test_mountinfo_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_mountinfo_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_explain_SOURCES = tests/unit/test_explain.c tests/unit/tree-fixture.h
-tests_unit_test_explain_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
-tests_unit_test_explain_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_probe_SOURCES = tests/unit/test_probe.c
-tests_unit_test_probe_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_probe_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_gitconfig_SOURCES = tests/unit/test_gitconfig.c
-tests_unit_test_gitconfig_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_gitconfig_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_cache_SOURCES = tests/unit/test_cache.c
-tests_unit_test_cache_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_cache_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_env_SOURCES = tests/unit/test_env.c
-tests_unit_test_env_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_env_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_bwrap_SOURCES = tests/unit/test_bwrap.c
-tests_unit_test_bwrap_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_bwrap_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_conf_SOURCES = tests/unit/test_conf.c
-tests_unit_test_conf_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_conf_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_host_SOURCES = tests/unit/test_host.c tests/unit/tree-fixture.h
-tests_unit_test_host_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_host_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_seccomp_SOURCES = tests/unit/test_seccomp.c
-tests_unit_test_seccomp_CFLAGS = $(UNIT_CFLAGS) $(SECCOMP_CFLAGS)
-tests_unit_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/unit/kjail/policy/test_cache tests/unit/kjail/policy/test_env tests/unit/kjail/build/test_bwrap tests/unit/kjail/policy/test_conf tests/unit/kjail/planner/test_planner tests/unit/kjail/build/test_seccomp \
+	tests/unit/kjail/git/test_reader tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
+	tests/unit/kjail/cfgfilter/test_cfgfilter
+TESTS += tests/unit/kjail/policy/test_cache tests/unit/kjail/policy/test_env tests/unit/kjail/build/test_bwrap tests/unit/kjail/policy/test_conf tests/unit/kjail/planner/test_planner tests/unit/kjail/build/test_seccomp \
+	tests/unit/kjail/git/test_reader tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
+	tests/unit/kjail/cfgfilter/test_cfgfilter
+tests_unit_kjail_cfgfilter_test_cfgfilter_SOURCES = tests/unit/kjail/cfgfilter/test_cfgfilter.c
+tests_unit_kjail_cfgfilter_test_cfgfilter_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_cfgfilter_test_cfgfilter_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_planner_test_mountinfo_SOURCES = tests/unit/kjail/planner/test_mountinfo.c
+tests_unit_kjail_planner_test_mountinfo_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_planner_test_mountinfo_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_build_test_explain_SOURCES = tests/unit/kjail/build/test_explain.c tests/unit/kjail/tree-fixture.h
+tests_unit_kjail_build_test_explain_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_kjail_build_test_explain_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_run_test_probe_SOURCES = tests/unit/kjail/run/test_probe.c
+tests_unit_kjail_run_test_probe_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_run_test_probe_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_git_test_reader_SOURCES = tests/unit/kjail/git/test_reader.c
+tests_unit_kjail_git_test_reader_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_git_test_reader_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_policy_test_cache_SOURCES = tests/unit/kjail/policy/test_cache.c
+tests_unit_kjail_policy_test_cache_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_policy_test_cache_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_policy_test_env_SOURCES = tests/unit/kjail/policy/test_env.c
+tests_unit_kjail_policy_test_env_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_policy_test_env_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_build_test_bwrap_SOURCES = tests/unit/kjail/build/test_bwrap.c
+tests_unit_kjail_build_test_bwrap_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_build_test_bwrap_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_policy_test_conf_SOURCES = tests/unit/kjail/policy/test_conf.c
+tests_unit_kjail_policy_test_conf_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_policy_test_conf_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_planner_test_planner_SOURCES = tests/unit/kjail/planner/test_planner.c tests/unit/kjail/tree-fixture.h
+tests_unit_kjail_planner_test_planner_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_planner_test_planner_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_build_test_seccomp_SOURCES = tests/unit/kjail/build/test_seccomp.c
+tests_unit_kjail_build_test_seccomp_CFLAGS = $(UNIT_CFLAGS) $(SECCOMP_CFLAGS)
+tests_unit_kjail_build_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
 TESTS += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
 EXTRA_DIST += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
@@ -133,10 +132,10 @@ EXTRA_DIST += tests/fuzz/fuzz_mountinfo.c
 CLEANFILES += tests/fuzz/fuzz_mountinfo
 FUZZ_MOUNTINFO_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_mountinfo.c \
-	$(srcdir)/src/kjail/mountinfo.c \
+	$(srcdir)/src/kjail/planner/mountinfo.c \
 	$(srcdir)/src/common/path.c \
 	$(srcdir)/src/common/util.c
-tests/fuzz/fuzz_mountinfo: $(FUZZ_MOUNTINFO_SRCS) tests/fuzz/fuzz.h src/kjail/mountinfo.h config.h
+tests/fuzz/fuzz_mountinfo: $(FUZZ_MOUNTINFO_SRCS) tests/fuzz/fuzz.h src/kjail/planner/mountinfo.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_MOUNTINFO_SRCS) $(LIBBSD_LIBS)
 
@@ -146,17 +145,14 @@ fuzz-mountinfo-run:
 
 # The egress proxy (issue 26): the allowlist, the descriptor hand-over with
 # proxy_spawn, the request parsers.
-check_PROGRAMS += tests/unit/test_allowhost tests/unit/test_fdpass tests/unit/test_proxy_parse
-TESTS += tests/unit/test_allowhost tests/unit/test_fdpass tests/unit/test_proxy_parse
-tests_unit_test_allowhost_SOURCES = tests/unit/test_allowhost.c
-tests_unit_test_allowhost_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_allowhost_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_fdpass_SOURCES = tests/unit/test_fdpass.c
-tests_unit_test_fdpass_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_fdpass_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_proxy_parse_SOURCES = tests/unit/test_proxy_parse.c
-tests_unit_test_proxy_parse_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_proxy_parse_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse
+TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse
+tests_unit_kjail_proxy_test_rules_SOURCES = tests/unit/kjail/proxy/test_rules.c
+tests_unit_kjail_proxy_test_rules_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_proxy_test_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_proxy_test_parse_SOURCES = tests/unit/kjail/proxy/test_parse.c
+tests_unit_kjail_proxy_test_parse_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_proxy_test_parse_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
 # libFuzzer harness for the egress proxy's parsers and the allowlist
 # (seeds in tests/fuzz/corpus/proxy, tokens in tests/fuzz/proxy.dict).
@@ -167,25 +163,25 @@ EXTRA_DIST += tests/fuzz/fuzz_proxy.c tests/fuzz/proxy.dict
 CLEANFILES += tests/fuzz/fuzz_proxy
 FUZZ_PROXY_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_proxy.c \
-	$(srcdir)/src/kjail/proxy-parse.c \
-	$(srcdir)/src/kjail/allowhost.c
-tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy-parse.h src/kjail/allowhost.h config.h
+	$(srcdir)/src/kjail/proxy/parse.c \
+	$(srcdir)/src/kjail/proxy/rules.c
+tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/parse.h src/kjail/proxy/rules.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROXY_SRCS)
 
 # --device=gpu (issue 30): the builder from a table of /dev layouts.
-check_PROGRAMS += tests/unit/test_device
-TESTS += tests/unit/test_device
-tests_unit_test_device_SOURCES = tests/unit/test_device.c
-tests_unit_test_device_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_device_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/unit/kjail/policy/test_device
+TESTS += tests/unit/kjail/policy/test_device
+tests_unit_kjail_policy_test_device_SOURCES = tests/unit/kjail/policy/test_device.c
+tests_unit_kjail_policy_test_device_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_policy_test_device_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # --allow-socket (issue 30): the table of names, the policy's values, where
 # each name's socket is.
-check_PROGRAMS += tests/unit/test_sockets
-TESTS += tests/unit/test_sockets
-tests_unit_test_sockets_SOURCES = tests/unit/test_sockets.c
-tests_unit_test_sockets_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_sockets_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/unit/kjail/policy/test_sockets
+TESTS += tests/unit/kjail/policy/test_sockets
+tests_unit_kjail_policy_test_sockets_SOURCES = tests/unit/kjail/policy/test_sockets.c
+tests_unit_kjail_policy_test_sockets_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_policy_test_sockets_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # libFuzzer harness for git settings in the environment (GIT_CONFIG_PARAMETERS'
 # parser, and the judgment of what it parsed); seeds in tests/fuzz/corpus/gitenv.
 if HAVE_CLANG
@@ -194,16 +190,16 @@ endif
 EXTRA_DIST += tests/fuzz/fuzz_gitenv.c
 CLEANFILES += tests/fuzz/fuzz_gitenv
 FUZZ_GITENV_SRCS = \
-	$(srcdir)/tests/fuzz/fuzz_gitenv.c $(srcdir)/src/kjail/gitenv.c \
-	$(srcdir)/src/kjail/gitconfig.c $(srcdir)/src/common/path.c \
+	$(srcdir)/tests/fuzz/fuzz_gitenv.c $(srcdir)/src/kjail/git/env.c \
+	$(srcdir)/src/kjail/git/reader.c $(srcdir)/src/common/path.c \
 	$(srcdir)/src/common/strv.c $(srcdir)/src/common/ini_reader.c \
-	$(srcdir)/src/kjail/cfgfilter.c $(srcdir)/src/kjail/cfgfilter-common.c \
-	$(srcdir)/src/kjail/cfgfilter-ini.c \
-	$(srcdir)/src/kjail/cfgfilter-git.c $(srcdir)/src/kjail/cfgfilter-yaml.c \
-	$(srcdir)/src/kjail/cfgfilter-json.c $(srcdir)/src/kjail/defaults.c \
+	$(srcdir)/src/kjail/cfgfilter/cfgfilter.c $(srcdir)/src/kjail/cfgfilter/common.c \
+	$(srcdir)/src/kjail/cfgfilter/ini.c \
+	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
+	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
 	$(srcdir)/src/common/util.c
-tests/fuzz/fuzz_gitenv: $(FUZZ_GITENV_SRCS) tests/fuzz/fuzz.h src/kjail/gitenv.h src/kjail/gitconfig.h \
-		src/kjail/cfgfilter.h src/kjail/cfgfilter-int.h src/kjail/defaults.h config.h
+tests/fuzz/fuzz_gitenv: $(FUZZ_GITENV_SRCS) tests/fuzz/fuzz.h src/kjail/git/env.h src/kjail/git/reader.h \
+		src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h src/kjail/policy/defaults.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) $(JANSSON_CFLAGS) -o $@ $(FUZZ_GITENV_SRCS) \
 	  $(JANSSON_LIBS) $(INIH_LIBS) $(LIBBSD_LIBS)
@@ -216,13 +212,13 @@ EXTRA_DIST += tests/fuzz/fuzz_cfgfilter.c
 CLEANFILES += tests/fuzz/fuzz_cfgfilter
 FUZZ_CFGFILTER_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_cfgfilter.c \
-	$(srcdir)/src/kjail/cfgfilter.c $(srcdir)/src/kjail/cfgfilter-common.c \
-	$(srcdir)/src/kjail/cfgfilter-ini.c \
-	$(srcdir)/src/kjail/cfgfilter-git.c $(srcdir)/src/kjail/cfgfilter-yaml.c \
-	$(srcdir)/src/kjail/cfgfilter-json.c $(srcdir)/src/kjail/defaults.c \
+	$(srcdir)/src/kjail/cfgfilter/cfgfilter.c $(srcdir)/src/kjail/cfgfilter/common.c \
+	$(srcdir)/src/kjail/cfgfilter/ini.c \
+	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
+	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
 	$(srcdir)/src/common/util.c
-tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cfgfilter.h \
-		src/kjail/cfgfilter-int.h src/kjail/defaults.h config.h
+tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cfgfilter/cfgfilter.h \
+		src/kjail/cfgfilter/internal.h src/kjail/policy/defaults.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) $(JANSSON_CFLAGS) -o $@ $(FUZZ_CFGFILTER_SRCS) \
 	  $(JANSSON_LIBS) $(LIBBSD_LIBS)

@@ -5,36 +5,36 @@
 
 noinst_LIBRARIES += libkli.a
 libkli_a_SOURCES = \
-	src/kli/authority.c src/kli/authority.h src/kli/authority-internal.h \
-	src/kli/authority-constraint.c src/kli/authority-grant.c src/kli/authority-caps.c \
-	src/kli/settings.c src/kli/settings.h src/kli/settings-internal.h \
-	src/kli/settings-read.c src/kli/settings-values.c src/kli/settings-profiles.c \
-	src/kli/settings-where.c \
-	src/kli/report.c src/kli/report.h \
-	src/kli/mediate.c src/kli/mediate.h \
-	src/kli/fsat.c src/kli/fsat.h \
-	src/kli/exclude.c src/kli/exclude.h \
-	src/kli/barrier.c src/kli/barrier.h \
-	src/kli/shutdown.c src/kli/shutdown.h \
-	src/kli/agent.c src/kli/agent.h \
-	src/kli/agent-events.c src/kli/agent-events.h src/kli/agent-model.c src/kli/agent-model.h \
-	src/kli/agent-state.c src/kli/agent-tools.c src/kli/agent-tools.h src/kli/agent-trim.c src/kli/agent-trim.h \
-	src/kli/agent-environ.c src/kli/agent-environ.h \
-	src/kli/session.c src/kli/session.h \
-	src/kli/jailpolicy.c src/kli/jailpolicy.h \
-	src/kli/hint.c src/kli/hint.h src/kli/hint-egress.c src/kli/hint-egress.h \
-	src/kli/hint-words.c src/kli/hint-words.h src/kli/hint-match.c src/kli/hint-match.h \
-	src/kli/hint-scan.c src/kli/hint-scan.h src/kli/hint-render.c src/kli/hint-render.h \
-	src/kli/containment.c src/kli/containment.h \
-	src/kli/containment-report.c \
-	src/kli/drift.c src/kli/drift.h \
-	src/kli/gate.c src/kli/gate.h \
+	src/kli/authority/authority.c src/kli/authority/authority.h src/kli/authority/internal.h \
+	src/kli/authority/constraint.c src/kli/authority/grant.c src/kli/authority/caps.c \
+	src/kli/settings/settings.c src/kli/settings/settings.h src/kli/settings/internal.h \
+	src/kli/settings/read.c src/kli/settings/values.c src/kli/settings/profiles.c \
+	src/kli/settings/where.c \
+	src/kli/authority/report.c src/kli/authority/report.h \
+	src/kli/authority/mediate.c src/kli/authority/mediate.h \
+	src/kli/authority/fsat.c src/kli/authority/fsat.h \
+	src/kli/authority/exclude.c src/kli/authority/exclude.h \
+	src/kli/agent/barrier.c src/kli/agent/barrier.h \
+	src/kli/agent/shutdown.c src/kli/agent/shutdown.h \
+	src/kli/agent/agent.c src/kli/agent/agent.h \
+	src/kli/agent/events.c src/kli/agent/events.h src/kli/agent/turn.c src/kli/agent/turn.h \
+	src/kli/agent/state.c src/kli/agent/tool-call.c src/kli/agent/tool-call.h src/kli/agent/trim.c src/kli/agent/trim.h \
+	src/kli/agent/environ.c src/kli/agent/environ.h \
+	src/kli/agent/session.c src/kli/agent/session.h \
+	src/kli/containment/jailpolicy.c src/kli/containment/jailpolicy.h \
+	src/kli/hint/hint.c src/kli/hint/hint.h src/kli/hint/egress.c src/kli/hint/egress.h \
+	src/kli/hint/words.c src/kli/hint/words.h src/kli/hint/match.c src/kli/hint/match.h \
+	src/kli/hint/scan.c src/kli/hint/scan.h src/kli/hint/render.c src/kli/hint/render.h \
+	src/kli/containment/containment.c src/kli/containment/containment.h \
+	src/kli/containment/report.c \
+	src/kli/containment/drift.c src/kli/containment/drift.h \
+	src/kli/containment/gate.c src/kli/containment/gate.h \
 	src/kli/model/chat.c src/kli/model/chat.h \
 	src/kli/model/client.c src/kli/model/client.h \
 	src/kli/model/key.c src/kli/model/key.h \
 	src/kli/model/sse.c src/kli/model/sse.h \
 	src/kli/model/stream.c src/kli/model/stream.h \
-	src/kli/term.c src/kli/term.h \
+	src/kli/agent/term.c src/kli/agent/term.h \
 	src/kli/tools/tools.c src/kli/tools/tools.h src/kli/tools/result.c \
 	src/kli/tools/text.c src/kli/tools/text.h \
 	src/kli/tools/files.c \
@@ -57,54 +57,54 @@ dist_man_MANS += doc/kli.1
 EXTRA_DIST += doc/capabilities.md
 
 # Unit tests (cmocka).
-check_PROGRAMS += tests/unit/test_authority tests/unit/test_kli_settings
-TESTS += tests/unit/test_authority tests/unit/test_kli_settings
-tests_unit_test_authority_SOURCES = tests/unit/test_authority.c
-tests_unit_test_authority_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
-tests_unit_test_authority_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_kli_settings_SOURCES = tests/unit/test_kli_settings.c
-tests_unit_test_kli_settings_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
-tests_unit_test_kli_settings_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/unit/kli/authority/test_authority tests/unit/kli/settings/test_settings
+TESTS += tests/unit/kli/authority/test_authority tests/unit/kli/settings/test_settings
+tests_unit_kli_authority_test_authority_SOURCES = tests/unit/kli/authority/test_authority.c
+tests_unit_kli_authority_test_authority_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_kli_authority_test_authority_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_kli_settings_test_settings_SOURCES = tests/unit/kli/settings/test_settings.c
+tests_unit_kli_settings_test_settings_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_kli_settings_test_settings_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 
 # Unit tests of the agent's pure modules (and the barrier, which forks).
 KLI_AGENT_UNIT_TESTS = \
-	tests/unit/test_kli_model \
-	tests/unit/test_kli_wire \
-	tests/unit/test_kli_tools \
-	tests/unit/test_mediate \
-	tests/unit/test_kli_barrier \
-	tests/unit/test_kli_hint \
-	tests/unit/test_kli_containment
+	tests/unit/kli/model/test_model \
+	tests/unit/kli/model/test_wire \
+	tests/unit/kli/tools/test_tools \
+	tests/unit/kli/authority/test_mediate \
+	tests/unit/kli/agent/test_barrier \
+	tests/unit/kli/hint/test_hint \
+	tests/unit/kli/containment/test_containment
 check_PROGRAMS += $(KLI_AGENT_UNIT_TESTS)
 TESTS += $(KLI_AGENT_UNIT_TESTS)
-tests_unit_test_kli_model_SOURCES = tests/unit/test_kli_model.c
-tests_unit_test_kli_model_CPPFLAGS = $(KLI_CPPFLAGS)
-tests_unit_test_kli_model_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
-tests_unit_test_kli_model_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_kli_wire_SOURCES = tests/unit/test_kli_wire.c
-tests_unit_test_kli_wire_CPPFLAGS = $(KLI_CPPFLAGS)
-tests_unit_test_kli_wire_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
-tests_unit_test_kli_wire_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_kli_tools_SOURCES = tests/unit/test_kli_tools.c
-tests_unit_test_kli_tools_CPPFLAGS = $(KLI_CPPFLAGS)
-tests_unit_test_kli_tools_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
-tests_unit_test_kli_tools_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_mediate_SOURCES = tests/unit/test_mediate.c
-tests_unit_test_mediate_CPPFLAGS = $(KLI_CPPFLAGS)
-tests_unit_test_mediate_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
-tests_unit_test_mediate_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_kli_barrier_SOURCES = tests/unit/test_kli_barrier.c
-tests_unit_test_kli_barrier_CPPFLAGS = $(KLI_CPPFLAGS)
-tests_unit_test_kli_barrier_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
-tests_unit_test_kli_barrier_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_kli_hint_SOURCES = tests/unit/test_kli_hint.c
-tests_unit_test_kli_hint_CPPFLAGS = $(KLI_CPPFLAGS)
-tests_unit_test_kli_hint_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
-tests_unit_test_kli_hint_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_kli_containment_SOURCES = tests/unit/test_kli_containment.c
-tests_unit_test_kli_containment_CPPFLAGS = $(KLI_CPPFLAGS)
-tests_unit_test_kli_containment_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
-tests_unit_test_kli_containment_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_kli_model_test_model_SOURCES = tests/unit/kli/model/test_model.c
+tests_unit_kli_model_test_model_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_kli_model_test_model_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_kli_model_test_model_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_kli_model_test_wire_SOURCES = tests/unit/kli/model/test_wire.c
+tests_unit_kli_model_test_wire_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_kli_model_test_wire_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_kli_model_test_wire_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_kli_tools_test_tools_SOURCES = tests/unit/kli/tools/test_tools.c
+tests_unit_kli_tools_test_tools_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_kli_tools_test_tools_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_kli_tools_test_tools_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_kli_authority_test_mediate_SOURCES = tests/unit/kli/authority/test_mediate.c
+tests_unit_kli_authority_test_mediate_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_kli_authority_test_mediate_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_kli_authority_test_mediate_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_kli_agent_test_barrier_SOURCES = tests/unit/kli/agent/test_barrier.c
+tests_unit_kli_agent_test_barrier_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_kli_agent_test_barrier_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_kli_agent_test_barrier_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_kli_hint_test_hint_SOURCES = tests/unit/kli/hint/test_hint.c
+tests_unit_kli_hint_test_hint_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_kli_hint_test_hint_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_kli_hint_test_hint_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_kli_containment_test_containment_SOURCES = tests/unit/kli/containment/test_containment.c
+tests_unit_kli_containment_test_containment_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_kli_containment_test_containment_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_kli_containment_test_containment_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 
 # Integration tests: TAP shell scripts running the built kli.
 KLI_INTEGRATION_TESTS = \
@@ -150,14 +150,14 @@ CLEANFILES += tests/fuzz/fuzz_capability
 
 FUZZ_CAPABILITY_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_capability.c \
-	$(srcdir)/src/kli/authority.c \
-	$(srcdir)/src/kli/authority-constraint.c \
-	$(srcdir)/src/kli/authority-grant.c \
-	$(srcdir)/src/kli/authority-caps.c \
+	$(srcdir)/src/kli/authority/authority.c \
+	$(srcdir)/src/kli/authority/constraint.c \
+	$(srcdir)/src/kli/authority/grant.c \
+	$(srcdir)/src/kli/authority/caps.c \
 	$(srcdir)/src/common/path.c \
 	$(srcdir)/src/common/util.c
-tests/fuzz/fuzz_capability: $(FUZZ_CAPABILITY_SRCS) src/kli/authority.h \
-		src/kli/authority-internal.h config.h
+tests/fuzz/fuzz_capability: $(FUZZ_CAPABILITY_SRCS) src/kli/authority/authority.h \
+		src/kli/authority/internal.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_CAPABILITY_SRCS) $(LIBBSD_LIBS)
 
@@ -181,10 +181,10 @@ FUZZ_REPLY_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_reply.c \
 	$(srcdir)/src/kli/model/chat.c \
 	$(srcdir)/src/kli/model/key.c \
-	$(srcdir)/src/kli/term.c \
+	$(srcdir)/src/kli/agent/term.c \
 	$(srcdir)/src/common/path.c \
 	$(srcdir)/src/common/util.c
-tests/fuzz/fuzz_reply: $(FUZZ_REPLY_SRCS) src/kli/model/chat.h src/kli/model/key.h src/kli/term.h tests/fuzz/fuzz.h config.h
+tests/fuzz/fuzz_reply: $(FUZZ_REPLY_SRCS) src/kli/model/chat.h src/kli/model/key.h src/kli/agent/term.h tests/fuzz/fuzz.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -I$(srcdir)/src/kli $(JANSSON_CFLAGS) -o $@ \
 	  $(FUZZ_REPLY_SRCS) $(JANSSON_LIBS) $(LIBBSD_LIBS)

@@ -7,7 +7,7 @@
  * laws hold; nothing may crash, leak, or trip a sanitizer. Paths are
  * resolved lexically (path_normalize) so the file system takes no part. */
 #include "config.h"
-#include "kli/authority.h"
+#include "authority/authority.h"
 #include "path.h"
 #include "util.h"
 

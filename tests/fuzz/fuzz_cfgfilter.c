@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer harness for the config file filters (src/kjail/cfgfilter.h):
+/* libFuzzer harness for the config file filters (src/kjail/cfgfilter/cfgfilter.h):
  * the first byte picks the format (npmrc, ini, yaml, json, gitconfig, with
  * the real table's patterns), the rest is the file.
  *
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kjail/cfgfilter.h"
-#include "kjail/defaults.h"
+#include "cfgfilter/cfgfilter.h"
+#include "policy/defaults.h"
 
 #include "fuzz.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer harness for kjail's git config reader (src/kjail/gitconfig.h).
+/* libFuzzer harness for kjail's git config reader (src/kjail/git/reader.h).
  *
  * Besides crashes and sanitizer reports, it checks what the reader
  * promises: a refusal says which line ("line N: ..."), one line of text; a
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kjail/gitconfig.h"
+#include "git/reader.h"
 #include "strv.h"
 #include "util.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer harness for git settings in the environment (src/kjail/gitenv.h):
+/* libFuzzer harness for git settings in the environment (src/kjail/git/env.h):
  * the input is GIT_CONFIG_PARAMETERS' value. Besides crashes and sanitizer
  * reports, it checks what the parser promises: a refusal leaves nothing;
  * each setting, quoted back as git's sq_quote writes it (in the
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kjail/cfgfilter.h"
-#include "kjail/defaults.h"
-#include "kjail/gitenv.h"
+#include "cfgfilter/cfgfilter.h"
+#include "policy/defaults.h"
+#include "git/env.h"
 
 #include "fuzz.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer harness for the mountinfo parser and the alias finder
- * (src/kjail/mountinfo.h).
+ * (src/kjail/planner/mountinfo.h).
  *
  * Besides crashes and sanitizer reports, it checks what they promise: a
  * table that parses has only absolute mount points and no escape left
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kjail/mountinfo.h"
+#include "planner/mountinfo.h"
 #include "path.h"
 #include "util.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer harness for the egress proxy's request parsers
- * (src/kjail/proxy-parse.h) and the allowlist (allowhost.h).
+ * (src/kjail/proxy/parse.h) and the allowlist (proxy/rules.h).
  *
  * The first byte picks the parser and where the input is split: the
  * parser sees the input as the proxy's reads would hand it over, a prefix
@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kjail/allowhost.h"
-#include "kjail/proxy-parse.h"
+#include "proxy/rules.h"
+#include "proxy/parse.h"
 
 #include "fuzz.h"
 

@@ -9,9 +9,9 @@
  * input's first bytes is gone after key_mask; the terminal filter leaves
  * no escape but SGR. Nothing may crash, leak or trip a sanitizer. */
 #include "config.h"
-#include "kli/model/chat.h"
-#include "kli/model/key.h"
-#include "kli/term.h"
+#include "model/chat.h"
+#include "model/key.h"
+#include "agent/term.h"
 #include "util.h"
 #include "fuzz.h"
 

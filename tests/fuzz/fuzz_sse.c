@@ -9,9 +9,9 @@
  * passes the same checks as a whole one. Nothing may crash, leak or trip
  * a sanitizer. */
 #include "config.h"
-#include "kli/model/chat.h"
-#include "kli/model/sse.h"
-#include "kli/model/stream.h"
+#include "model/chat.h"
+#include "model/sse.h"
+#include "model/stream.h"
 #include "util.h"
 #include "fuzz.h"
 

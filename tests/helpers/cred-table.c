@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cred-table
  * Prints kjail's table of credential stores (cred_stores in
- * src/kjail/defaults.h), one row a line: TOOL, BASE (home, xdg-config,
+ * src/kjail/policy/defaults.h), one row a line: TOOL, BASE (home, xdg-config,
  * xdg-data, xdg-state, xdg-cache, xdg-runtime, var, var-list), VAR (the
  * variable of an XDG or a tool's base, "-" for home), PATH (relative to
  * the base, "-" for what the variable names itself), KIND (file or
@@ -9,7 +9,7 @@
  * cfgfilter.h; else "-"), separated by tabs. kjail-cred-table.test plants a store through
  * each row and reads it through the jail. */
 #include "config.h"
-#include "kjail/defaults.h"
+#include "policy/defaults.h"
 
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
 /* gitconfig-read FILE
  * gitconfig-read --includes FILE
  * gitconfig-read --filter
- * What kjail's git config reader (src/kjail/gitconfig.h) finds in FILE: each
+ * What kjail's git config reader (src/kjail/git/reader.h) finds in FILE: each
  * key kjail acts on, in order, as `git config --list -z` prints it
  * ("name\nvalue\0", or "name\0" for a bare key). --includes: an include
  * path is followed after its own entry, as git does (relative to the
@@ -13,7 +13,7 @@
  * does not act on, so tests/integration/kjail-gitconfig-corpus.test can
  * compare the two byte for byte. */
 #include "config.h"
-#include "kjail/gitconfig.h"
+#include "git/reader.h"
 #include "path.h"
 #include "util.h"
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* protected-table
- * Prints kjail's table of protected paths (src/kjail/protected.h), one row
+ * Prints kjail's table of protected paths (src/kjail/planner/protected.h), one row
  * a line: PATTERN, WHERE (the row's places, joined by ','), KIND and WHY,
  * separated by tabs. The tests take the rows from here, never from a copy
  * of their own: kjail-protected-table.test plants through each row, and
  * kjail-protected-docs.test holds the documents' lists to them. */
 #include "config.h"
-#include "kjail/protected.h"
+#include "planner/protected.h"
 
 #include <stdio.h>
 

@@ -26,8 +26,8 @@
 #define SOCK_CLOEXEC 0 /* macOS */
 #endif
 
-#include "kjail/allowhost.h"
-#include "kjail/proxy.h"
+#include "proxy/rules.h"
+#include "proxy/proxy.h"
 
 static int listen_on(unsigned port, unsigned *bound)
 {

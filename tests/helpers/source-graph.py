@@ -8,6 +8,16 @@
   source-graph.py names SRCDIR BUILDDIR LIBNAMES OBJECT...
       prints "file: name" for each function (global T or static t) an
       object defines under a name listed in the file LIBNAMES
+  source-graph.py includes SRCDIR BUILDDIR OBJECT...
+      prints each loop of includes between source files, one a line:
+      a.c -> b.c when a.c includes (#include "...") a header that declares
+      a function b.c defines; "a.c -> b.c -> a.c (via h.h; g.h)". Files
+      that include each other's declarations in a circle are one file
+      split in name only, even where no call closes the loop yet.
+  source-graph.py private SRCDIR FILE...
+      prints "file: includes DIR/internal.h, private to DIR" for each FILE
+      (a source or header) that includes a folder's internal.h from
+      outside that folder
   An OBJECT @FILE stands for the objects FILE lists, one a line.
 
 Both exit 1 when they print anything, 2 on an error (an object nm cannot
@@ -122,11 +132,12 @@ def shortest_path(edges, start, goal):
     return None
 
 
-def loops(files):
+def loops(files, edges=None):
     """For every edge a -> b on a loop, the shortest loop through it; each
     loop once, starting at its smallest file. So every edge of every loop
     is printed at least once, however many loops the files make."""
-    edges = edges_of(files)
+    if edges is None:
+        edges = edges_of(files)
     found = {}
     for a in sorted(edges):
         for b in sorted(edges[a]):
@@ -146,6 +157,73 @@ def loops(files):
     return lines
 
 
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+IDENT_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+# where a quoted include is looked for, after the including file's folder
+INCLUDE_DIRS = ("src/common", "src/kjail", "src/kli", "src")
+
+
+def resolve(srcdir, including, name):
+    """The header a quoted #include names, relative to the top, or None
+    (config.h and other generated headers are not ours to judge)."""
+    for d in (os.path.dirname(including),) + INCLUDE_DIRS:
+        cand = os.path.normpath(os.path.join(d, name))
+        if os.path.isfile(os.path.join(srcdir, cand)):
+            return cand
+    return None
+
+
+def included(srcdir, rel):
+    """The headers FILE includes directly, resolved."""
+    path = os.path.join(srcdir, rel)
+    if not os.path.isfile(path):
+        return []  # generated in the build tree (seccomp-bpf.c): includes none of ours
+    try:
+        with open(path, errors="replace") as f:
+            text = f.read()
+    except OSError as e:
+        die(f"{rel}: {e.strerror}")
+    out = []
+    for name in INCLUDE.findall(text):
+        h = resolve(srcdir, rel, name)
+        if h is not None:
+            out.append(h)
+    return out
+
+
+def include_edges(srcdir, files):
+    """{a: {b: [headers]}}: a includes a header declaring what b defines."""
+    definers = {}
+    for src, syms in files.items():
+        for t, name in syms:
+            if t == "T" and not COMPILER.match(name):
+                definers.setdefault(name, set()).add(src)
+    owners = {}
+    edges = {}
+    for a in files:
+        for h in included(srcdir, a):
+            if h not in owners:
+                with open(os.path.join(srcdir, h), errors="replace") as f:
+                    text = re.sub(r"/\*.*?\*/", " ", f.read(), flags=re.S)
+                owners[h] = set()
+                for name in IDENT_CALL.findall(text):
+                    owners[h] |= definers.get(name, set())
+            for b in owners[h]:
+                if b != a:
+                    edges.setdefault(a, {}).setdefault(b, set()).add(h)
+    return {a: {b: sorted(s) for b, s in out.items()} for a, out in edges.items()}
+
+
+def private(srcdir, rels):
+    lines = []
+    for rel in rels:
+        for h in included(srcdir, rel):
+            if os.path.basename(h) == "internal.h" and os.path.dirname(h) != os.path.dirname(rel):
+                d = os.path.dirname(h)
+                lines.append(f"{rel}: includes {h}, private to {d}")
+    return sorted(set(lines))
+
+
 def names(files, libnames):
     lines = set()
     for src, syms in files.items():
@@ -161,6 +239,20 @@ def names(files, libnames):
 def main(argv):
     if len(argv) >= 4 and argv[1] == "loops":
         out = loops(load(argv[2], argv[3], argv[4:]))
+    elif len(argv) >= 4 and argv[1] == "includes":
+        files = load(argv[2], argv[3], argv[4:])
+        out = loops(files, include_edges(argv[2], files))
+    elif len(argv) >= 3 and argv[1] == "private":
+        rels = []
+        for arg in argv[3:]:
+            if arg.startswith("@"):
+                with open(arg[1:]) as f:
+                    rels += [line.rstrip("\n") for line in f if line.strip()]
+            else:
+                rels.append(arg)
+        if not rels:
+            die("no files to check")
+        out = private(argv[2], rels)
     elif len(argv) >= 5 and argv[1] == "names":
         with open(argv[4]) as f:
             libnames = set(f.read().split())

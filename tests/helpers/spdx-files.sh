@@ -13,4 +13,4 @@ find src tests bench contrib nix doc Makefile.am configure.ac bootstrap.sh .ci \
 	-o -name '_kli' -o -name 'Dockerfile' -o -name '*.yml' -o -name '*.1' -o -name '*.5' \
 	-o -name 'Makefile.am' -o -name 'configure.ac' -o -name 'bootstrap.sh' -o -path '.ci/run' \
 	-o -path 'contrib/apparmor/*' \) -print |
-	grep -v -e '^src/kjail/seccomp-bpf\.c$' | sort
+	grep -v -e '^src/kjail/build/seccomp-bpf\.c$' | sort

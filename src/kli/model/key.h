@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "settings.h"
+#include "settings/settings.h"
 
 /* Load the key [model] names into *key (NULL when none is configured).
  * HOME expands "~/" in api-key-file. On false, err holds one line naming

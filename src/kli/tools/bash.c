@@ -3,7 +3,7 @@
  * main.c built (the [bash] env-allowlist, never the API key), in the
  * workspace, in its own process group so a timeout stops all of it. */
 #include "config.h"
-#include "hint.h"
+#include "hint/hint.h"
 #include "path.h"
 #include "tools/text.h"
 #include "tools/tools.h"

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "barrier.h"
-#include "fsat.h"
+#include "agent/barrier.h"
+#include "authority/fsat.h"
 #include "util.h"
 
 struct jail_policy;

@@ -1,0 +1,591 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "build/explain.h"
+#include "policy/cache.h"
+#include "git/link.h"
+#include "entry/landlock.h"
+#include "proxy/proxy.h"
+#include "jsonw.h"
+#include "path.h"
+#include "build/seccomp.h"
+#include "util.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *op_verdict(enum op_kind k)
+{
+	switch (k) {
+	case OP_RO_ROOT:
+	case OP_PROC_BIND:
+	case OP_PROTECT:
+	case OP_HELPER:
+	case OP_POLICY:
+	case OP_SOCKET: /* a read-only mount of a socket still connects */
+		return "read-only";
+	case OP_DEV:
+	case OP_PROC:
+	case OP_TMP:
+		return "private";
+	case OP_BIND:
+	case OP_PIN:
+		return "writable";
+	case OP_MASK_FILE:
+	case OP_MASK_DIR:
+		return "masked";
+	}
+	return "read-only";
+}
+
+/* TREE/.git/REST where TREE/.git is a file naming a git directory
+ * (git/link.h): COMMON/REST, where git reads and writes it; else NULL. */
+static char *through_gitlink(const char *path)
+{
+	const char *at = strstr(path, "/.git/");
+	if (!at)
+		return NULL;
+	_cleanup_free_ char *tree = xstrndup(path, (size_t)(at - path));
+	struct gitlink l;
+	const char *why;
+	if (!gitlink_read(tree[0] ? tree : "/", &l, &why))
+		return NULL;
+	char *p = path_join(l.common, at + strlen("/.git/"));
+	gitlink_free(&l);
+	return p;
+}
+
+void explain_verdict(const struct plan *pl, const char *path, const char *cwd, struct verdict *v)
+{
+	char *real = path_resolve(path, cwd);
+	v->path = real ? real : path_normalize(path, cwd);
+	char *linked = through_gitlink(v->path);
+	if (linked) {
+		free(v->path);
+		v->path = linked;
+	}
+	/* --device: a node bound into the jail's private /dev */
+	for (size_t i = 0; i < pl->ndevices; i++)
+		if (!pl->devices[i].target && strcmp(pl->devices[i].path, v->path) == 0) {
+			v->what = "writable";
+			v->rule = "device node (bound from the host)";
+			v->origin = pl->devices[i].origin;
+			return;
+		}
+	const struct op *o = plan_verdict(pl, v->path);
+	if (!o) {
+		v->what = "read-only";
+		v->rule = "read-only";
+		v->origin = "host root";
+		return;
+	}
+	v->what = op_verdict(o->kind);
+	v->rule = o->rule;
+	v->origin = o->origin;
+}
+
+static const char *errno_name(int e)
+{
+	return e == EPERM ? "EPERM" : e == ENOSYS ? "ENOSYS" : e == EAFNOSUPPORT ? "EAFNOSUPPORT" : "error";
+}
+
+/* seccomp_rules() lists the rules of one idea next to each other. */
+static bool same_rule(const struct sc_rule *a, const struct sc_rule *b)
+{
+	return strcmp(a->syscall, b->syscall) == 0 &&
+	       str_eq(a->what ? a->what : "", b->what ? b->what : "");
+}
+
+/* One line per distinct (system call, argument test): the personality
+ * rule is dozens of BPF rules but one idea. */
+static void text_filter(FILE *out, const struct plan *pl)
+{
+	struct sc_opts o = { .allow_userns = pl->allow_userns, .no_network = !pl->network };
+	size_t n;
+	struct sc_rule *r = seccomp_rules(&o, &n);
+	fprintf(out, "seccomp: %s\n", seccomp_built_in() ? "filter on" : "NOT built in");
+	for (size_t i = 0; i < n; i++) {
+		if (i && same_rule(&r[i], &r[i - 1]))
+			continue;
+		fprintf(out, "seccomp: %s%s%s -> %s (%s)\n", r[i].syscall, r[i].what ? " " : "",
+			r[i].what ? r[i].what : "", errno_name(r[i].err), r[i].why);
+	}
+	free(r);
+}
+
+/* "(origin)" when the rule only repeats the verdict, else "(rule; origin)". */
+static void print_why(FILE *out, const char *verdict, const char *rule, const char *origin)
+{
+	if (strcmp(verdict, rule) == 0)
+		fprintf(out, "(%s)", origin);
+	else
+		fprintf(out, "(%s; %s)", rule, origin);
+}
+
+static const char *network_text(const struct plan *pl)
+{
+	if (pl->network)
+		return "shared with the host";
+	if (pl->net == NET_ALLOWLIST)
+		return "allowlist: own network namespace, out only through kjail's proxy to the "
+		       "hosts below (DNS does not resolve inside; the proxy resolves)";
+	return "cut: own network namespace, loopback only (DNS does not resolve)";
+}
+
+/* What decided the network (a plan built by hand has only the policy's). */
+static const char *net_origin(const struct policy *p, const struct plan *pl)
+{
+	return pl->net_origin ? pl->net_origin : p->network.origin;
+}
+
+static const char *net_mode_name(const struct plan *pl)
+{
+	return pl->network ? "shared" : pl->net == NET_ALLOWLIST ? "allowlist" : "none";
+}
+
+/* "*.example.org", "[2001:db8::1]", "api.openai.com" */
+static void rule_host(const struct allow_rule *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", r->kind == ALLOW_SUFFIX ? "*." : "",
+		 r->kind == ALLOW_IPV6 ? "[" : "", r->host, r->kind == ALLOW_IPV6 ? "]" : "");
+}
+
+void explain_allowlist(FILE *out, const struct plan *pl, const char *prefix)
+{
+	if (pl->net != NET_ALLOWLIST)
+		return;
+	for (size_t i = 0; i < pl->nallow; i++) {
+		const struct allow_rule *r = &pl->allow[i];
+		char host[ALLOW_HOST_MAX + 4], port[16];
+		rule_host(r, host, sizeof host);
+		fprintf(out, "%sallow-host: %s port %s (%s)\n", prefix, host,
+			egress_ports(r, port, sizeof port), r->origin);
+	}
+	fprintf(out, "%sproxy: " PROXY_HTTP_URL " (HTTP, CONNECT), " PROXY_SOCKS_URL
+		     " (SOCKS5) inside the jail; log " KJ_NET_LOG "\n", prefix);
+}
+
+/* --device: what the jail's /dev holds besides bwrap's minimal one */
+static void explain_devices(FILE *out, const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->ndevices; i++) {
+		const struct dev_bind *d = &pl->devices[i];
+		if (d->target)
+			fprintf(out, "device link: %s -> %s (%s; %s)\n", d->path, d->target, d->cls,
+				d->origin);
+		else
+			fprintf(out, "device: %s (%s; read-write, the host's node; %s)\n", d->path,
+				d->cls, d->origin);
+	}
+}
+
+static void devices_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "devices");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->ndevices; i++) {
+		const struct dev_bind *d = &pl->devices[i];
+		jw_begin_object(w);
+		jw_kstring(w, "path", d->path);
+		jw_kstring(w, "kind", d->target ? "link" : "node");
+		if (d->target)
+			jw_kstring(w, "target", d->target);
+		jw_kstring(w, "class", d->cls);
+		jw_kstring(w, "origin", d->origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+static void text_sockets(FILE *out, const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nsockets; i++) {
+		const struct plan_socket *s = &pl->sockets[i];
+		fprintf(out, "allow-socket: %s (%s; %s)", s->path, s->name ? s->name : "by path",
+			s->origin);
+		if (s->given)
+			fprintf(out, ", found at %s", s->given);
+		if (s->gives)
+			fprintf(out, ": %s", s->gives);
+		fputc('\n', out);
+	}
+}
+
+/* The caches: the mode, the directory, each variable set and each the
+ * caller had set, each tool left out. */
+static void text_cache(FILE *out, const struct policy *p, const struct plan *pl)
+{
+	fprintf(out, "cache: %s (%s)\n", cache_mode_name(pl->cache), p->cache_origin);
+	if (pl->cache_note)
+		fprintf(out, "cache: none: %s\n", pl->cache_note);
+	if (pl->cache_dir)
+		fprintf(out, "cache directory: %s (kjail's own for this workspace; writable)\n",
+			pl->cache_dir);
+	for (size_t i = 0; i < pl->cache_env.n; i++)
+		fprintf(out, "cache env: %s (%s)\n", pl->cache_env.v[i].value,
+			pl->cache_env.v[i].origin);
+	for (size_t i = 0; i < pl->cache_overridden.n; i++)
+		fprintf(out, "cache env: %s overrides the caller's value %s (which the jail "
+			     "may not write)\n", pl->cache_overridden.v[i].value,
+			pl->cache_overridden.v[i].origin);
+	if (pl->cache == CACHE_WORKSPACE)
+		for (const struct cache_tool *t = cache_tools; t->tool; t++)
+			if (t->note)
+				fprintf(out, "cache note: %s: %s\n", t->tool, t->note);
+	if (pl->history)
+		fprintf(out, "shell history: %s (HISTFILE)\n", pl->history);
+}
+
+static void text_policy(FILE *out, const struct policy *p, const struct plan *pl,
+			const char *bwrap)
+{
+	fprintf(out, "backend: %s (%s; %s)\n", backend_name(pl->backend), bwrap ? bwrap : "no bwrap",
+		p->backend_origin);
+	for (size_t i = 0; i < p->sources.n; i++)
+		fprintf(out, "config: %s\n", p->sources.v[i].value);
+	fprintf(out, "workspace: %s (writable; %s)\n", pl->workspace, p->workspace_origin);
+	fprintf(out, "network: %s (%s)\n", network_text(pl), net_origin(p, pl));
+	explain_allowlist(out, pl, "");
+	text_sockets(out, pl);
+	if (pl->allow_userns)
+		fprintf(out, "user namespaces: allowed (%s): the command may build its own "
+			     "namespaces and, inside them, hold capabilities over them; the mount, "
+			     "keyring and other filter rules still apply\n",
+			p->allow_userns.origin);
+	if (pl->allow_userns && pl->backend == BACKEND_BWRAP)
+		fprintf(out, "mounts: mount(2), umount2(2) and pivot_root(2) allowed (%s), so a "
+			     "jail can nest: they act only in a mount namespace the command makes, "
+			     "where every mount of this jail is locked (no mask undone, no "
+			     "read-only bind made writable); the newer mount API answers ENOSYS; "
+			     "Landlock's write rules are off (under them no mount succeeds), so a "
+			     "file given read-only on standard input, output or error that you "
+			     "could write is refused instead\n",
+			p->allow_userns.origin);
+	if (pl->inside_id >= 0)
+		fprintf(out, "identity: uid and gid %ld inside the jail (the caller's outside), so "
+			     "nested namespaces can map it\n", pl->inside_id);
+	if (!pl->allow_userns)
+		fprintf(out, "user namespaces: none can be created inside\n");
+	fprintf(out, "processes: own PID namespace, %s\n",
+		pl->nested_userns ? "not unshared; host /proc bound read-only; what the command "
+				    "leaves running is killed when it exits"
+				  : "nothing outlives the command");
+	if (pl->nested_userns)
+		fprintf(out, "nested: no fresh /proc, no PID namespace (%s)\n",
+			p->nested_userns.origin);
+	fprintf(out, "capabilities: all dropped\n");
+	/* run as root: what the jail would own (plan.h) */
+	for (size_t i = 0; i < pl->host_devices.n; i++)
+		fprintf(out, "read-only device: %s (run as root, the jail owns it: bound "
+			     "read-only, it still opens for reading and writing)\n",
+			pl->host_devices.v[i]);
+	explain_devices(out, pl);
+	if (pl->proc_read_only)
+		fprintf(out, "read-only: /proc (run as root: a chmod there would change the "
+			     "kernel's entry for every /proc on the host; writing /proc/self fails)\n");
+	fprintf(out, "landlock: %s\n", landlock_status(pl->allow_userns));
+	text_filter(out, pl);
+	for (size_t i = 0; i < pl->nops; i++) {
+		const struct op *o = &pl->ops[i];
+		if (o->data) { /* a config file with its secrets removed */
+			fprintf(out, "filtered: %s (%s, %u secret %s%s removed; %s)\n", o->path,
+				o->format, o->removed, o->unit, o->removed == 1 ? "" : "s", o->origin);
+			continue;
+		}
+		fprintf(out, "%s: %s ", op_verdict(o->kind), o->path);
+		print_why(out, op_verdict(o->kind), o->rule, o->origin);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < pl->created.n; i++)
+		fprintf(out, "created: %s (empty, so it can be pinned read-only: %s)\n",
+			pl->created.v[i].value, pl->created.v[i].origin);
+	/* every absent protected name is reserved (protected.h) */
+	for (size_t i = 0; i < pl->unguarded.n; i++)
+		fprintf(out, "unprotected: %s (%s; absent, so not pinned: the jail may make it, "
+			     "and kjail moves it aside after the run and warns)\n",
+			pl->unguarded.v[i].value, pl->unguarded.v[i].origin);
+	for (size_t i = 0; i < pl->watched.n; i++)
+		fprintf(out, "watched: %s (%s; what the jail adds in it is moved aside after the "
+			     "run, and kjail warns)\n",
+			pl->watched.v[i].value, pl->watched.v[i].origin);
+	for (size_t i = 0; i < pl->skipped.n; i++)
+		fprintf(out, "skipped: %s (%s)\n", pl->skipped.v[i].value, pl->skipped.v[i].origin);
+	for (size_t i = 0; i < pl->env_removed.n; i++)
+		fprintf(out, "env unset: %s (%s)\n", pl->env_removed.v[i].value,
+			pl->env_removed.v[i].origin);
+	text_cache(out, p, pl);
+}
+
+static void entries_json(struct jsonw *w, const char *name, const struct entry_list *l,
+			 const char *k1, const char *k2)
+{
+	jw_key(w, name);
+	jw_begin_array(w);
+	for (size_t i = 0; i < l->n; i++) {
+		jw_begin_object(w);
+		jw_kstring(w, k1, l->v[i].value);
+		jw_kstring(w, k2, l->v[i].origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+static void filter_json(struct jsonw *w, const struct plan *pl)
+{
+	struct sc_opts o = { .allow_userns = pl->allow_userns, .no_network = !pl->network };
+	size_t n;
+	struct sc_rule *r = seccomp_rules(&o, &n);
+	jw_key(w, "seccomp");
+	jw_begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		if (i && same_rule(&r[i], &r[i - 1]))
+			continue;
+		jw_begin_object(w);
+		jw_kstring(w, "syscall", r[i].syscall);
+		if (r[i].what)
+			jw_kstring(w, "argument", r[i].what);
+		jw_kstring(w, "errno", errno_name(r[i].err));
+		jw_kstring(w, "why", r[i].why);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	free(r);
+}
+
+static void allowlist_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "hosts");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->nallow; i++) {
+		const struct allow_rule *r = &pl->allow[i];
+		char host[ALLOW_HOST_MAX + 4], port[16];
+		rule_host(r, host, sizeof host);
+		jw_begin_object(w);
+		jw_kstring(w, "host", host);
+		jw_kstring(w, "port", egress_ports(r, port, sizeof port));
+		jw_kstring(w, "rule", r->text);
+		jw_kstring(w, "origin", r->origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_kstring(w, "http_proxy", PROXY_HTTP_URL);
+	jw_kstring(w, "socks_proxy", PROXY_SOCKS_URL);
+	jw_kstring(w, "no_proxy", PROXY_NO_PROXY);
+	jw_kstring(w, "log", KJ_NET_LOG);
+}
+
+/* --allow-socket: each socket bound alone, with what it gives away */
+static void sockets_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "sockets");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->nsockets; i++) {
+		const struct plan_socket *s = &pl->sockets[i];
+		jw_begin_object(w);
+		jw_kstring(w, "path", s->path);
+		if (s->name)
+			jw_kstring(w, "name", s->name);
+		if (s->given)
+			jw_kstring(w, "given", s->given);
+		jw_kstring(w, "origin", s->origin);
+		if (s->gives)
+			jw_kstring(w, "gives", s->gives);
+		if (s->warning)
+			jw_kstring(w, "warning", s->warning);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+/* Who the command runs as: the caller's ids outside, the jail's inside. */
+static void user_json(struct jsonw *w, const struct plan *pl)
+{
+	long uid = (long)getuid(), gid = (long)getgid();
+	jw_key(w, "user");
+	jw_begin_object(w);
+	jw_key(w, "uid");
+	jw_int(w, uid);
+	jw_key(w, "gid");
+	jw_int(w, gid);
+	jw_key(w, "inside_uid");
+	jw_int(w, pl->inside_id >= 0 ? pl->inside_id : uid);
+	jw_key(w, "inside_gid");
+	jw_int(w, pl->inside_id >= 0 ? pl->inside_id : gid);
+	jw_end_object(w);
+}
+
+/* What the kernel-side layers enforce besides the mounts: the seccomp
+ * filter and Landlock are applied by the bwrap backend's entry program
+ * only (Seatbelt has neither; the container backend sets up no jail). */
+static void layers_json(struct jsonw *w, const struct plan *pl)
+{
+	bool jailed = pl->backend == BACKEND_BWRAP;
+	int abi = jailed ? landlock_abi() : -1;
+	jw_kbool(w, "seccomp_enabled", jailed && seccomp_built_in());
+	jw_kbool(w, "landlock_enabled", abi >= 1);
+	jw_key(w, "landlock_abi");
+	jw_int(w, abi >= 1 ? abi : 0);
+	/* --allow-userns: no write rules, under which no mount succeeds */
+	jw_kbool(w, "landlock_writes", abi >= LANDLOCK_WRITES_ABI && !pl->allow_userns);
+}
+
+static void cache_json(struct jsonw *w, const struct policy *p, const struct plan *pl)
+{
+	static const char *const modes[] = { "off", "workspace", "shared" };
+	jw_key(w, "cache");
+	jw_begin_object(w);
+	jw_kstring(w, "mode", modes[pl->cache]);
+	jw_kstring(w, "origin", p->cache_origin);
+	jw_kstring(w, "dir", pl->cache_dir);
+	if (pl->cache_note)
+		jw_kstring(w, "note", pl->cache_note);
+	jw_key(w, "env");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->cache_env.n; i++) {
+		const char *line = pl->cache_env.v[i].value, *eq = strchr(line, '=');
+		_cleanup_free_ char *name = xstrndup(line, (size_t)(eq - line));
+		jw_begin_object(w);
+		jw_kstring(w, "name", name);
+		jw_kstring(w, "value", eq + 1);
+		jw_kstring(w, "tool", pl->cache_env.v[i].origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	entries_json(w, "overridden", &pl->cache_overridden, "name", "caller_value");
+	jw_kstring(w, "history", pl->history);
+	jw_end_object(w);
+}
+
+/* Streamed, not built as a tree: with thousands of masks this runs on every
+ * jail start (the jail's own copy) and must stay cheap. */
+static void json_policy_build(struct jsonw *w, const struct policy *p, const struct plan *pl,
+			      const char *bwrap, bool with_filter)
+{
+	jw_begin_object(w);
+	jw_kstring(w, "type", "policy");
+	jw_key(w, "version");
+	jw_int(w, KJ_POLICY_VERSION);
+	jw_kstring(w, "backend", backend_name(pl->backend));
+	jw_kstring(w, "bwrap", bwrap);
+	jw_key(w, "sources");
+	jw_begin_array(w);
+	for (size_t i = 0; i < p->sources.n; i++)
+		jw_string(w, p->sources.v[i].value);
+	jw_end_array(w);
+	jw_kstring(w, "workspace", pl->workspace);
+	jw_key(w, "network");
+	jw_begin_object(w);
+	jw_kbool(w, "enabled", pl->network);
+	jw_kstring(w, "origin", net_origin(p, pl));
+	jw_kstring(w, "mode", net_mode_name(pl));
+	if (pl->net == NET_ALLOWLIST)
+		allowlist_json(w, pl);
+	jw_end_object(w);
+	jw_kbool(w, "nested_userns", pl->nested_userns);
+	jw_key(w, "mounts");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->nops; i++) {
+		const struct op *o = &pl->ops[i];
+		jw_begin_object(w);
+		jw_kstring(w, "path", o->path);
+		jw_kstring(w, "verdict", op_verdict(o->kind));
+		jw_kstring(w, "rule", o->rule);
+		jw_kstring(w, "origin", o->origin);
+		jw_kstring(w, "kind", o->kind == OP_MASK_FILE ? "file"
+				      : o->kind == OP_SOCKET ? "socket" : "directory");
+		if (o->data) {
+			jw_key(w, "filtered");
+			jw_begin_object(w);
+			jw_kstring(w, "format", o->format);
+			jw_key(w, "removed");
+			jw_int(w, (long)o->removed);
+			jw_kstring(w, "unit", o->unit);
+			jw_end_object(w);
+		}
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	if (pl->ndevices) /* --device */
+		devices_json(w, pl);
+	sockets_json(w, pl);
+	entries_json(w, "created", &pl->created, "path", "why");
+	entries_json(w, "unprotected", &pl->unguarded, "path", "why");
+	if (pl->watched.n) /* a repository with submodules */
+		entries_json(w, "watched", &pl->watched, "path", "why");
+	if (with_filter) /* --explain --json; the jail's copy need not list absences */
+		entries_json(w, "skipped", &pl->skipped, "path", "why");
+	entries_json(w, "env_unset", &pl->env_removed, "name", "rule");
+	cache_json(w, p, pl);
+	jw_kbool(w, "allow_userns", pl->allow_userns);
+	if (with_filter)
+		filter_json(w, pl);
+	jw_kstring(w, "landlock", landlock_status(pl->allow_userns));
+	layers_json(w, pl);
+	user_json(w, pl);
+	jw_kstring(w, "kjail_version", PACKAGE_VERSION);
+	jw_end_object(w);
+}
+
+static void json_policy(FILE *out, const struct policy *p, const struct plan *pl,
+			const char *bwrap, bool with_filter)
+{
+	struct jsonw w;
+	jw_init(&w, out);
+	json_policy_build(&w, p, pl, bwrap, with_filter);
+	jw_flush(&w);
+	fputc('\n', out);
+}
+
+void explain_policy(FILE *out, const struct policy *p, const struct plan *pl, const char *bwrap,
+		    bool json)
+{
+	if (json)
+		json_policy(out, p, pl, bwrap, true);
+	else
+		text_policy(out, p, pl, bwrap);
+}
+
+char *explain_policy_for_jail(const struct policy *p, const struct plan *pl, const char *bwrap)
+{
+	struct jsonw w;
+	jw_init(&w, NULL);
+	json_policy_build(&w, p, pl, bwrap, false);
+	return jw_take(&w, "\n");
+}
+
+void explain_paths(FILE *out, const struct plan *pl, const char *cwd, char *const *paths,
+		   bool json)
+{
+	json_t *arr = json ? json_array() : NULL;
+	for (; *paths; paths++) {
+		struct verdict v;
+		explain_verdict(pl, *paths, cwd, &v);
+		if (json)
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s}", "path",
+							     *paths, "resolved", v.path, "verdict",
+							     v.what, "rule", v.rule, "origin",
+							     v.origin));
+		else {
+			fprintf(out, "%s: %s ", *paths, v.what);
+			print_why(out, v.what, v.rule, v.origin);
+			if (str_has_prefix(v.rule, "protected: git config"))
+				fputs("; git config cannot write it in the jail (git says 'Device or "
+				      "resource busy'): use git -c NAME=VALUE or GIT_AUTHOR_NAME and "
+				      "GIT_COMMITTER_EMAIL for one run, or set it before entering the jail",
+				      out);
+			if (strcmp(*paths, v.path) != 0)
+				fprintf(out, " -> %s", v.path);
+			fputc('\n', out);
+		}
+		free(v.path);
+	}
+	if (json) {
+		json_t *o = json_pack("{s:s, s:o}", "type", "verdicts", "verdicts", arr);
+		char *s = json_dumps(o, JSON_COMPACT);
+		fprintf(out, "%s\n", s);
+		free(s);
+		json_decref(o);
+	}
+}

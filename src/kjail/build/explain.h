@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* --explain: the jail in words (or JSON), and the verdict on a path. Pure
+ * over the plan and policy, except that it writes to the stream it is given. */
+#ifndef KJ_EXPLAIN_H
+#define KJ_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "planner/planner.h"
+#include "policy/policy.h"
+
+/* The version of the policy document (doc/policy-json.md): raised when a
+ * field changes meaning or goes away, not when one is added. */
+#define KJ_POLICY_VERSION 1
+
+struct verdict {
+	char *path;      /* resolved */
+	const char *what; /* "masked", "writable", "read-only", "private", ... */
+	const char *rule;
+	const char *origin;
+};
+
+/* Verdict for path (resolved against cwd). *v owns only v->path. */
+void explain_verdict(const struct plan *pl, const char *path, const char *cwd, struct verdict *v);
+
+void explain_policy(FILE *out, const struct policy *p, const struct plan *pl, const char *bwrap,
+		    bool json);
+/* The JSON of explain_policy without the seccomp rule list (constant, and
+ * half the cost): what the jail finds at KJ_POLICY_FILE on every run, as
+ * one allocated string the caller frees. */
+char *explain_policy_for_jail(const struct policy *p, const struct plan *pl, const char *bwrap);
+/* Under an allowlist: one line a rule ("allow-host: HOST port P (ORIGIN)")
+ * and one for the proxy, each after prefix; nothing otherwise. */
+void explain_allowlist(FILE *out, const struct plan *pl, const char *prefix);
+void explain_paths(FILE *out, const struct plan *pl, const char *cwd, char *const *paths,
+		   bool json);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* What the format filters of cfgfilter.h share (cfgfilter/common.c): the
+ * output buffer, the lines of the input, the secret tests. cfgfilter.c
+ * dispatches to one cf_filter_FORMAT per format; each returns false with
+ * res->err set. */
+#ifndef KJ_CFGFILTER_INT_H
+#define KJ_CFGFILTER_INT_H
+
+#include "cfgfilter/cfgfilter.h"
+#include "util.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cf_buf {
+	char *v;
+	size_t n, cap;
+};
+void cf_put(struct cf_buf *b, const char *s, size_t n);
+/* The end of a filter: out becomes res's copy when ok (ok returned), or is
+ * freed (false: res->err was set where the filter failed). */
+bool cf_done(struct cf_buf *out, bool ok, struct cf_result *res);
+
+/* One physical line: text[0..len) without its newline and a CR before it;
+ * next: where the following line starts. */
+struct cf_line {
+	const char *text;
+	size_t len;
+	size_t full;   /* with its line ending, for copying it as it is */
+};
+/* Splits in into lines (the last one may lack its newline). */
+struct cf_line *cf_lines(const char *in, size_t len, size_t *n);
+
+/* key (n bytes) matches one of the patterns, in any case. */
+bool cf_key_secret(const char *const *secret, const char *key, size_t n);
+
+KJ_PRINTF(3, 4) bool cf_fail(struct cf_result *res, size_t line, const char *fmt, ...);
+
+bool cf_filter_ini(bool npm, const char *const *secret, const char *in, size_t len,
+		   struct cf_result *res);
+bool cf_filter_yaml(const char *const *secret, const char *in, size_t len,
+		    struct cf_result *res);
+bool cf_filter_json(const char *const *secret, const char *in, size_t len,
+		    struct cf_result *res);
+bool cf_filter_git(const char *const *secret, const char *in, size_t len,
+		   struct cf_result *res);
+
+#endif

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* JSON, as docker's config.json: parsed by jansson (kjail links it
+ * already, for the policy file), duplicate keys refused (Go's decoder
+ * takes the last one, and which one a reader takes is a guess), a member
+ * named by a secret pattern ("auths.HOST.auth", on the lower-cased dotted
+ * path of member names; array elements add nothing) or holding a URL with a
+ * password removed, and the rest written anew in the same member order. */
+#include "config.h"
+#include "cfgfilter/internal.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void filter_value(const char *const *secret, json_t *v, struct cf_buf *path,
+			 unsigned *removed);
+
+static void filter_object(const char *const *secret, json_t *o, struct cf_buf *path,
+			  unsigned *removed)
+{
+	size_t base = path->n;
+	const char *k;
+	json_t *v;
+	void *tmp;
+	json_object_foreach_safe(o, tmp, k, v) {
+		path->n = base;
+		if (base)
+			cf_put(path, ".", 1);
+		else
+			cf_put(path, "", 0);
+		cf_put(path, k, strlen(k));
+		bool secret_here = cf_key_secret(secret, path->v, path->n) ||
+				   (json_is_string(v) &&
+				    cf_has_url_secret(json_string_value(v), json_string_length(v)));
+		if (secret_here) {
+			json_object_del(o, k);
+			(*removed)++;
+			continue;
+		}
+		filter_value(secret, v, path, removed);
+	}
+	path->n = base;
+}
+
+static void filter_value(const char *const *secret, json_t *v, struct cf_buf *path,
+			 unsigned *removed)
+{
+	if (json_is_object(v)) {
+		filter_object(secret, v, path, removed);
+		return;
+	}
+	if (!json_is_array(v))
+		return;
+	for (size_t i = 0; i < json_array_size(v);) {
+		json_t *e = json_array_get(v, i);
+		if (json_is_string(e) &&
+		    cf_has_url_secret(json_string_value(e), json_string_length(e))) {
+			json_array_remove(v, i);
+			(*removed)++;
+			continue;
+		}
+		filter_value(secret, e, path, removed);
+		i++;
+	}
+}
+
+bool cf_filter_json(const char *const *secret, const char *in, size_t len,
+		    struct cf_result *res)
+{
+	json_error_t err;
+	json_t *root = json_loadb(in, len, JSON_REJECT_DUPLICATES, &err);
+	if (!root)
+		return cf_fail(res, err.line > 0 ? (size_t)err.line : 0, "%s", err.text);
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return cf_fail(res, 0, "not a JSON object");
+	}
+	struct cf_buf path = { 0 };
+	filter_value(secret, root, &path, &res->removed);
+	free(path.v);
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!text)
+		return cf_fail(res, 0, "cannot write the filtered copy");
+	size_t n = strlen(text);
+	res->data = xreallocarray(text, n + 2, 1);
+	res->data[n] = '\n';
+	res->data[n + 1] = '\0';
+	res->len = n + 1;
+	return true;
+}

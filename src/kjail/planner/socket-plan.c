@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/* The sockets --allow-socket names, found on the host and planned after
+ * the masks (planner/internal.h). Each one is bound alone at its real path, so
+ * what else its directory holds stays masked; spawn.c opens that path
+ * again without following links and hands bwrap the descriptor, so what
+ * is bound is the socket checked here, not what a link swapped in since. */
+#include "config.h"
+#include "planner/internal.h"
+#include "policy/sockets.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* fail() with the flag or FILE:LINE and the value first:
+ * "--allow-socket VALUE: ..." or "FILE:LINE: allow-socket VALUE: ..." */
+KJ_PRINTF(3, 4) static bool sock_fail(struct builder *b, const struct entry *e, const char *fmt,
+				      ...)
+{
+	char why[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (str_has_prefix(e->origin, "--"))
+		return fail(b, "%s %s: %s", e->origin, e->value, why);
+	return fail(b, "%s: allow-socket %s: %s", e->origin, e->value, why);
+}
+
+static bool is_socket(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+/* The first of k's candidates that is a socket (a fresh string), or NULL
+ * with the error set, naming each place looked at. */
+static char *find_named(struct builder *b, const struct entry *e, const struct socket_kind *k)
+{
+	_cleanup_free_ char *tried = NULL;
+	for (size_t i = 0;; i++) {
+		bool more, decided;
+		_cleanup_free_ char *note = NULL;
+		char *c = socket_candidate(k, i, b->h, &more, &decided, &note);
+		if (!more)
+			break;
+		if (c && is_socket(c))
+			return c;
+		const char *what = c ? c : note;
+		char *t = tried ? xconcat(tried, ", ", what, (char *)NULL) : xstrdup(what);
+		free(tried);
+		tried = t;
+		free(c);
+		if (decided)
+			break;
+	}
+	sock_fail(b, e, "no socket at %s", tried ? tried : "any place");
+	return NULL;
+}
+
+/* The name of the table whose socket is real (after every link), for a
+ * socket named by its path: its warning holds all the same. */
+static const struct socket_kind *kind_at(struct builder *b, const char *real)
+{
+	for (const struct socket_kind *k = socket_kinds; k->name; k++)
+		for (size_t i = 0;; i++) {
+			bool more, decided;
+			_cleanup_free_ char *note = NULL;
+			_cleanup_free_ char *c = socket_candidate(k, i, b->h, &more, &decided, &note);
+			if (!more)
+				break;
+			_cleanup_free_ char *r = c ? path_resolve(c, b->h->cwd) : NULL;
+			if (r && strcmp(r, real) == 0)
+				return k;
+		}
+	return NULL;
+}
+
+static const char *kind_of_mode(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISREG(m) ? "a regular file"
+		: S_ISLNK(m) ? "a symbolic link" : S_ISFIFO(m) ? "a FIFO"
+		: S_ISCHR(m) || S_ISBLK(m) ? "a device" : "not a socket";
+}
+
+/* The mask of exactly path, if any, goes: the socket is bound there. */
+static void unmask(struct builder *b, const char *path)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < b->masks.n; i++) {
+		if (strcmp(b->masks.v[i].path, path) == 0) {
+			free(b->masks.v[i].path);
+			continue;
+		}
+		b->masks.v[out++] = b->masks.v[i];
+	}
+	b->masks.n = out;
+}
+
+static bool add_socket(struct builder *b, const struct entry *e)
+{
+	struct plan *pl = b->pl;
+	const struct socket_kind *k = socket_kind_find(e->value);
+	_cleanup_free_ char *given = k ? find_named(b, e, k) : xstrdup(e->value);
+	if (!given)
+		return false;
+	_cleanup_free_ char *real = path_resolve(given, b->h->cwd);
+	if (!real)
+		return sock_fail(b, e, "%s%s%s", k ? given : "", k ? ": " : "", strerror(errno));
+	struct stat st;
+	if (lstat(real, &st) < 0)
+		return sock_fail(b, e, "%s%s%s", k ? real : "", k ? ": " : "", strerror(errno));
+	if (!S_ISSOCK(st.st_mode))
+		return sock_fail(b, e, "not a socket (%s%s%s)", kind_of_mode(st.st_mode),
+				 strcmp(real, given) ? " at " : "", strcmp(real, given) ? real : "");
+	for (size_t i = 0; i < pl->nsockets; i++)
+		if (strcmp(pl->sockets[i].path, real) == 0)
+			return true; /* named twice: the first says where from */
+	if (!k)
+		k = kind_at(b, real);
+	_cleanup_free_ char *warning = socket_warning(k);
+	_cleanup_free_ char *rule = k ? xasprintf("allowed socket: %s", k->name)
+				      : xstrdup("allowed socket");
+	unmask(b, real);
+	pl->sockets = xreallocarray(pl->sockets, pl->nsockets + 1, sizeof *pl->sockets);
+	pl->sockets[pl->nsockets++] = (struct plan_socket){
+		.path = strpool_intern(&pl->strings, real),
+		.name = k ? k->name : NULL,
+		.given = strcmp(given, real) ? strpool_intern(&pl->strings, given) : NULL,
+		.origin = strpool_intern(&pl->strings, e->origin),
+		.gives = k ? k->gives : NULL,
+		.warning = warning ? strpool_intern(&pl->strings, warning) : NULL,
+	};
+	cand_take(pl, &b->sockets, OP_SOCKET, steal_pointer(&real), rule, e->origin);
+	return true;
+}
+
+bool add_sockets(struct builder *b)
+{
+	const struct entry_list *l = &b->p->allow_socket;
+	for (size_t i = 0; i < l->n; i++)
+		if (!add_socket(b, &l->v[i]))
+			return false;
+	return true;
+}

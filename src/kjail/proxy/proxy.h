@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* The egress proxy: what a jail with --allow-host reaches the network
+ * through. It runs outside the jail, in a process kjail starts for the
+ * jail's lifetime, and serves listeners that the jail's entry program made
+ * inside the jail's own network namespace (127.0.0.1:PROXY_HTTP_PORT and
+ * :PROXY_SOCKS_PORT there) and handed over a Unix socket (fdpass.h): the
+ * proxy accepts on them directly, so no relay runs inside the jail and
+ * nothing needs privilege. If the proxy dies, the listeners close with it
+ * and the jail has no network at all.
+ *
+ * HTTP: CONNECT host:port (any TLS, no interception) and absolute-form
+ * requests (GET http://host/path), sent on with a Connection: close.
+ * SOCKS5: no authentication, the CONNECT command, IPv4, IPv6 and domain
+ * name addresses. Every destination is checked against the rules
+ * (proxy/rules.h) before anything is resolved; a name is resolved here (the
+ * jail has no DNS) and refused if it resolves to an internal address
+ * (addr_internal()) that no literal rule allows. A refusal is an HTTP 403
+ * with one line "kjail: HOST:PORT is not an allowed host (add
+ * --allow-host HOST)" (or the reason), or SOCKS5 reply 0x02. Every
+ * allowed and refused connection is one JSON line in the log:
+ *   {"time":"2026-12-02T05:00:00Z","proto":"connect"|"http"|"socks5",
+ *    "host":H,"port":P,"verdict":"allowed"|"refused"|"failed",
+ *    "reason":R|null,"rule":TEXT|null,"origin":ORIGIN|null,"address":A|null,
+ *    "bytes_out":N,"bytes_in":N}
+ * (a refused one when refused, an allowed one when it closes). "failed":
+ * a request that could not be served though no rule refused it: a bad
+ * request (host null), a name that does not resolve, a connect that
+ * fails or times out; R says which. A client that connects and sends
+ * nothing is not logged.
+ *
+ * Portable C (Linux and macOS): read/write through a buffer per direction
+ * (doc/performance.md says why not splice). One thread per connection; at
+ * most max_conns at once (more wait in the listen queue). */
+#ifndef KJ_PROXY_H
+#define KJ_PROXY_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "proxy/rules.h"
+
+/* The jail's side: fixed, since the jail's network namespace is its own. */
+#define PROXY_HTTP_PORT 3128
+#define PROXY_SOCKS_PORT 1080
+#define PROXY_HTTP_URL "http://127.0.0.1:3128"
+#define PROXY_SOCKS_URL "socks5h://127.0.0.1:1080"
+#define PROXY_NO_PROXY "localhost,127.0.0.1,::1"
+
+#define PROXY_MAX_CONNS_DEFAULT 512
+#define PROXY_CONNECT_TIMEOUT_MS 10000
+#define PROXY_IDLE_TIMEOUT_MS 300000
+#define PROXY_HEADER_TIMEOUT_MS 10000
+#define PROXY_HEADER_MAX 16384
+
+enum proxy_proto { PROXY_HTTP, PROXY_SOCKS5 };
+
+struct proxy_listener {
+	int fd;                /* listening, non-blocking or not */
+	enum proxy_proto proto;
+};
+
+struct proxy_config {
+	const struct allow_rule *rules;
+	size_t nrules;
+	int log_fd;            /* O_APPEND; -1: no log (O_RDWR | O_APPEND
+				* for proxy_log_summary to read it back) */
+	unsigned max_conns;    /* 0: PROXY_MAX_CONNS_DEFAULT */
+	int connect_timeout_ms; /* 0: the defaults above */
+	int idle_timeout_ms;
+	int header_timeout_ms;
+};
+
+/* Serves the listeners until stop_fd is readable or hung up, then closes
+ * them and every connection and returns 0; -1 with one line on stderr
+ * if it cannot serve at all. Never exits the process. */
+int proxy_serve(const struct proxy_config *c, const struct proxy_listener *l, size_t n,
+		int stop_fd);
+
+/* Starts the proxy process. The child dies with kjail (PR_SET_PDEATHSIG
+ * where there is one), keeps only ctl_fd, the log and its stop pipe,
+ * takes no write access to any file (Landlock where the kernel has it),
+ * receives the listeners on ctl_fd (fdpass_recv, tags "http" and
+ * "socks5"), answers one byte 'k' on ctl_fd, and serves until kjail
+ * calls proxy_stop(). Returns the pid and sets *stop_wfd, or -1 with one
+ * line on stderr (kjail then exits 125 before the command runs). */
+pid_t proxy_spawn(const struct proxy_config *c, int ctl_fd, int *stop_wfd);
+
+/* Ends the proxy: closes stop_wfd and waits for pid. 0 if it ended well. */
+int proxy_stop(pid_t pid, int stop_wfd);
+
+/* Reads the log from the start and writes the run's summary of refusals
+ * into out: "refused 3 connections: evil.example:443 (2), 10.0.0.5:22 (1)"
+ * (at most 5 destinations, then ", ..."); returns how many connections
+ * were refused (0: out is ""), or -1 if the log cannot be read. */
+long proxy_log_summary(int log_fd, char *out, size_t len);
+
+#endif

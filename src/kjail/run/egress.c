@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/* An allowlist's run: the proxy started before the jail and ended after it
+ * (run/egress.h). */
+#include "config.h"
+#ifdef KJ_OS_LINUX
+#include "run/egress.h"
+#include "fdpass.h"
+#include "proxy/proxy.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* The log lives in a 0700 directory of the host's /tmp, which the jail
+ * (its own /tmp) never sees, unless /tmp is writable to it: then the jail
+ * could write the log through that path, and kjail refuses. */
+static void make_log(struct egress_run *e, const struct plan *pl)
+{
+	e->dir = xstrdup("/tmp/kjail-net.XXXXXX");
+	if (!mkdtemp(e->dir))
+		die_errno("cannot make a directory for the proxy's log in /tmp");
+	const struct op *o = plan_verdict(pl, e->dir);
+	if (o && (o->kind == OP_BIND || o->kind == OP_PIN)) {
+		rmdir(e->dir);
+		die("the proxy's log %s would lie inside the writable %s %s, where the jail "
+		    "could rewrite it; run with a workspace outside /tmp",
+		    e->dir, o->rule, o->path);
+	}
+	e->path = xasprintf("%s/net.log", e->dir);
+	e->log_w = open(e->path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	if (e->log_w < 0)
+		die_errno("cannot create the proxy's log %s", e->path);
+	e->log_r = open(e->path, O_RDONLY | O_CLOEXEC);
+	if (e->log_r < 0)
+		die_errno("cannot open the proxy's log %s", e->path);
+}
+
+void egress_open(struct egress_run *e, const struct plan *pl, bool dry_run)
+{
+	*e = (struct egress_run){ .ctl = { -1, -1 }, .log_w = -1, .log_r = -1, .pid = -1,
+				  .stop = -1 };
+	if (pl->net != NET_ALLOWLIST)
+		return;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, e->ctl) < 0)
+		die_errno("cannot make the proxy's control socket");
+	if (!dry_run) {
+		make_log(e, pl);
+		return;
+	}
+	e->log_r = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (e->log_r < 0)
+		die_errno("/dev/null");
+}
+
+void egress_start(struct egress_run *e, const struct plan *pl)
+{
+	if (pl->net != NET_ALLOWLIST)
+		return;
+	struct proxy_config c = { .rules = pl->allow, .nrules = pl->nallow, .log_fd = e->log_w };
+	e->pid = proxy_spawn(&c, e->ctl[0], &e->stop);
+	if (e->pid < 0)
+		die("cannot start the proxy for --allow-host; nothing was run");
+	/* the proxy holds its own copies now */
+	close_fd(&e->ctl[0]);
+	close_fd(&e->log_w);
+}
+
+void egress_stop(struct egress_run *e)
+{
+	if (e->pid < 0)
+		return;
+	e->stopped_ill = proxy_stop(e->pid, e->stop) != 0;
+	e->pid = -1;
+	e->stop = -1;
+	e->ran = true;
+}
+
+void egress_report(struct egress_run *e, struct notice *note)
+{
+	if (!e->ran)
+		return;
+	if (e->stopped_ill)
+		notice_warn(note, "the proxy for --allow-host did not end well; the jail's "
+				  "connections ended with it");
+	char sum[1024];
+	long n = proxy_log_summary(e->log_r, sum, sizeof sum);
+	if (n > 0)
+		notice_warn(note, "%s; see --explain", sum);
+	else if (n < 0)
+		notice_warn(note, "cannot read the proxy's log %s", e->path);
+}
+
+void egress_close(struct egress_run *e)
+{
+	close_fd(&e->ctl[0]);
+	close_fd(&e->ctl[1]);
+	close_fd(&e->log_w);
+	close_fd(&e->log_r);
+	close_fd(&e->stop);
+	if (e->path)
+		unlink(e->path);
+	if (e->dir)
+		rmdir(e->dir);
+	free(e->path);
+	free(e->dir);
+	e->path = e->dir = NULL;
+}
+
+/* One listening socket on the host's loopback, any port: a stand-in for
+ * the jail's, so the whole hand-over is tried. */
+static int doctor_listener(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	if (fd >= 0 && (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 1) < 0)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+bool egress_doctor(char *msg, size_t len)
+{
+	int ctl[2], l[2] = { doctor_listener(), doctor_listener() };
+	if (l[0] < 0 || l[1] < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctl) < 0) {
+		fmt_into(msg, len, "cannot make the proxy's sockets: %s", strerror(errno));
+		return false;
+	}
+	struct proxy_config c = { .log_fd = -1 };
+	int stop = -1;
+	pid_t pid = proxy_spawn(&c, ctl[0], &stop);
+	close(ctl[0]);
+	static const char *const tags[] = { "http", "socks5" };
+	char k = 0;
+	struct pollfd p = { .fd = ctl[1], .events = POLLIN };
+	bool took = pid >= 0 && fdpass_send(ctl[1], l, tags, 2) == 0 &&
+		    poll(&p, 1, 5000) == 1 && read(ctl[1], &k, 1) == 1 && k == 'k';
+	close(ctl[1]);
+	close(l[0]);
+	close(l[1]);
+	bool ended = pid >= 0 && proxy_stop(pid, stop) == 0;
+	if (took && ended)
+		fmt_into(msg, len, "the proxy starts, takes its listeners and stops: --allow-host "
+				   "works here");
+	else
+		fmt_into(msg, len, "the proxy %s: --allow-host fails here",
+			 pid < 0 ? "cannot start (see the line above)"
+			 : !took ? "did not take its listeners"
+				 : "did not end well");
+	return took && ended;
+}
+#endif

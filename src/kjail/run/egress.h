@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* kjail's side of an allowlist's run (Linux): the proxy's control socket
+ * and log, the proxy started before bwrap and ended after the jail, and
+ * the summary of what it refused. spawn.c calls these; the proxy itself is
+ * proxy.h's. */
+#ifndef KJ_EGRESS_RUN_H
+#define KJ_EGRESS_RUN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "run/notice.h"
+#include "planner/plan.h"
+
+struct egress_run {
+	int ctl[2];     /* SOCK_SEQPACKET: [0] the proxy's, [1] the jail entry's */
+	int log_w;      /* O_APPEND: the proxy writes the log here */
+	int log_r;      /* read-only: bwrap binds it at KJ_NET_LOG; the summary */
+	char *dir;      /* the log's 0700 directory on the host, removed after */
+	char *path;
+	pid_t pid;      /* the proxy, or -1 */
+	int stop;       /* its stop pipe */
+	bool ran;       /* it was started and has been stopped */
+	bool stopped_ill; /* and did not end well */
+};
+
+/* Under an allowlist: the control socket and the log, everything
+ * close-on-exec; dry_run (--print): the same descriptor numbers, nothing
+ * made on disk. Otherwise every descriptor is -1. Dies (125) on failure. */
+void egress_open(struct egress_run *e, const struct plan *pl, bool dry_run);
+
+/* Starts the proxy (before bwrap: a proxy that cannot start fails the
+ * run, 125, before anything runs) and drops kjail's end of the control
+ * socket. Nothing without an allowlist. */
+void egress_start(struct egress_run *e, const struct plan *pl);
+
+/* When bwrap has ended, before what is left of the jail is reaped (which
+ * would kill the proxy too): ends the proxy. */
+void egress_stop(struct egress_run *e);
+
+/* Then: says what the proxy refused (one line, when anything was). */
+void egress_report(struct egress_run *e, struct notice *note);
+
+/* Closes what is still open and removes the log (also for --print). */
+void egress_close(struct egress_run *e);
+
+/* --doctor: whether the proxy can start here, as one line into msg. */
+bool egress_doctor(char *msg, size_t len);
+
+#endif

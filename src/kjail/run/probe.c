@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "run/probe.h"
+#include "run/egress.h"
+#include "build/bwrap.h"
+#include "entry/landlock.h"
+#include "planner/plan.h"
+#include "build/seccomp.h"
+#include "util.h"
+
+#include <stdio.h>
+#ifdef KJ_OS_LINUX
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/magic.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+long probe_sysctl(const char *path)
+{
+	char buf[32];
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read_text(fd, buf, sizeof buf) == 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+/* Can this process make a user namespace at all? Tried in a child. */
+static int userns_errno(void)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : (errno & 0xff));
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : EPERM;
+}
+
+bool probe_in_kjail_jail(void)
+{
+	struct stat dir, tmp, file;
+	struct statfs fs;
+	return lstat(KJ_POLICY_DIR, &dir) == 0 && S_ISDIR(dir.st_mode) &&
+	       lstat("/tmp", &tmp) == 0 && dir.st_dev != tmp.st_dev &&
+	       statfs(KJ_POLICY_DIR, &fs) == 0 && fs.f_type == TMPFS_MAGIC &&
+	       (fs.f_flags & ST_RDONLY) && lstat(KJ_POLICY_FILE, &file) == 0 &&
+	       S_ISREG(file.st_mode);
+}
+
+bool probe_inside_kjail(char *fix, size_t len)
+{
+	/* a diagnosis only: the file is trusted for nothing else */
+	if (access(KJ_POLICY_FILE, F_OK) != 0)
+		return false;
+	fmt_into(fix, len,
+		 "this process runs inside a kjail jail (%s names it), and kjail nests only in "
+		 "a jail started with --allow-userns: a jail inside a jail needs user and mount "
+		 "namespaces of its own, which the outer one refuses without it; run the "
+		 "command in the outer jail, or start that one with --allow-userns",
+		 KJ_POLICY_FILE);
+	return true;
+}
+
+bool probe_userns(char *fix, size_t len)
+{
+	if (getuid() != 0 &&
+	    probe_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
+		fmt_into(fix, len,
+			 "AppArmor restricts unprivileged user namespaces "
+			 "(kernel.apparmor_restrict_unprivileged_userns=1); fix: install the AppArmor "
+			 "profile for bwrap from kjail's contrib/apparmor, or run "
+			 "'sysctl kernel.apparmor_restrict_unprivileged_userns=0'");
+	else if (probe_sysctl("/proc/sys/user/max_user_namespaces") == 0)
+		fmt_into(fix, len,
+			 "user namespaces are disabled (user.max_user_namespaces=0); fix: "
+			 "'sysctl user.max_user_namespaces=10000', or if a container or VM is the "
+			 "boundary, choose --backend container");
+	else if (probe_sysctl("/proc/sys/kernel/unprivileged_userns_clone") == 0 && getuid() != 0)
+		fmt_into(fix, len,
+			 "unprivileged user namespaces are disabled "
+			 "(kernel.unprivileged_userns_clone=0); fix: "
+			 "'sysctl kernel.unprivileged_userns_clone=1'");
+	else if (userns_errno() != 0)
+		fmt_into(fix, len,
+			 "this process may not create user namespaces (a container without them?); "
+			 "fix: allow user namespaces in the container, or if the container is the "
+			 "boundary, choose --backend container");
+	else
+		return false;
+	return true;
+}
+
+void probe_bwrap_version(const char *bwrap, char *out, size_t len)
+{
+	out[0] = '\0';
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(p[1], STDOUT_FILENO);
+		execl(bwrap, bwrap, "--version", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	if (pid > 0) {
+		read_text(p[0], out, len);
+		waitpid(pid, NULL, 0);
+	}
+	close(p[0]);
+	out[strcspn(out, "\n")] = '\0';
+}
+
+void probe_bwrap_too_old(const char *bwrap, char *fix, size_t len)
+{
+	char ver[128];
+	probe_bwrap_version(bwrap, ver, sizeof ver);
+	fmt_into(fix, len, "%s is too old (%s); fix: install bubblewrap %s or later", bwrap,
+		 ver[0] ? ver : "unknown version", BWRAP_MIN_VERSION);
+}
+
+bool probe_proc_masked(char *where, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return false;
+	char line[4096];
+	bool masked = false;
+	while (!masked && fgets(line, sizeof line, f)) {
+		/* field 5 is the mount point */
+		char *save, *tok = strtok_r(line, " ", &save);
+		for (int i = 1; tok && i < 5; i++)
+			tok = strtok_r(NULL, " ", &save);
+		if (tok && strncmp(tok, "/proc/", 6) == 0) {
+			fmt_into(where, len, "%s", tok);
+			masked = true;
+		}
+	}
+	fclose(f);
+	return masked;
+}
+
+struct report {
+	int problems;
+};
+
+KJ_PRINTF(3, 4) static void line(struct report *r, const char *status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	printf("%-5s ", status);
+	vprintf(fmt, ap);
+	putchar('\n');
+	va_end(ap);
+	if (strcmp(status, "FAIL") == 0)
+		r->problems++;
+}
+
+/* The real thing: kjail itself runs /bin/true, its one line kept. */
+static void trial(struct report *r, const char *self)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		line(r, "FAIL", "trial jail: pipe: %s", strerror(errno));
+		return;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(p[1], STDERR_FILENO);
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		/* /tmp as the workspace: the trial must not depend on the cwd ("/" is refused). */
+		execl(self, "kjail", "-C", "/tmp", "--", "/bin/true", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	char msg[1024];
+	read_text(p[0], msg, sizeof msg);
+	close(p[0]);
+	int st = 0;
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	msg[strcspn(msg, "\n")] = '\0';
+	if (pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		line(r, "ok", "trial jail: 'kjail -C /tmp -- /bin/true' ran");
+	else
+		line(r, "FAIL", "trial jail: %s", msg[0] ? msg : "kjail -C /tmp -- /bin/true failed");
+}
+
+int doctor(const char *self, const char *bwrap)
+{
+	struct report r = { 0 };
+	char buf[512];
+	if (!bwrap) {
+		line(&r, "FAIL", "bubblewrap: not found; fix: 'apt-get install bubblewrap' (Debian, "
+				 "Ubuntu) or 'dnf install bubblewrap'");
+	} else {
+		probe_bwrap_version(bwrap, buf, sizeof buf);
+		line(&r, "ok", "bubblewrap: %s (%s)", bwrap, buf[0] ? buf : "version unknown");
+	}
+	if (probe_userns(buf, sizeof buf))
+		line(&r, "FAIL", "user namespaces: %s", buf);
+	else
+		line(&r, "ok", "user namespaces: this user can create them");
+	long aa = probe_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+	if (aa == 1)
+		line(&r, getuid() == 0 ? "warn" : "FAIL",
+		     "AppArmor: unprivileged user namespaces are restricted; fix: the AppArmor "
+		     "profile in kjail's contrib/apparmor");
+	else
+		line(&r, "ok", "AppArmor: no restriction on user namespaces");
+	long sc = probe_sysctl("/proc/sys/kernel/seccomp/actions_avail");
+	bool kernel_seccomp = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 || sc >= 0;
+	if (!seccomp_built_in())
+		line(&r, "FAIL", "seccomp: this kjail was built without libseccomp; fix: rebuild "
+				 "with libseccomp-dev installed");
+	else if (!kernel_seccomp)
+		line(&r, "FAIL", "seccomp: the kernel has no seccomp filtering; fix: a kernel "
+				 "built with CONFIG_SECCOMP_FILTER");
+	else
+		line(&r, "ok", "seccomp: filter built in, kernel supports it");
+	int abi = landlock_abi();
+	line(&r, abi >= LANDLOCK_SCOPES_ABI ? "ok" : "warn", "landlock: %s", landlock_status(false));
+	if (probe_proc_masked(buf, sizeof buf))
+		line(&r, "warn", "/proc: %s is mounted over (a container?): a fresh /proc may be "
+				 "refused; fix: --nested-userns",
+		     buf);
+	else
+		line(&r, "ok", "/proc: not masked");
+	if (egress_doctor(buf, sizeof buf))
+		line(&r, "ok", "allow-host: %s", buf);
+	else
+		line(&r, "warn", "allow-host: %s", buf);
+	if (bwrap)
+		trial(&r, self);
+	printf("%s\n", r.problems ? "kjail cannot confine commands here: see the FAIL lines"
+				  : "kjail can confine commands here");
+	fflush(stdout);
+	return r.problems ? 1 : 0;
+}
+#else
+/* Host probing is for the Linux backend; macOS has sandbox-exec or nothing. */
+long probe_sysctl(const char *path) { (void)path; return -1; }
+bool probe_userns(char *fix, size_t len) { (void)fix; (void)len; return false; }
+void probe_bwrap_version(const char *bwrap, char *out, size_t len)
+{
+	(void)bwrap;
+	if (len)
+		out[0] = '\0';
+}
+void probe_bwrap_too_old(const char *bwrap, char *fix, size_t len)
+{
+	(void)bwrap;
+	if (len)
+		fix[0] = '\0';
+}
+bool probe_proc_masked(char *where, size_t len) { (void)where; (void)len; return false; }
+bool probe_in_kjail_jail(void) { return false; }
+int doctor(const char *self, const char *bwrap)
+{
+	(void)self;
+	(void)bwrap;
+	printf("kjail --doctor checks a Linux host; on macOS kjail uses /usr/bin/sandbox-exec\n");
+	return 1;
+}
+#endif

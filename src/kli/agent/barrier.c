@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "agent/barrier.h"
+#include "path.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The frame on the pipe: ok, fault, aux, length, then the text. */
+struct frame {
+	uint8_t ok, fault;
+	int64_t aux;
+	uint64_t len;
+};
+
+static bool write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n > 0) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		c += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+KJ_NORETURN static void child(barrier_fn fn, void *arg, int wfd)
+{
+	/* The child must not outlive the agent, and its own group is what a
+	 * deadline kills. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	setpgid(0, 0);
+	/* A crash must end the child, not run a handler the parent installed
+	 * (a sanitizer's, a test harness's) that would carry on in its place. */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGILL,
+				    SIGFPE, SIGABRT };
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		signal(sigs[i], SIG_DFL);
+	struct barrier_out out = { 0 };
+	fn(arg, &out);
+	size_t len = out.text ? strlen(out.text) : 0;
+	if (len > BARRIER_MAX_TEXT) {
+		/* The rest is lost: whoever reads the answer (the model paging a
+		 * long file) must not take the cut for its end. */
+		static const char cut[] = "\n[cut: the answer was larger than 8 MiB]\n";
+		len = BARRIER_MAX_TEXT;
+		memcpy(out.text + len - (sizeof cut - 1), cut, sizeof cut - 1);
+	}
+	struct frame f = { out.ok, out.fault, out.aux, len };
+	bool ok = write_all(wfd, &f, sizeof f) && write_all(wfd, out.text ? out.text : "", len);
+	/* _exit: the parent's stdio buffers must not be flushed a second time. */
+	_exit(ok ? 0 : 1);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Read until EOF or the deadline; false when the deadline came first. */
+static bool read_until(int fd, long deadline, char **data, size_t *len)
+{
+	size_t cap = 0;
+	for (;;) {
+		long left = deadline - now_ms();
+		if (left <= 0)
+			return false;
+		struct pollfd p = { fd, POLLIN, 0 };
+		int r = poll(&p, 1, left > INT32_MAX ? INT32_MAX : (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? true : false;
+		if (*len + 65536 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			*data = xreallocarray(*data, cap + 1, 1);
+		}
+		ssize_t n = read(fd, *data + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return true;
+		*len += (size_t)n;
+		if (*len > BARRIER_MAX_TEXT + sizeof(struct frame))
+			return true; /* more than any honest child sends */
+	}
+}
+
+static void decode(const char *data, size_t len, int status, struct barrier_result *res)
+{
+	struct frame f;
+	if (WIFSIGNALED(status)) {
+		res->outcome = BARRIER_CRASHED;
+		res->signal = WTERMSIG(status);
+		return;
+	}
+	if (len < sizeof f) {
+		res->outcome = BARRIER_LOST;
+		res->status = status;
+		return;
+	}
+	memcpy(&f, data, sizeof f);
+	if (f.len != len - sizeof f) {
+		res->outcome = BARRIER_LOST;
+		res->status = status;
+		return;
+	}
+	res->outcome = BARRIER_RETURNED;
+	res->out.ok = f.ok;
+	res->out.fault = f.fault;
+	res->out.aux = (long)f.aux;
+	res->out.text = xstrndup(data + sizeof f, (size_t)f.len);
+}
+
+void barrier_run(barrier_fn fn, void *arg, long timeout_ms, struct barrier_result *res)
+{
+	*res = (struct barrier_result){ .outcome = BARRIER_LOST };
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child(fn, arg, fds[1]);
+	}
+	close(fds[1]);
+	/* Both sides set the group: whichever runs first, the kill below finds it. */
+	setpgid(pid, pid);
+	_cleanup_free_ char *data = NULL;
+	size_t len = 0;
+	bool in_time = read_until(fds[0], now_ms() + timeout_ms, &data, &len);
+	close(fds[0]);
+	if (!in_time)
+		kill(-pid, SIGKILL), kill(pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!in_time) {
+		res->outcome = BARRIER_TIMED_OUT;
+		return;
+	}
+	decode(data, len, status, res);
+}
+
+void barrier_result_clear(struct barrier_result *res)
+{
+	free(res->out.text);
+	*res = (struct barrier_result){ 0 };
+}
+
+char *barrier_describe(const struct barrier_result *res, long timeout_ms)
+{
+	switch (res->outcome) {
+	case BARRIER_CRASHED: {
+		const char *abbrev = sigabbrev_np(res->signal);
+		return abbrev ? xasprintf("crashed (SIG%s)", abbrev)
+			      : xasprintf("crashed (signal %d)", res->signal);
+	}
+	case BARRIER_TIMED_OUT:
+		if (timeout_ms % 1000 == 0)
+			return xasprintf("did not finish within %ld s and was stopped",
+					 timeout_ms / 1000);
+		return xasprintf("did not finish within %ld ms and was stopped", timeout_ms);
+	case BARRIER_LOST:
+		if (WIFEXITED(res->status))
+			return xasprintf("exited with status %d without an answer",
+					 WEXITSTATUS(res->status));
+		return xstrdup("could not be started");
+	default:
+		return NULL;
+	}
+}
+
+/* ------------------------------------------------------------ fault log */
+
+char *faultlog_path(const char *xdg_cache_home, const char *home)
+{
+	if (xdg_cache_home && xdg_cache_home[0] == '/')
+		return path_join(xdg_cache_home, "kli/faults.log");
+	if (home && home[0] == '/')
+		return path_join(home, ".cache/kli/faults.log");
+	return NULL;
+}
+
+static bool mkdirs(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0)
+		return S_ISDIR(st.st_mode) || (errno = ENOTDIR, false);
+	_cleanup_free_ char *up = path_dirname(dir);
+	if (strcmp(up, dir) != 0 && !mkdirs(up))
+		return false;
+	return mkdir(dir, 0700) == 0 || errno == EEXIST;
+}
+
+static char *stamp_line(const char *line)
+{
+	char when[32] = "";
+	time_t t = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	char *s = xasprintf("%s kli[%ld]: %s\n", when, (long)getpid(), line);
+	for (char *p = s; p[1]; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	return s;
+}
+
+bool faultlog_append(const char *path, const char *line, long cap)
+{
+	_cleanup_free_ char *dir = path_dirname(path);
+	if (!mkdirs(dir))
+		return false;
+	_cleanup_free_ char *s = stamp_line(line);
+	struct stat st;
+	if (lstat(path, &st) == 0 && st.st_size + (off_t)strlen(s) > cap) {
+		_cleanup_free_ char *old = xasprintf("%s.1", path);
+		if (rename(path, old) < 0)
+			return false;
+	}
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+				      0600);
+	if (fd < 0)
+		return false;
+	return write_all(fd, s, strlen(s));
+}

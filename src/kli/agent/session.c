@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "agent/session.h"
+#include "authority/report.h"
+#include "agent/term.h"
+#include "util.h"
+
+#include <string.h>
+
+static void help(FILE *out)
+{
+	fputs("Type a request for the agent, or a command:\n"
+	      "  /authority      the grant this session holds\n"
+	      "  /profile        the profile in use\n"
+	      "  /profile NAME   switch to profile NAME (the flags still apply)\n"
+	      "  /reset          forget the conversation\n"
+	      "  /quit           leave (so does end of input)\n", out);
+}
+
+static void switch_profile(struct session *s, const char *name, FILE *out)
+{
+	char err[1024];
+	struct grant *g = s->load(s->load_ctx, name, err, sizeof err);
+	if (!g) {
+		warn_msg("%s", err);
+		return;
+	}
+	agent_set_grant(s->agent, g);
+	grant_free(s->grant);
+	s->grant = g;
+	free(s->profile);
+	s->profile = xstrdup(name);
+	fprintf(out, "profile: %s\n", name);
+}
+
+/* A command line; false for /quit. */
+static bool command(struct session *s, const char *line, FILE *out)
+{
+	if (strcmp(line, "/quit") == 0 || strcmp(line, "/exit") == 0)
+		return false;
+	if (strcmp(line, "/authority") == 0) {
+		_cleanup_free_ char *r = report_text(s->grant);
+		fputs(r, out);
+	} else if (strcmp(line, "/profile") == 0) {
+		fprintf(out, "profile: %s\n", s->profile);
+	} else if (str_has_prefix(line, "/profile ")) {
+		const char *name = line + strlen("/profile ");
+		while (*name == ' ')
+			name++;
+		switch_profile(s, name, out);
+	} else if (strcmp(line, "/reset") == 0) {
+		agent_reset(s->agent);
+		fputs("the conversation is forgotten\n", out);
+	} else if (strcmp(line, "/help") == 0) {
+		help(out);
+	} else {
+		warn_msg("unknown command '%.40s' (try /help)", line);
+	}
+	return true;
+}
+
+static void ask(struct session *s, const char *line, FILE *out)
+{
+	char *answer = NULL, *error = NULL;
+	bool ok = agent_ask(s->agent, line, s->max_turns, &answer, &error);
+	/* a cut answer too: nothing is lost (unless it was shown as it came) */
+	if (answer && !s->agent->sh->json && !s->agent->answer_shown)
+		term_print_answer(out, answer, s->agent->sh->live_tty);
+	if (!ok)
+		warn_msg("%s", error);
+	free(answer);
+	free(error);
+}
+
+int session_run(struct session *s, FILE *in, FILE *out)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	for (;;) {
+		if (s->prompt) {
+			fputs("kli> ", stderr);
+			fflush(stderr);
+		}
+		ssize_t n = getline(&line, &cap, in);
+		if (n < 0)
+			break;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		const char *l = line;
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (!*l)
+			continue;
+		bool go_on = true;
+		if (*l == '/')
+			go_on = command(s, l, out);
+		else
+			ask(s, l, out);
+		fflush(out);
+		if (!go_on)
+			break;
+	}
+	free(line);
+	return 0;
+}

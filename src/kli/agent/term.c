@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "agent/term.h"
+#include "model/key.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct out {
+	char *s;
+	size_t n, cap;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (o->n + n + 1 > o->cap) {
+		o->cap = (o->n + n + 1) * 2;
+		o->s = xreallocarray(o->s, o->cap, 1);
+	}
+	memcpy(o->s + o->n, s, n);
+	o->n += n;
+	o->s[o->n] = '\0';
+}
+
+static void caret(struct out *o, unsigned char c)
+{
+	char t[3] = { '^', c == 0x7f ? '?' : (char)(c + 64), 0 };
+	put(o, t, 2);
+}
+
+/* The length of an SGR sequence at P (ESC [ [0-9;:]* m); 0 when it is
+ * something else; -1 when the N bytes end before it can be told. */
+#define SGR_MAX 64
+static long sgr_len(const char *p, size_t n)
+{
+	if (n < 2)
+		return -1;
+	if (p[1] != '[')
+		return 0;
+	for (size_t i = 2; i < n && i < SGR_MAX; i++) {
+		char c = p[i];
+		if (c == 'm')
+			return (long)i + 1;
+		if (!((c >= '0' && c <= '9') || c == ';' || c == ':'))
+			return 0;
+	}
+	return n < SGR_MAX ? -1 : 0;
+}
+
+char *term_neutralise(const char *text, size_t n, bool final, size_t *used)
+{
+	struct out o = { 0 };
+	put(&o, "", 0);
+	size_t i = 0;
+	while (i < n) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == 0x1b) {
+			long k = sgr_len(text + i, n - i);
+			if (k < 0 && !final)
+				break;
+			if (k > 0) {
+				put(&o, text + i, (size_t)k);
+				i += (size_t)k;
+			} else {
+				put(&o, "^[", 2);
+				i++;
+			}
+		} else if (c == '\r') {
+			if (i + 1 == n && !final)
+				break;
+			if (i + 1 < n && text[i + 1] == '\n')
+				put(&o, "\r", 1); /* CR LF is a line end */
+			else
+				caret(&o, c);
+			i++;
+		} else if (c < 0x20 && c != '\n' && c != '\t') {
+			caret(&o, c);
+			i++;
+		} else if (c == 0x7f) {
+			caret(&o, c);
+			i++;
+		} else if (c == 0xc2) {
+			/* C1 controls in UTF-8: U+0080..U+009F (0x9b is CSI, 0x9d OSC) */
+			if (i + 1 == n && !final)
+				break;
+			unsigned char d = i + 1 < n ? (unsigned char)text[i + 1] : 0;
+			if (d >= 0x80 && d <= 0x9f) {
+				char t[4] = { '^', '[', (char)(d - 0x40), 0 };
+				put(&o, t, 3);
+				i += 2;
+			} else {
+				put(&o, text + i, 1);
+				i++;
+			}
+		} else {
+			put(&o, text + i, 1);
+			i++;
+		}
+	}
+	if (used)
+		*used = i;
+	return o.s;
+}
+
+void term_print_answer(FILE *out, const char *answer, bool tty)
+{
+	size_t n = strlen(answer);
+	_cleanup_free_ char *shown = tty ? term_neutralise(answer, n, true, NULL) : NULL;
+	const char *s = shown ? shown : answer;
+	size_t k = strlen(s);
+	fprintf(out, "%s%s", s, k && s[k - 1] == '\n' ? "" : "\n");
+	fflush(out);
+}
+
+/* ---------------------------------------------------------- live text */
+
+void term_live_init(struct term_live *l, int fd, bool tty, const char *key)
+{
+	*l = (struct term_live){ .fd = fd, .tty = tty, .key = key };
+}
+
+void term_live_clear(struct term_live *l)
+{
+	if (l->buf)
+		explicit_bzero(l->buf, l->len);
+	free(l->buf);
+	*l = (struct term_live){ 0 };
+}
+
+static void write_all(int fd, const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return; /* a closed terminal: the run goes on, the text is in --json */
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void flush_upto(struct term_live *l, size_t end, bool final)
+{
+	if (end <= l->done)
+		return;
+	size_t used = end - l->done;
+	_cleanup_free_ char *safe = l->tty ? term_neutralise(l->buf + l->done, end - l->done,
+							     final, &used) : NULL;
+	const char *s = safe ? safe : l->buf + l->done;
+	size_t n = safe ? strlen(safe) : used;
+	if (n) {
+		write_all(l->fd, s, n);
+		l->wrote = true;
+		l->last = s[n - 1];
+	}
+	l->done += used;
+}
+
+void term_live_add(struct term_live *l, const char *text, size_t n)
+{
+	l->buf = xreallocarray(l->buf, l->len + n + 1, 1);
+	memcpy(l->buf + l->len, text, n);
+	l->len += n;
+	l->buf[l->len] = '\0';
+	size_t hold = key_mask_holdback(l->key);
+	/* An echo ending in the new text starts after what was written. */
+	size_t from = l->done;
+	key_mask(l->buf + from, l->len - from, l->key);
+	size_t end = l->len > hold ? l->len - hold : 0;
+	flush_upto(l, end, false);
+}
+
+void term_live_end(struct term_live *l)
+{
+	if (l->done < l->len)
+		key_mask(l->buf + l->done, l->len - l->done, l->key);
+	flush_upto(l, l->len, true);
+	if (l->wrote && l->last != '\n')
+		write_all(l->fd, "\n", 1);
+}

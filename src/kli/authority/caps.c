@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/* Capability entries as written in config ("ATOM under PATH", ...). */
+#include "config.h"
+#include "authority/authority.h"
+#include "authority/internal.h"
+#include "path.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------- capability entries */
+
+void grant_cap_clear(struct grant_cap *cap)
+{
+	free(cap->atom);
+	cap->atom = NULL;
+	constraint_clear(&cap->c);
+}
+
+void cap_list_clear(struct cap_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		grant_cap_clear(&l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static bool is_ws(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static const char *skip_ws(const char *s)
+{
+	while (is_ws(*s))
+		s++;
+	return s;
+}
+
+/* Trimmed copy of [b, e). */
+static char *trimmed(const char *b, const char *e)
+{
+	while (b < e && is_ws(*b))
+		b++;
+	while (e > b && is_ws(e[-1]))
+		e--;
+	return xstrndup(b, (size_t)(e - b));
+}
+
+/* Does S start with the word KW? *arg gets what follows, white space skipped. */
+static bool keyword(const char *s, const char *kw, const char **arg)
+{
+	size_t n = strlen(kw);
+	if (strncmp(s, kw, n) != 0 || (s[n] != '\0' && !is_ws(s[n])))
+		return false;
+	*arg = skip_ws(s + n);
+	return true;
+}
+
+/* Structural UTF-8 check (no overlongs or surrogates), so reports stay valid JSON. */
+static bool valid_utf8(const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		unsigned char c = s[i];
+		size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3
+			   : (c >> 3) == 0x1e ? 4 : 0;
+		if (len == 0 || i + len > n || (len == 2 && c < 0xc2))
+			return false;
+		for (size_t k = 1; k < len; k++)
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+		if (len == 3 && ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] >= 0xa0)))
+			return false;
+		if (len == 4 && ((c == 0xf0 && s[i + 1] < 0x90) || c > 0xf4 ||
+				 (c == 0xf4 && s[i + 1] >= 0x90)))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
+static bool parse_range(const char *entry, const char *arg, struct constraint *out,
+			char *err, size_t errlen)
+{
+	const char *dots = strstr(arg, "..");
+	if (!dots) {
+		fmt_into(err, errlen, "bad capability '%s': 'in' needs LO..HI (two integers)",
+			 SHOWN(entry));
+		return false;
+	}
+	_cleanup_free_ char *lo_s = trimmed(arg, dots);
+	_cleanup_free_ char *hi_s = trimmed(dots + 2, dots + strlen(dots));
+	long long lo = 0, hi = 0;
+	const char *bad = NULL;
+	bool overflow = false;
+	if (!auth_parse_ll(lo_s, strlen(lo_s), &lo, &overflow))
+		bad = lo_s;
+	else if (!auth_parse_ll(hi_s, strlen(hi_s), &hi, &overflow))
+		bad = hi_s;
+	if (bad && !bad[0])
+		fmt_into(err, errlen, "bad capability '%s': %s is missing in LO..HI", SHOWN(entry),
+			 bad == lo_s ? "LO" : "HI");
+	else if (bad && overflow)
+		fmt_into(err, errlen, "bad capability '%s': %s is out of range (%lld..%lld)",
+			 SHOWN(entry), SHOWN(bad), LLONG_MIN, LLONG_MAX);
+	else if (bad)
+		fmt_into(err, errlen, "bad capability '%s': '%s' is not an integer", SHOWN(entry),
+			 SHOWN(bad));
+	else if (lo > hi)
+		fmt_into(err, errlen, "bad capability '%s': empty range (%lld is greater than %lld)",
+			 SHOWN(entry), lo, hi);
+	else {
+		constraint_range(out, lo, hi);
+		return true;
+	}
+	return false;
+}
+
+static bool parse_enum(const char *entry, const char *arg, struct constraint *out,
+		       char *err, size_t errlen)
+{
+	size_t n = 1;
+	for (const char *p = arg; *p; p++)
+		n += *p == '|';
+	char **v = xcalloc(n, sizeof *v);
+	size_t got = 0;
+	bool ok = true;
+	for (const char *p = arg; ok; p++) {
+		const char *bar = strchr(p, '|');
+		const char *end = bar ? bar : p + strlen(p);
+		v[got] = trimmed(p, end);
+		if (!v[got][0]) {
+			fmt_into(err, errlen, "bad capability '%s': empty value in the 'one of' list",
+				 SHOWN(entry));
+			ok = false;
+		} else if (strpbrk(v[got], "\"\\")) {
+			fmt_into(err, errlen, "bad capability '%s': a value has a quote or backslash",
+				 SHOWN(entry));
+			ok = false;
+		}
+		got++;
+		if (!bar)
+			break;
+		p = bar;
+	}
+	if (ok)
+		constraint_enum(out, (const char *const *)v, got);
+	auth_free_strs(v, got);
+	return ok;
+}
+
+static bool parse_constraint(const char *entry, const char *rest, const struct auth_ctx *ctx,
+			     struct constraint *out, char *err, size_t errlen)
+{
+	const char *arg;
+	if (!*rest) {
+		constraint_any(out);
+		return true;
+	}
+	if (keyword(rest, "under", &arg)) {
+		if (!*arg) {
+			fmt_into(err, errlen, "bad capability '%s': 'under' needs a path",
+				 SHOWN(entry));
+			return false;
+		}
+		char perr[200];
+		if (!constraint_path_resolve(out, arg, ctx, perr, sizeof perr)) {
+			fmt_into(err, errlen, "bad capability '%s': %s", SHOWN(entry), perr);
+			return false;
+		}
+		/* a grant's report must state its path exactly: a newline or a
+		 * byte that is not UTF-8 (a link's target, say) would read as
+		 * something else (a tool's object, checked against it, may be
+		 * any name) */
+		if (!utf8_printable(out->path)) {
+			fmt_into(err, errlen,
+				 "bad capability '%s': '%s' resolves to a name with control "
+				 "characters or bytes that are not UTF-8, which kli cannot state "
+				 "exactly",
+				 SHOWN(entry), SHOWN(arg));
+			constraint_clear(out);
+			return false;
+		}
+		return true;
+	}
+	if (keyword(rest, "in", &arg))
+		return parse_range(entry, arg, out, err, errlen);
+	if (keyword(rest, "one", &arg) && keyword(arg, "of", &arg)) {
+		if (!*arg) {
+			fmt_into(err, errlen, "bad capability '%s': 'one of' needs values (A|B)",
+				 SHOWN(entry));
+			return false;
+		}
+		return parse_enum(entry, arg, out, err, errlen);
+	}
+	fmt_into(err, errlen,
+		 "bad capability '%s': after the atom, expected 'under PATH', 'in LO..HI' or "
+		 "'one of A|B'", SHOWN(entry));
+	return false;
+}
+
+bool cap_parse_entry(const char *text, const struct auth_ctx *ctx, struct grant_cap *out,
+		     char *err, size_t errlen)
+{
+	_cleanup_free_ char *entry = trimmed(text, text + strlen(text));
+	size_t n = strlen(entry);
+	if (n == 0) {
+		fmt_into(err, errlen, "empty capability entry");
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)entry[i];
+		if (c < 0x20 || c == 0x7f) {
+			fmt_into(err, errlen, "bad capability '%s': control character",
+				 SHOWN(entry));
+			return false;
+		}
+	}
+	if (!valid_utf8((const unsigned char *)entry, n)) {
+		fmt_into(err, errlen, "bad capability '%s': not valid UTF-8", SHOWN(entry));
+		return false;
+	}
+	size_t alen = strcspn(entry, " \t");
+	_cleanup_free_ char *raw = xstrndup(entry, alen);
+	char aerr[200];
+	_cleanup_free_ char *atom = atom_normalize(raw, aerr, sizeof aerr);
+	if (!atom) {
+		fmt_into(err, errlen, "bad capability '%s': %s", SHOWN(entry), aerr);
+		return false;
+	}
+	struct constraint c;
+	if (!parse_constraint(entry, skip_ws(entry + alen), ctx, &c, err, errlen))
+		return false;
+	out->atom = steal_pointer(&atom);
+	out->c = c;
+	return true;
+}
+
+bool cap_parse_list(const char *value, const struct auth_ctx *ctx, struct cap_list *out,
+		    char *err, size_t errlen)
+{
+	if (!*skip_ws(value))
+		return true;
+	for (const char *p = value;;) {
+		const char *comma = strchr(p, ',');
+		_cleanup_free_ char *piece = comma ? xstrndup(p, (size_t)(comma - p)) : xstrdup(p);
+		if (!*skip_ws(piece)) {
+			fmt_into(err, errlen, "empty capability entry (a stray comma?)");
+			return false;
+		}
+		struct grant_cap cap;
+		if (!cap_parse_entry(piece, ctx, &cap, err, errlen))
+			return false;
+		out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
+		out->v[out->n++] = cap;
+		if (!comma)
+			return true;
+		p = comma + 1;
+	}
+}

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: MIT */
+/* Constraints: the per-atom semilattice (paths, ranges, enumerations). */
+#include "config.h"
+#include "authority/authority.h"
+#include "authority/internal.h"
+#include "path.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------- constraints */
+
+void constraint_any(struct constraint *out)
+{
+	*out = (struct constraint){ .kind = CON_ANY };
+}
+
+void constraint_none(struct constraint *out)
+{
+	*out = (struct constraint){ .kind = CON_NONE };
+}
+
+void constraint_path(struct constraint *out, const char *path)
+{
+	*out = (struct constraint){ .kind = CON_PATH, .path = xstrdup(path) };
+}
+
+void constraint_range(struct constraint *out, long long lo, long long hi)
+{
+	if (lo > hi)
+		constraint_none(out);
+	else
+		*out = (struct constraint){ .kind = CON_RANGE, .lo = lo, .hi = hi };
+}
+
+void constraint_enum(struct constraint *out, const char *const *values, size_t n)
+{
+	if (n == 0) {
+		constraint_none(out);
+		return;
+	}
+	char **v = xcalloc(n, sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = xstrdup(values[i]);
+	*out = (struct constraint){ .kind = CON_ENUM, .values = v,
+				    .nvalues = auth_sort_unique(v, n) };
+}
+
+void constraint_copy(struct constraint *out, const struct constraint *c)
+{
+	switch (c->kind) {
+	case CON_PATH:
+		constraint_path(out, c->path);
+		return;
+	case CON_ENUM:
+		constraint_enum(out, (const char *const *)c->values, c->nvalues);
+		return;
+	default:
+		*out = *c;
+		out->path = NULL;
+		out->values = NULL;
+		return;
+	}
+}
+
+void constraint_clear(struct constraint *c)
+{
+	free(c->path);
+	auth_free_strs(c->values, c->nvalues);
+	constraint_none(c);
+}
+
+static char *resolve_with(const struct auth_ctx *ctx, const char *p)
+{
+	return (ctx->resolve ? ctx->resolve : path_resolve)(p, ctx->workspace);
+}
+
+/* An object or a config path made absolute against the workspace, "~"
+ * expanded, and resolved through ctx. */
+static char *resolve_object(const char *path, const struct auth_ctx *ctx, char *err,
+			    size_t errlen)
+{
+	_cleanup_free_ char *expanded = NULL;
+	if (path[0] == '~') {
+		expanded = path_expand_home(path, ctx->home);
+		if (!expanded) {
+			fmt_into(err, errlen, "cannot expand '%s' (only ~ and ~/ with HOME set)",
+				 SHOWN(path));
+			return NULL;
+		}
+		path = expanded;
+	}
+	if (path[0] != '/' && (!ctx->workspace || ctx->workspace[0] != '/')) {
+		fmt_into(err, errlen, "relative path '%s' without an absolute workspace",
+			 SHOWN(path));
+		return NULL;
+	}
+	char *r = resolve_with(ctx, path);
+	if (!r)
+		fmt_into(err, errlen, "cannot resolve '%s': %s", SHOWN(path), strerror(errno));
+	return r;
+}
+
+bool constraint_path_resolve(struct constraint *out, const char *path,
+			     const struct auth_ctx *ctx, char *err, size_t errlen)
+{
+	char *r = resolve_object(path, ctx, err, errlen);
+	if (!r)
+		return false;
+	*out = (struct constraint){ .kind = CON_PATH, .path = r };
+	return true;
+}
+
+static void enum_intersect(struct constraint *out, const struct constraint *a,
+			   const struct constraint *b)
+{
+	const char **v = xcalloc(a->nvalues, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < a->nvalues; i++)
+		if (auth_in_set(b->values, b->nvalues, a->values[i]))
+			v[n++] = a->values[i];
+	constraint_enum(out, v, n);
+	free(v);
+}
+
+void constraint_meet(struct constraint *out, const struct constraint *a,
+		     const struct constraint *b)
+{
+	if (a->kind == CON_ANY) {
+		constraint_copy(out, b);
+		return;
+	}
+	if (b->kind == CON_ANY) {
+		constraint_copy(out, a);
+		return;
+	}
+	if (a->kind != b->kind || a->kind == CON_NONE) {
+		/* The kinds are incomparable: nothing satisfies both. */
+		constraint_none(out);
+		return;
+	}
+	switch (a->kind) {
+	case CON_PATH:
+		if (path_is_under(b->path, a->path))
+			constraint_copy(out, b);
+		else if (path_is_under(a->path, b->path))
+			constraint_copy(out, a);
+		else
+			constraint_none(out);
+		return;
+	case CON_RANGE:
+		constraint_range(out, a->lo > b->lo ? a->lo : b->lo,
+				 a->hi < b->hi ? a->hi : b->hi);
+		return;
+	case CON_ENUM:
+		enum_intersect(out, a, b);
+		return;
+	default:
+		constraint_none(out);
+		return;
+	}
+}
+
+static bool enum_subset(const struct constraint *small, const struct constraint *big)
+{
+	for (size_t i = 0; i < small->nvalues; i++)
+		if (!auth_in_set(big->values, big->nvalues, small->values[i]))
+			return false;
+	return true;
+}
+
+bool constraint_covers(const struct constraint *holder, const struct constraint *req)
+{
+	if (holder->kind == CON_ANY || req->kind == CON_NONE)
+		return true;
+	if (holder->kind != req->kind)
+		return false;
+	switch (holder->kind) {
+	case CON_PATH:
+		return path_is_under(req->path, holder->path);
+	case CON_RANGE:
+		return holder->lo <= req->lo && req->hi <= holder->hi;
+	case CON_ENUM:
+		return enum_subset(req, holder);
+	default:
+		return false; /* holder none, request not none */
+	}
+}
+
+bool constraint_equal(const struct constraint *a, const struct constraint *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case CON_PATH:
+		return strcmp(a->path, b->path) == 0;
+	case CON_RANGE:
+		return a->lo == b->lo && a->hi == b->hi;
+	case CON_ENUM:
+		if (a->nvalues != b->nvalues)
+			return false;
+		for (size_t i = 0; i < a->nvalues; i++)
+			if (strcmp(a->values[i], b->values[i]) != 0)
+				return false;
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* Do [a.lo, a.hi] and [b.lo, b.hi] overlap or touch? (no overflow) */
+static bool ranges_join(const struct constraint *a, const struct constraint *b)
+{
+	const struct constraint *first = a->lo <= b->lo ? a : b;
+	const struct constraint *second = first == a ? b : a;
+	return first->hi == LLONG_MAX || second->lo <= first->hi + 1;
+}
+
+bool constraint_union_exact(struct constraint *out, const struct constraint *a,
+			    const struct constraint *b)
+{
+	if (a->kind == CON_ANY || b->kind == CON_NONE) {
+		constraint_copy(out, a);
+		return true;
+	}
+	if (b->kind == CON_ANY || a->kind == CON_NONE) {
+		constraint_copy(out, b);
+		return true;
+	}
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case CON_PATH:
+		if (path_is_under(b->path, a->path))
+			constraint_copy(out, a);
+		else if (path_is_under(a->path, b->path))
+			constraint_copy(out, b);
+		else
+			return false;
+		return true;
+	case CON_RANGE:
+		if (!ranges_join(a, b))
+			return false;
+		constraint_range(out, a->lo < b->lo ? a->lo : b->lo, a->hi > b->hi ? a->hi : b->hi);
+		return true;
+	case CON_ENUM: {
+		const char **v = xcalloc(a->nvalues + b->nvalues, sizeof *v);
+		memcpy(v, a->values, a->nvalues * sizeof *v);
+		memcpy(v + a->nvalues, b->values, b->nvalues * sizeof *v);
+		constraint_enum(out, v, a->nvalues + b->nvalues);
+		free(v);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+char *constraint_render(const struct constraint *c)
+{
+	switch (c->kind) {
+	case CON_ANY:
+		return xstrdup("any");
+	case CON_PATH:
+		return xasprintf("path under %s", c->path);
+	case CON_RANGE:
+		return xasprintf("in [%lld..%lld]", c->lo, c->hi);
+	case CON_ENUM: {
+		char *s = xstrdup("one of ");
+		for (size_t i = 0; i < c->nvalues; i++) {
+			char *t = xasprintf("%s%s\"%s\"", s, i ? ", " : "", c->values[i]);
+			free(s);
+			s = t;
+		}
+		return s;
+	}
+	default:
+		return xstrdup("none");
+	}
+}
+
+/* Decimal integer, optional '-', nothing else; false on garbage or overflow
+ * (*overflow tells which). */
+bool auth_parse_ll(const char *s, size_t n, long long *out, bool *overflow)
+{
+	*overflow = false;
+	size_t i = 0;
+	bool neg = n > 0 && s[0] == '-';
+	if (neg)
+		i++;
+	if (i == n)
+		return false;
+	unsigned long long v = 0, limit = neg ? (unsigned long long)LLONG_MAX + 1 : LLONG_MAX;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > (limit - d) / 10) {
+			*overflow = true;
+			return false;
+		}
+		v = v * 10 + d;
+	}
+	*out = neg ? (v == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN : -(long long)v)
+		   : (long long)v;
+	return true;
+}
+
+static bool permits_path(const struct constraint *c, const char *object,
+			 const struct auth_ctx *ctx, char **why)
+{
+	char err[256];
+	_cleanup_free_ char *r = resolve_object(object, ctx, err, sizeof err);
+	if (!r) {
+		if (why)
+			*why = xasprintf("and %s", err);
+		return false;
+	}
+	if (path_is_under(r, c->path))
+		return true;
+	if (why)
+		*why = xasprintf("and %s is outside it", r);
+	return false;
+}
+
+bool constraint_permits(const struct constraint *c, const char *object,
+			const struct auth_ctx *ctx, char **why)
+{
+	long long v;
+	bool overflow;
+	switch (c->kind) {
+	case CON_ANY:
+		return true;
+	case CON_PATH:
+		return permits_path(c, object, ctx, why);
+	case CON_RANGE:
+		if (!auth_parse_ll(object, strlen(object), &v, &overflow)) {
+			if (why)
+				*why = xasprintf("and '%s' is not an integer", SHOWN(object));
+			return false;
+		}
+		if (v >= c->lo && v <= c->hi)
+			return true;
+		if (why)
+			*why = xasprintf("and %lld is outside it", v);
+		return false;
+	case CON_ENUM:
+		if (auth_in_set(c->values, c->nvalues, object))
+			return true;
+		if (why)
+			*why = xasprintf("and '%s' is not one of them", SHOWN(object));
+		return false;
+	default:
+		if (why)
+			*why = xstrdup("and nothing is");
+		return false;
+	}
+}
+
