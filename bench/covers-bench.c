@@ -18,6 +18,9 @@
  * seven timed batches. */
 #include "config.h"
 #include "authority/authority.h"
+#include "authority/caps.h"
+#include "authority/constraint.h"
+#include "authority/grant.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -46,6 +46,7 @@
 
 #include "proxy/rules.h"
 #include "proxy/proxy.h"
+#include "proxy/serve.h"
 
 static unsigned short server_port, proxy_port;
 

@@ -8,6 +8,10 @@ libkjail_a_SOURCES = \
 	src/kjail/git/env.c src/kjail/git/env.h \
 	src/kjail/policy/cache.c src/kjail/policy/cache.h \
 	src/kjail/planner/plan.c src/kjail/planner/plan.h src/kjail/planner/tools.c src/kjail/planner/internal.h \
+	src/kjail/planner/plan-take.h src/kjail/planner/tools.h src/kjail/planner/checks.h \
+	src/kjail/planner/masks.h src/kjail/planner/socket-plan.h src/kjail/planner/mask-aliases.h \
+	src/kjail/planner/protect-path.h src/kjail/planner/protect-git.h src/kjail/planner/protect-home.h \
+	src/kjail/planner/protect.h \
 	src/kjail/planner/planner.c src/kjail/planner/planner.h src/kjail/planner/checks.c src/kjail/planner/masks.c \
 	src/kjail/planner/mask-aliases.c src/kjail/planner/mountinfo.c src/kjail/planner/mountinfo.h \
 	src/kjail/policy/sockets.c src/kjail/policy/sockets.h src/kjail/planner/socket-plan.c \
@@ -25,7 +29,7 @@ libkjail_a_SOURCES = \
 	src/kjail/run/spawn.c src/kjail/run/spawn.h \
 	src/kjail/policy/egress.c src/kjail/policy/egress.h src/kjail/run/egress.c src/kjail/run/egress.h \
 	src/kjail/run/devlock.c src/kjail/run/devlock.h \
-	src/kjail/policy/device.c src/kjail/policy/device.h src/kjail/planner/devscan.c \
+	src/kjail/policy/device.c src/kjail/policy/device.h src/kjail/planner/devscan.c src/kjail/planner/devscan.h \
 	src/kjail/run/reap.c src/kjail/run/reap.h \
 	src/kjail/run/aftercare.c src/kjail/run/aftercare.h \
 	src/kjail/git/report.c src/kjail/git/report.h \
@@ -38,6 +42,8 @@ libkjail_a_SOURCES = \
 	src/kjail/proxy/rules.c src/kjail/proxy/rules.h \
 	src/kjail/proxy/parse.c src/kjail/proxy/parse.h \
 	src/kjail/proxy/conn.c src/kjail/proxy/proxy.h src/kjail/proxy/internal.h \
+	src/kjail/proxy/conn.h src/kjail/proxy/log.h src/kjail/proxy/relay.h src/kjail/proxy/serve.h \
+	src/kjail/proxy/spawn.h \
 	src/kjail/proxy/serve.c src/kjail/proxy/relay.c src/kjail/proxy/log.c \
 	src/kjail/proxy/spawn.c
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS) $(PTHREAD_CFLAGS)

@@ -5,9 +5,11 @@
 
 noinst_LIBRARIES += libkli.a
 libkli_a_SOURCES = \
-	src/kli/authority/authority.c src/kli/authority/authority.h src/kli/authority/internal.h \
+	src/kli/authority/atoms.c src/kli/authority/atoms.h src/kli/authority/authority.h src/kli/authority/internal.h \
+	src/kli/authority/constraint.h src/kli/authority/grant.h src/kli/authority/caps.h \
 	src/kli/authority/constraint.c src/kli/authority/grant.c src/kli/authority/caps.c \
 	src/kli/settings/settings.c src/kli/settings/settings.h src/kli/settings/internal.h \
+	src/kli/settings/read.h src/kli/settings/values.h src/kli/settings/profiles.h \
 	src/kli/settings/read.c src/kli/settings/values.c src/kli/settings/profiles.c \
 	src/kli/settings/where.c \
 	src/kli/authority/report.c src/kli/authority/report.h \
@@ -16,7 +18,7 @@ libkli_a_SOURCES = \
 	src/kli/authority/exclude.c src/kli/authority/exclude.h \
 	src/kli/agent/barrier.c src/kli/agent/barrier.h \
 	src/kli/agent/shutdown.c src/kli/agent/shutdown.h \
-	src/kli/agent/agent.c src/kli/agent/agent.h \
+	src/kli/agent/agent.c src/kli/agent/agent.h src/kli/agent/state.h \
 	src/kli/agent/events.c src/kli/agent/events.h src/kli/agent/turn.c src/kli/agent/turn.h \
 	src/kli/agent/state.c src/kli/agent/tool-call.c src/kli/agent/tool-call.h src/kli/agent/trim.c src/kli/agent/trim.h \
 	src/kli/agent/environ.c src/kli/agent/environ.h \
@@ -25,7 +27,7 @@ libkli_a_SOURCES = \
 	src/kli/hint/hint.c src/kli/hint/hint.h src/kli/hint/egress.c src/kli/hint/egress.h \
 	src/kli/hint/words.c src/kli/hint/words.h src/kli/hint/match.c src/kli/hint/match.h \
 	src/kli/hint/scan.c src/kli/hint/scan.h src/kli/hint/render.c src/kli/hint/render.h \
-	src/kli/containment/containment.c src/kli/containment/containment.h \
+	src/kli/containment/containment.c src/kli/containment/containment.h src/kli/containment/report.h \
 	src/kli/containment/report.c \
 	src/kli/containment/drift.c src/kli/containment/drift.h \
 	src/kli/containment/gate.c src/kli/containment/gate.h \
@@ -35,7 +37,8 @@ libkli_a_SOURCES = \
 	src/kli/model/sse.c src/kli/model/sse.h \
 	src/kli/model/stream.c src/kli/model/stream.h \
 	src/kli/agent/term.c src/kli/agent/term.h \
-	src/kli/tools/tools.c src/kli/tools/tools.h src/kli/tools/result.c \
+	src/kli/tools/tools.c src/kli/tools/tools.h src/kli/tools/call.h src/kli/tools/result.c \
+	src/kli/tools/result.h src/kli/tools/files.h src/kli/tools/edit.h src/kli/tools/bash.h \
 	src/kli/tools/text.c src/kli/tools/text.h \
 	src/kli/tools/files.c \
 	src/kli/tools/edit.c \
@@ -150,7 +153,7 @@ CLEANFILES += tests/fuzz/fuzz_capability
 
 FUZZ_CAPABILITY_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_capability.c \
-	$(srcdir)/src/kli/authority/authority.c \
+	$(srcdir)/src/kli/authority/atoms.c \
 	$(srcdir)/src/kli/authority/constraint.c \
 	$(srcdir)/src/kli/authority/grant.c \
 	$(srcdir)/src/kli/authority/caps.c \

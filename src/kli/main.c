@@ -5,6 +5,7 @@
 #include "config.h"
 #include "agent/agent.h"
 #include "authority/authority.h"
+#include "authority/grant.h"
 #include "agent/barrier.h"
 #include "containment/gate.h"
 #include "authority/mediate.h"

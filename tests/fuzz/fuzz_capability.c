@@ -8,6 +8,9 @@
  * resolved lexically (path_normalize) so the file system takes no part. */
 #include "config.h"
 #include "authority/authority.h"
+#include "authority/caps.h"
+#include "authority/constraint.h"
+#include "authority/grant.h"
 #include "path.h"
 #include "util.h"
 

@@ -28,6 +28,8 @@
 
 #include "proxy/rules.h"
 #include "proxy/proxy.h"
+#include "proxy/log.h"
+#include "proxy/serve.h"
 
 static int listen_on(unsigned port, unsigned *bound)
 {

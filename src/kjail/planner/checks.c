@@ -5,6 +5,8 @@
 #include "config.h"
 #include "planner/mountinfo.h"
 #include "planner/internal.h"
+#include "planner/checks.h"
+#include "planner/tools.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,6 +3,7 @@
  * directories the classes look in, read once, so the builder stays pure. */
 #include "config.h"
 #include "policy/device.h"
+#include "planner/devscan.h"
 #include "path.h"
 #include "util.h"
 

@@ -6,6 +6,9 @@
 #include "config.h"
 #include "planner/mountinfo.h"
 #include "planner/internal.h"
+#include "planner/checks.h"
+#include "planner/mask-aliases.h"
+#include "planner/tools.h"
 
 #include <stdio.h>
 #include <string.h>

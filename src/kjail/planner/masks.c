@@ -5,6 +5,9 @@
 #include "config.h"
 #include "policy/defaults.h"
 #include "planner/internal.h"
+#include "planner/checks.h"
+#include "planner/masks.h"
+#include "planner/tools.h"
 
 #include <errno.h>
 #include <fcntl.h>

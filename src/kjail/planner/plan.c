@@ -2,6 +2,7 @@
 /* The plan: appending ops, freeing it, and the verdict on one path. */
 #include "config.h"
 #include "planner/internal.h"
+#include "planner/plan-take.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,13 @@
 #include "build/bwrap.h"
 #include "policy/cache.h"
 #include "planner/internal.h"
+#include "planner/checks.h"
+#include "planner/devscan.h"
+#include "planner/mask-aliases.h"
+#include "planner/masks.h"
+#include "planner/protect.h"
+#include "planner/socket-plan.h"
+#include "planner/tools.h"
 
 #include <errno.h>
 #include <stdlib.h>

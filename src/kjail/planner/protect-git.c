@@ -6,6 +6,9 @@
 #include "config.h"
 #include "git/reader.h"
 #include "planner/internal.h"
+#include "planner/protect-git.h"
+#include "planner/protect-path.h"
+#include "planner/tools.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,6 +6,9 @@
  * $XDG_DATA_HOME (WHERE_XDG_DATA). */
 #include "config.h"
 #include "planner/internal.h"
+#include "planner/protect-home.h"
+#include "planner/protect-path.h"
+#include "planner/tools.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,8 @@
  * (protected.h) says. */
 #include "config.h"
 #include "planner/internal.h"
+#include "planner/protect-path.h"
+#include "planner/tools.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -5,6 +5,11 @@
  * directory's rows and what git config names by the files below. */
 #include "config.h"
 #include "planner/internal.h"
+#include "planner/protect-git.h"
+#include "planner/protect-home.h"
+#include "planner/protect-path.h"
+#include "planner/protect.h"
+#include "planner/tools.h"
 
 #include <dirent.h>
 #include <stdlib.h>

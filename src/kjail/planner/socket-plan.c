@@ -6,6 +6,8 @@
  * is bound is the socket checked here, not what a link swapped in since. */
 #include "config.h"
 #include "planner/internal.h"
+#include "planner/socket-plan.h"
+#include "planner/tools.h"
 #include "policy/sockets.h"
 
 #include <errno.h>

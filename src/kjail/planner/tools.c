@@ -3,6 +3,8 @@
  * from what is known already, one-read directory scans, and its errors. */
 #include "config.h"
 #include "planner/internal.h"
+#include "planner/plan-take.h"
+#include "planner/tools.h"
 
 #include <fcntl.h>
 #include <stdarg.h>

@@ -57,9 +57,4 @@ size_t device_binds(const char *cls, const struct dev_entry *e, size_t ne, const
 		    struct dev_bind **v, size_t *n);
 void dev_binds_free(struct dev_bind *v, size_t n);
 
-/* devscan.c: the entries of each of device_dirs on this host (absent
- * directories give none), in directory order; *n set. */
-struct dev_entry *device_scan(size_t *n);
-void dev_entries_free(struct dev_entry *e, size_t n);
-
 #endif

@@ -8,6 +8,9 @@
 
 #include "proxy/proxy.h"
 #include "proxy/internal.h"
+#include "proxy/conn.h"
+#include "proxy/log.h"
+#include "proxy/relay.h"
 #include "proxy/parse.h"
 
 #include <arpa/inet.h>

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "proxy/proxy.h"
+#include "proxy/log.h"
 #include "proxy/internal.h"
 
 #include <errno.h>

@@ -70,28 +70,4 @@ struct proxy_config {
 	int header_timeout_ms;
 };
 
-/* Serves the listeners until stop_fd is readable or hung up, then closes
- * them and every connection and returns 0; -1 with one line on stderr
- * if it cannot serve at all. Never exits the process. */
-int proxy_serve(const struct proxy_config *c, const struct proxy_listener *l, size_t n,
-		int stop_fd);
-
-/* Starts the proxy process. The child dies with kjail (PR_SET_PDEATHSIG
- * where there is one), keeps only ctl_fd, the log and its stop pipe,
- * takes no write access to any file (Landlock where the kernel has it),
- * receives the listeners on ctl_fd (fdpass_recv, tags "http" and
- * "socks5"), answers one byte 'k' on ctl_fd, and serves until kjail
- * calls proxy_stop(). Returns the pid and sets *stop_wfd, or -1 with one
- * line on stderr (kjail then exits 125 before the command runs). */
-pid_t proxy_spawn(const struct proxy_config *c, int ctl_fd, int *stop_wfd);
-
-/* Ends the proxy: closes stop_wfd and waits for pid. 0 if it ended well. */
-int proxy_stop(pid_t pid, int stop_wfd);
-
-/* Reads the log from the start and writes the run's summary of refusals
- * into out: "refused 3 connections: evil.example:443 (2), 10.0.0.5:22 (1)"
- * (at most 5 destinations, then ", ..."); returns how many connections
- * were refused (0: out is ""), or -1 if the log cannot be read. */
-long proxy_log_summary(int log_fd, char *out, size_t len);
-
 #endif

@@ -3,7 +3,7 @@
  * direction, one poll loop per connection for both directions. */
 #include "config.h"
 
-#include "proxy/internal.h"
+#include "proxy/relay.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,9 @@
 #include "config.h"
 
 #include "proxy/proxy.h"
+#include "proxy/serve.h"
 #include "proxy/internal.h"
+#include "proxy/conn.h"
 
 #include <errno.h>
 #include <fcntl.h>

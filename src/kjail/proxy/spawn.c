@@ -7,6 +7,8 @@
 #include "fdpass.h"
 #include "entry/landlock.h"
 #include "proxy/proxy.h"
+#include "proxy/serve.h"
+#include "proxy/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

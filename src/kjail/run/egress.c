@@ -6,6 +6,8 @@
 #include "run/egress.h"
 #include "fdpass.h"
 #include "proxy/proxy.h"
+#include "proxy/log.h"
+#include "proxy/spawn.h"
 #include "util.h"
 
 #include <errno.h>

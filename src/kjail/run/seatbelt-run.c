@@ -8,6 +8,8 @@
 #include "build/seatbelt.h"
 #include "path.h"
 #include "proxy/proxy.h"
+#include "proxy/log.h"
+#include "proxy/spawn.h"
 #include "entry/entry.h"
 
 #include <errno.h>

@@ -5,7 +5,7 @@
  * (agent.c), the model turn (agent/turn.c) and the tool calls
  * (agent/tool-call.c), which all use it. */
 #include "config.h"
-#include "agent/agent.h"
+#include "agent/state.h"
 #include "agent/events.h"
 #include "agent/turn.h"
 #include "agent/tool-call.h"

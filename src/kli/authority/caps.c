@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Capability entries as written in config ("ATOM under PATH", ...). */
 #include "config.h"
-#include "authority/authority.h"
+#include "authority/caps.h"
+#include "authority/constraint.h"
 #include "authority/internal.h"
 #include "path.h"
 #include "util.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Constraints: the per-atom semilattice (paths, ranges, enumerations). */
 #include "config.h"
-#include "authority/authority.h"
+#include "authority/constraint.h"
 #include "authority/internal.h"
 #include "path.h"
 #include "util.h"

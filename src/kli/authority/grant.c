@@ -2,7 +2,9 @@
 /* Grants: universal, universal-except and bounded; meet, covers, confer,
  * and grant_check (the --check question). */
 #include "config.h"
-#include "authority/authority.h"
+#include "authority/caps.h"
+#include "authority/constraint.h"
+#include "authority/grant.h"
 #include "authority/internal.h"
 #include "path.h"
 #include "util.h"

@@ -30,7 +30,5 @@ size_t auth_sort_unique(char **v, size_t n);
 /* ATOMS plus every atom that implies one of them, sorted and unique. */
 char **auth_upward_closure(const char *const *atoms, size_t n, size_t *nout);
 void auth_free_strs(char **v, size_t n);
-/* Decimal integer, optional '-'; false on garbage or overflow. */
-bool auth_parse_ll(const char *s, size_t n, long long *out, bool *overflow);
 
 #endif

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "containment/gate.h"
 #include "containment/containment.h"
+#include "containment/report.h"
 #include "containment/drift.h"
 #include "path.h"
 #include "strv.h"

@@ -3,6 +3,7 @@
  * grant's lines, or a "containment" member in its JSON. See containment.h. */
 #include "config.h"
 #include "containment/containment.h"
+#include "containment/report.h"
 #include "authority/report.h"
 #include "util.h"
 

@@ -8,8 +8,11 @@
  *   settings.c           folds the loader into the run grant
  *   settings/where.c     finds the files (user, git root, project)
  *
- * Calls go one way, never back: settings.c into read, profiles and values;
- * read into profiles and values. */
+ * This header holds the loader's types; each file's functions are declared
+ * in its own header (read.h, values.h, profiles.h), so a file includes the
+ * declarations of exactly the files it calls. Calls go one way, never
+ * back: settings.c into read, profiles and values; read into profiles and
+ * values. */
 #ifndef KLI_SETTINGS_INTERNAL_H
 #define KLI_SETTINGS_INTERNAL_H
 
@@ -76,37 +79,5 @@ static inline void settings_replace_str(char **slot, const char *v)
 	free(*slot);
 	*slot = xstrdup(v);
 }
-
-/* --- settings/read.c */
-
-/* Read FILE (NULL: nothing to read) as LAYER into L; a missing file is
- * skipped. False with "FILE:LINE: ..." in ERR. */
-bool settings_read_layer(struct loader *L, const char *file, enum layer layer, char *err,
-			 size_t errlen);
-void settings_loader_clear(struct loader *L);
-
-/* --- settings/values.c: one [model] or [bash] item, checked; false with
- * the reason in ERR (the reader adds FILE:LINE). */
-bool settings_model_item(struct kli_model *m, const struct ini_item *it, char *err,
-			 size_t errlen);
-bool settings_bash_item(struct strv *env, long *timeout, const struct ini_item *it, char *err,
-			size_t errlen);
-void settings_model_clear(struct kli_model *m);
-
-/* --- settings/profiles.c */
-
-bool profile_name_valid(const char *s);
-/* Built in, or defined in any file read so far. */
-bool profile_known(const struct loader *L, const char *name);
-/* Index of the first definition of NAME, or -1 (a built-in nobody configured). */
-long profile_first_def(const struct loader *L, const char *name);
-/* Every extends names a known profile, and none leads back to itself. */
-bool profile_check_extends(const struct loader *L, char *err, size_t errlen);
-/* Mark NAME and every profile it extends, directly or not (acyclic by now). */
-void profile_mark_reachable(const struct loader *L, const char *name, bool *on);
-/* The profile of the run: --profile, else the system/user [kli] profile,
- * else the default; every name given must be known. */
-bool profile_select(const struct loader *L, const struct kli_options *opts, const char **name,
-		    char *err, size_t errlen);
 
 #endif

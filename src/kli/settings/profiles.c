@@ -2,7 +2,7 @@
 /* Profiles: their names, the extends graph and the choice of the run's
  * profile: see settings/internal.h. */
 #include "config.h"
-#include "settings/internal.h"
+#include "settings/profiles.h"
 
 #include <ctype.h>
 #include <string.h>

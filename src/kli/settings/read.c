@@ -3,7 +3,9 @@
  * item to its section, capability lists gathered per file and built into
  * grants at its end. See settings/internal.h. */
 #include "config.h"
-#include "settings/internal.h"
+#include "settings/read.h"
+#include "settings/profiles.h"
+#include "settings/values.h"
 #include "ini_reader.h"
 #include "path.h" /* OWNED_UNMAPPED_OK */
 

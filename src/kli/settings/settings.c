@@ -4,6 +4,9 @@
  * See settings.h and settings/internal.h. */
 #include "config.h"
 #include "settings/internal.h"
+#include "settings/profiles.h"
+#include "settings/read.h"
+#include "settings/values.h"
 
 #include <stdlib.h>
 #include <string.h>

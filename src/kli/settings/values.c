@@ -2,7 +2,7 @@
 /* The values of [model] and [bash], checked as they are read: see
  * settings/internal.h. */
 #include "config.h"
-#include "settings/internal.h"
+#include "settings/values.h"
 #include "ini_reader.h"
 
 #include <ctype.h>

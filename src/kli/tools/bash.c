@@ -6,7 +6,9 @@
 #include "hint/hint.h"
 #include "path.h"
 #include "tools/text.h"
-#include "tools/tools.h"
+#include "tools/bash.h"
+#include "tools/call.h"
+#include "tools/result.h"
 #include "model/chat.h"
 #include "util.h"
 

@@ -9,7 +9,9 @@
  * renamed get their old content back. */
 #include "config.h"
 #include "tools/text.h"
-#include "tools/tools.h"
+#include "tools/call.h"
+#include "tools/edit.h"
+#include "tools/result.h"
 #include "util.h"
 
 #include <errno.h>

@@ -5,7 +5,9 @@
  * tree. */
 #include "config.h"
 #include "tools/text.h"
-#include "tools/tools.h"
+#include "tools/call.h"
+#include "tools/files.h"
+#include "tools/result.h"
 #include "model/chat.h"
 #include "path.h"
 #include "strv.h"

@@ -3,7 +3,7 @@
  * tools.c calls the tools, and the tools call these, so they live apart
  * from both. */
 #include "config.h"
-#include "tools/tools.h"
+#include "tools/result.h"
 #include "path.h"
 #include "util.h"
 #include <stdarg.h>

@@ -2,6 +2,10 @@
 /* The tool table, argument parsing, and the dispatch a barrier child runs. */
 #include "config.h"
 #include "tools/tools.h"
+#include "tools/bash.h"
+#include "tools/edit.h"
+#include "tools/files.h"
+#include "tools/result.h"
 #include "path.h"
 #include "util.h"
 

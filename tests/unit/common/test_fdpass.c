@@ -28,6 +28,7 @@
 
 #include "fdpass.h"
 #include "proxy/proxy.h"
+#include "proxy/spawn.h"
 
 static bool is_open(int fd)
 {

@@ -21,6 +21,9 @@
 #include <unistd.h>
 
 #include "authority/authority.h"
+#include "authority/caps.h"
+#include "authority/constraint.h"
+#include "authority/grant.h"
 #include "path.h"
 #include "util.h"
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "containment/containment.h"
+#include "containment/report.h"
 #include "containment/drift.h"
 #include "containment/jailpolicy.h"
 #include "path.h"

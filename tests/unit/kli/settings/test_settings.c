@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "authority/authority.h"
+#include "authority/constraint.h"
+#include "authority/grant.h"
 #include "authority/report.h"
 #include "settings/settings.h"
 #include "path.h"

@@ -21,6 +21,10 @@
 #include "agent/agent.h"
 #include "tools/text.h"
 #include "tools/tools.h"
+#include "tools/bash.h"
+#include "tools/edit.h"
+#include "tools/files.h"
+#include "tools/result.h"
 #include "path.h"
 #include "util.h"
 

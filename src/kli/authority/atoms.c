@@ -2,7 +2,7 @@
 /* The lattice's atoms: their spelling and the implications between them,
  * and the small helpers the other files of authority/ share. */
 #include "config.h"
-#include "authority/authority.h"
+#include "authority/atoms.h"
 #include "authority/internal.h"
 #include "path.h"
 #include "util.h"

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* authority/constraint.c: constraints, the per-atom semilattice (paths, ranges, enumerations). */
+#ifndef KLI_AUTHORITY_CONSTRAINT_H
+#define KLI_AUTHORITY_CONSTRAINT_H
+
+#include "authority/atoms.h"
+
+/* ---- constraints ---- */
+
+enum constraint_kind { CON_NONE, CON_ANY, CON_PATH, CON_RANGE, CON_ENUM };
+
+struct constraint {
+	enum constraint_kind kind;
+	char *path;           /* CON_PATH: clean, absolute, symlinks resolved */
+	long long lo, hi;     /* CON_RANGE: lo <= hi */
+	char **values;        /* CON_ENUM: sorted, unique, at least one */
+	size_t nvalues;
+};
+
+/* Constructors fill *out; free with constraint_clear(). */
+void constraint_any(struct constraint *out);
+void constraint_none(struct constraint *out);
+/* PATH must already be clean and absolute (no resolution happens here). */
+void constraint_path(struct constraint *out, const char *path);
+/* Resolve PATH ("~/x", relative to the workspace, or absolute) through ctx. */
+bool constraint_path_resolve(struct constraint *out, const char *path,
+			     const struct auth_ctx *ctx, char *err, size_t errlen);
+/* Empty when lo > hi: that is none. */
+void constraint_range(struct constraint *out, long long lo, long long hi);
+/* Sorted and de-duplicated; no values is none. */
+void constraint_enum(struct constraint *out, const char *const *values, size_t n);
+
+void constraint_copy(struct constraint *out, const struct constraint *c);
+void constraint_clear(struct constraint *c);
+
+void constraint_meet(struct constraint *out, const struct constraint *a,
+		     const struct constraint *b);
+bool constraint_covers(const struct constraint *holder, const struct constraint *req);
+bool constraint_equal(const struct constraint *a, const struct constraint *b);
+/* The union of A and B when one constraint expresses it exactly (nested
+ * paths, overlapping or adjacent ranges, any two enumerations); else false.
+ * Only used to combine entries of one capability list, never to widen. */
+bool constraint_union_exact(struct constraint *out, const struct constraint *a,
+			    const struct constraint *b);
+/* "any", "none", "path under /abs", "in [1..5]", "one of \"a\", \"b\"". */
+char *constraint_render(const struct constraint *c);
+
+/* Does C allow the concrete OBJECT (a path, an integer or a word, read
+ * according to C's kind)? On false, *why (if given) says what is wrong, as
+ * a phrase to append after the constraint ("and /etc is outside it"). */
+bool constraint_permits(const struct constraint *c, const char *object,
+			const struct auth_ctx *ctx, char **why);
+
+/* For caps.c too: */
+/* Decimal integer, optional '-'; false on garbage or overflow. */
+bool auth_parse_ll(const char *s, size_t n, long long *out, bool *overflow);
+
+#endif
