@@ -5,8 +5,10 @@ dist_man_MANS += doc/kjail.1 doc/kjail.ini.5 doc/kli.ini.5
 TESTS += tests/integration/man-lint.test
 EXTRA_DIST += tests/integration/man-lint.test
 EXTRA_DIST += doc/security-model.md doc/recipes.md doc/policy-json.md
-# makes the lists of protected paths in README.md, security-model.md and
-# kjail.1 from the table (tests/integration/kjail-protected-docs.test)
+# what the README's front door sends the reader on to
+EXTRA_DIST += doc/kjail.md doc/kli.md doc/building.md
+# makes the lists of protected paths in security-model.md and kjail.1 from
+# the table (tests/integration/kjail-protected-docs.test)
 EXTRA_DIST += doc/protected-names.sh
 # the list of credential stores in kjail.1, from their table
 # (tests/integration/kjail-cred-table.test)

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # protected-names.sh FORMAT [TABLE]: the list of kjail's protected paths, as
-# README.md and doc/security-model.md (FORMAT md) and doc/kjail.1 (FORMAT
-# man) carry it between their "BEGIN protected-names" and "END
-# protected-names" lines, made from the table (TSV, as
-# tests/helpers/protected-table prints it; stdin when no TABLE).
+# doc/security-model.md (FORMAT md) and doc/kjail.1 (FORMAT man) carry it
+# between their "BEGIN protected-names" and "END protected-names" lines,
+# made from the table (TSV, as tests/helpers/protected-table prints it;
+# stdin when no TABLE).
 #
-# protected-names.sh --update HELPER: rewrites those lists in the three
+# protected-names.sh --update HELPER: rewrites those lists in the two
 # documents from the table HELPER prints (run from the source tree:
 #   doc/protected-names.sh --update ./tests/helpers/protected-table).
 # tests/integration/kjail-protected-docs.test fails when they differ.
@@ -76,7 +76,6 @@ case ${1:-} in
 	[ $# -eq 2 ] || { echo "usage: $0 --update HELPER" >&2; exit 2; }
 	t=$(mktemp) || exit 1
 	"$2" >"$t" || { rm -f "$t"; exit 1; }
-	replace "$here/../README.md" md "$t"
 	replace "$here/security-model.md" md "$t"
 	replace "$here/kjail.1" man "$t"
 	rm -f "$t"

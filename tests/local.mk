@@ -97,6 +97,12 @@ TESTS += tests/integration/source-graph.test tests/integration/license-lint.test
 EXTRA_DIST += tests/integration/source-graph.test tests/helpers/source-graph.py \
 	tests/integration/license-lint.test tests/helpers/spdx-files.sh LICENSE
 
+# README.md stays a front door: 12 KiB at most, its opening commands, the
+# install and the five commands near the top, and a Layout whose every
+# path exists.
+TESTS += tests/integration/readme-layout.test
+EXTRA_DIST += tests/integration/readme-layout.test
+
 # The egress proxy's engine alone (issue 26): its integration test and the
 # bench run it on loopback ports.
 check_PROGRAMS += tests/helpers/proxy-run
