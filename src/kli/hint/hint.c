@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Sandbox hints: recognise a denial in a command's output and say which
  * rule most likely refused it and how to change that. See hint.h. The
- * parts: taking text apart (hint-words), recognising a line (hint-match),
- * where a word leads in the jail (hint-scan), the text (hint-render).
+ * parts: taking text apart (words.c), recognising a line (match.c),
+ * where a word leads in the jail (scan.c), the text (render.c).
  * Here: the passes over the output and the split of a tool result. Only
  * the hint_env callbacks touch the system. */
 #include "config.h"
