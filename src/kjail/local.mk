@@ -96,6 +96,13 @@ tests_unit_kjail_build_test_explain_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_run_test_probe_SOURCES = tests/unit/kjail/run/test_probe.c
 tests_unit_kjail_run_test_probe_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_run_test_probe_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# The backend table (issue 37): the lookup, and what each backend says of
+# running here.
+check_PROGRAMS += tests/unit/kjail/run/test_backend
+TESTS += tests/unit/kjail/run/test_backend
+tests_unit_kjail_run_test_backend_SOURCES = tests/unit/kjail/run/test_backend.c
+tests_unit_kjail_run_test_backend_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_run_test_backend_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_git_test_reader_SOURCES = tests/unit/kjail/git/test_reader.c
 tests_unit_kjail_git_test_reader_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_git_test_reader_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
