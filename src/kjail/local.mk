@@ -36,7 +36,8 @@ libkjail_a_SOURCES = \
 	src/kjail/build/seccomp.c src/kjail/build/seccomp.h src/kjail/run/seccomp_load.c \
 	src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
 	src/kjail/run/probe.c src/kjail/run/probe.h \
-	src/kjail/build/seatbelt.c src/kjail/run/seatbelt-run.c src/kjail/build/seatbelt.h \
+	src/kjail/build/seatbelt.c src/kjail/build/seatbelt.h \
+	src/kjail/run/seatbelt-run.c src/kjail/run/seatbelt-run.h \
 	src/kjail/proxy/rules.c src/kjail/proxy/rules.h \
 	src/kjail/proxy/parse.c src/kjail/proxy/parse.h \
 	src/kjail/proxy/conn.c src/kjail/proxy/proxy.h src/kjail/proxy/internal.h \

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The Seatbelt backend (backend.h) and its side effects (see seatbelt.h):
+/* The Seatbelt backend (backend.h) and its side effects (seatbelt-run.h):
  * --print of the profile and its sandbox-exec command on every OS, the
  * host probe (homes, the per-user temporary directory) and, on macOS only,
  * the exec of sandbox-exec, with kjail's egress proxy in front for
  * --allow-host. The profile itself is generated, purely, in seatbelt.c. */
 #include "config.h"
+#include "run/seatbelt-run.h"
 #include "build/seatbelt.h"
 #include "run/backend.h"
 #include "path.h"
