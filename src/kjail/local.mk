@@ -27,6 +27,8 @@ libkjail_a_SOURCES = \
 	src/kjail/run/stdio_guard.c src/kjail/run/stdio_guard.h \
 	src/kjail/run/locate.c src/kjail/run/locate.h \
 	src/kjail/run/spawn.c src/kjail/run/spawn.h \
+	src/kjail/run/backend.c src/kjail/run/backend.h \
+	src/kjail/run/bwrap-run.c src/kjail/run/container-run.c \
 	src/kjail/policy/egress.c src/kjail/policy/egress.h src/kjail/run/egress.c src/kjail/run/egress.h \
 	src/kjail/run/devlock.c src/kjail/run/devlock.h \
 	src/kjail/policy/device.c src/kjail/policy/device.h src/kjail/planner/devscan.c src/kjail/planner/devscan.h \
@@ -38,7 +40,8 @@ libkjail_a_SOURCES = \
 	src/kjail/build/seccomp.c src/kjail/build/seccomp.h src/kjail/run/seccomp_load.c \
 	src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
 	src/kjail/run/probe.c src/kjail/run/probe.h \
-	src/kjail/build/seatbelt.c src/kjail/run/seatbelt-run.c src/kjail/build/seatbelt.h \
+	src/kjail/build/seatbelt.c src/kjail/build/seatbelt.h \
+	src/kjail/run/seatbelt-run.c src/kjail/run/seatbelt-run.h \
 	src/kjail/proxy/rules.c src/kjail/proxy/rules.h \
 	src/kjail/proxy/parse.c src/kjail/proxy/parse.h \
 	src/kjail/proxy/conn.c src/kjail/proxy/proxy.h src/kjail/proxy/internal.h \
@@ -100,6 +103,13 @@ tests_unit_kjail_build_test_explain_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_run_test_probe_SOURCES = tests/unit/kjail/run/test_probe.c
 tests_unit_kjail_run_test_probe_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_run_test_probe_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# The backend table (issue 37): the lookup, and what each backend says of
+# running here.
+check_PROGRAMS += tests/unit/kjail/run/test_backend
+TESTS += tests/unit/kjail/run/test_backend
+tests_unit_kjail_run_test_backend_SOURCES = tests/unit/kjail/run/test_backend.c
+tests_unit_kjail_run_test_backend_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_run_test_backend_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_git_test_reader_SOURCES = tests/unit/kjail/git/test_reader.c
 tests_unit_kjail_git_test_reader_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_git_test_reader_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* kjail: run a command with the host read-only, the workspace writable,
  * credentials masked and secrets scrubbed. main() reads top to bottom:
- * parse, policy (config layers, then flags), plan, then one backend: the
- * bwrap argv is built (pure) and spawned once, waited for, and its status
- * returned. */
+ * parse, policy (config layers, then flags), plan, then one backend
+ * (run/backend.h), looked up and called: it prints its invocation, or runs
+ * the command, waits for it and returns its status. */
 #include "config.h"
-#include "build/bwrap.h"
 #include "policy/conf.h"
 #include "policy/egress.h"
 #include "policy/env.h"
@@ -14,14 +13,11 @@
 #include "path.h"
 #include "policy/policy.h"
 #include "entry/entry.h"
+#include "run/backend.h"
 #include "run/locate.h"
-#include "run/spawn.h"
 #include "run/stdio_guard.h"
-#include "build/seatbelt.h"
 #include "policy/sockets.h"
-#include "entry/landlock.h"
 #include "run/probe.h"
-#include "build/seccomp.h"
 #include "util.h"
 
 #include <errno.h>
@@ -139,20 +135,8 @@ static KJ_NORETURN void bad_usage(int c, char **argv)
 
 static void version(void)
 {
-	const char *bwrap = bwrap_find();
 	printf("kjail %s\n", PACKAGE_VERSION);
-#ifdef KJ_OS_LINUX
-	printf("backends: bwrap (%s%s), container; seatbelt (--print only)\n",
-	       bwrap ? bwrap : KJ_BWRAP_PATH, bwrap ? "" : ", not installed");
-	if (seccomp_built_in())
-		printf("seccomp: built in (libseccomp)\n");
-	else
-		printf("seccomp: NOT built in: kjail refuses to run except with --backend container\n");
-	printf("landlock: %s\n", landlock_status(false));
-#else
-	(void)bwrap;
-	printf("backends: seatbelt (" SEATBELT_EXEC "), container\n");
-#endif
+	backends_version(stdout);
 	printf("system config: %s\n", KJ_SYSTEM_CONFIG);
 }
 
@@ -346,18 +330,6 @@ static void warn_host_sockets(const struct plan *pl)
 	}
 }
 
-#ifdef KJ_OS_LINUX
-/* kjail's own binary: its entry program is looked for beside it. */
-static char *self_exe(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-	if (n <= 0)
-		die_errno("cannot find kjail's own binary (/proc/self/exe)");
-	return xstrndup(buf, (size_t)n);
-}
-#endif
-
 static char **command_of(char **rest, char **default_cmd)
 {
 	if (rest[0])
@@ -366,15 +338,6 @@ static char **command_of(char **rest, char **default_cmd)
 	default_cmd[0] = (char *)(sh && sh[0] ? sh : "/bin/sh");
 	default_cmd[1] = NULL;
 	return default_cmd;
-}
-
-static void print_container(char *const *cmd)
-{
-	struct strv v = STRV_INIT;
-	strv_pushv(&v, (const char *const *)cmd);
-	_cleanup_free_ char *line = strv_shell_line(&v);
-	strv_free(&v);
-	printf("%s\n", line);
 }
 
 int main(int argc, char **argv)
@@ -393,15 +356,9 @@ int main(int argc, char **argv)
 	const char *home = home_env && home_env[0] == '/' ? home_env : pw ? pw->pw_dir : NULL;
 	struct cli cli = { .home = home };
 	pre_scan(argc, argv, &cli);
-#ifdef KJ_OS_LINUX
-	_cleanup_free_ char *self = self_exe();
+	_cleanup_free_ char *self = kjail_self();
 	char enterr[PATH_MAX * 2 + 256] = "";
 	_cleanup_free_ char *entry = entry_helper_find(self, enterr, sizeof enterr);
-#else
-	_cleanup_free_ char *self = xstrdup("");
-	char enterr[64] = "";
-	char *entry = NULL;
-#endif
 	/* before the config: a broken config is one of the things it reports */
 	if (cli.doctor) {
 		if (argc != 2)
@@ -481,57 +438,12 @@ int main(int argc, char **argv)
 		return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
 	}
 
-	/* an allowlist is enforced by a jail's own network (or Seatbelt's
-	 * rules); the container backend sets up neither */
-	if (pl.backend == BACKEND_CONTAINER && pl.net == NET_ALLOWLIST)
-		die("--allow-host needs a jail (--backend bwrap or seatbelt): --backend container "
-		    "sets up none, so nothing would hold the network to the hosts allowed");
-	/* one backend */
-	switch (pl.backend) {
-	case BACKEND_CONTAINER:
-		if (cli.print) {
-			print_container(cmd);
-			return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
-		}
-		run_container(&pl, cmd);
-	case BACKEND_SEATBELT: {
-		struct seatbelt_host sh;
-		seatbelt_host_probe(&sh, h.home, h.home_env, p.defaults.value);
-		if (!cli.print)
-			seatbelt_run(&pl, &sh, cmd); /* never returns */
-		int rc = seatbelt_print(&pl, &sh, cmd, cli.json, stdout);
-		seatbelt_host_free(&sh);
-		plan_free(&pl);
-		policy_free(&p);
-		return rc;
-	}
-	case BACKEND_BWRAP:
-	case BACKEND_AUTO:
-		break;
-	}
-#ifndef KJ_OS_LINUX
-	die("--backend bwrap needs Linux (bubblewrap); on macOS use --backend seatbelt");
-#else
-	if (!bwrap)
-		die("bubblewrap not found (looked in %s); install it: "
-		    "'apt-get install bubblewrap' (Debian, Ubuntu) or 'dnf install bubblewrap'",
-		    bwrap_search_list());
-	if (!entry)
-		die("%s", enterr);
-	/* with Landlock's write rules the entry program holds such a file to
-	 * what it was opened for; without them (an older kernel, or
-	 * --allow-userns: JAIL_USERNS_MOUNTS), kjail refuses it */
-	if (run && (landlock_abi() < LANDLOCK_WRITES_ABI || pl.allow_userns))
-		refuse_reopenable_stdio(&pl);
-	/* the jail finds its own policy at KJ_POLICY_FILE: what --explain
-	 * --json says, less the constant seccomp list */
-	char *policy_json = explain_policy_for_jail(&p, &pl, bwrap);
-	int rc = cli.print ? jail_print(&pl, bwrap, entry, cmd, cli.json)
-			   : jail_run(&pl, bwrap, entry, cmd, policy_json);
-	if (cli.print)
-		free(policy_json);
+	/* one backend: its invocation printed, or the command run in it */
+	const struct backend_ops *b = backend_lookup(pl.backend);
+	struct launch l = { .policy = &p, .plan = &pl, .host = &h, .cmd = cmd,
+			    .entry = entry, .entry_err = enterr, .json = cli.json };
+	int rc = cli.print ? b->print(&l) : b->run(&l);
 	plan_free(&pl);
 	policy_free(&p);
 	return rc;
-#endif
 }

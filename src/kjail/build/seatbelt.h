@@ -8,9 +8,8 @@
  * "-D NAME=VALUE" argument and the profile says (param "NAME"). The text is a
  * function of how many paths of each kind the plan has, nothing else.
  *
- * The only macOS-only code is seatbelt_run() (exec of sandbox-exec) and the
- * host probe (the per-user temporary directory); elsewhere seatbelt_run()
- * fails closed with one line. */
+ * Running it (the host probe, --print, the exec of sandbox-exec) is the
+ * Seatbelt backend's, in run/seatbelt-run.h. */
 #ifndef KJ_SEATBELT_H
 #define KJ_SEATBELT_H
 
@@ -43,25 +42,5 @@ void seatbelt_argv(const char *profile, const struct strv *params, char *const *
 /* Both at once: the argv kjail would exec. */
 void seatbelt_build(const struct plan *pl, const struct seatbelt_host *h, char *const *cmd,
 		    struct strv *argv);
-
-/* Host facts: the per-user temporary directory (macOS only: confstr, never
- * $TMPDIR, which must not widen the jail) and the homes, resolved. */
-void seatbelt_host_probe(struct seatbelt_host *h, const char *home, const char *home_env,
-			 bool defaults);
-void seatbelt_host_free(struct seatbelt_host *h);
-
-/* --print [--json] on every platform: the exact sandbox-exec invocation as a
- * shell line, or one JSON object {"type":"invocation","backend":"seatbelt",
- * "argv":[...],"profile":"...","params":[{"name":..,"value":..}],
- * "env_unset":[...]}. Returns 0, or 125 when out cannot be written. */
-int seatbelt_print(const struct plan *pl, const struct seatbelt_host *h, char *const *cmd,
-		   bool json, FILE *out);
-
-/* Runs cmd under sandbox-exec in the workspace, with the scrubbed
- * environment pl->env (so removed variables never reach sandbox-exec).
- * Never returns: on macOS it execs; elsewhere, or without sandbox-exec, it
- * exits 125 after one line on stderr. */
-KJ_NORETURN void seatbelt_run(const struct plan *pl, const struct seatbelt_host *h,
-			      char *const *cmd);
 
 #endif

@@ -3,6 +3,7 @@
 #include "run/locate.h"
 #include "util.h"
 
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,6 +30,19 @@ const char *bwrap_search_list(void)
 	return KJ_BWRAP_PATH ", /usr/bin/bwrap, /usr/local/bin/bwrap, /bin/bwrap";
 }
 
+char *kjail_self(void)
+{
+#ifdef KJ_OS_LINUX
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		die_errno("cannot find kjail's own binary (/proc/self/exe)");
+	return xstrndup(buf, (size_t)n);
+#else
+	return xstrdup("");
+#endif
+}
+
 /* Where the entry program may be, in order: beside kjail (the build tree,
  * a copy made with install(1)), in ../libexec/kjail from kjail's directory
  * (an installed tree moved elsewhere, or staged with DESTDIR), in the
@@ -36,6 +50,12 @@ const char *bwrap_search_list(void)
  * or the build, never from the environment. */
 char *entry_helper_find(const char *self, char *err, size_t errlen)
 {
+#ifndef KJ_OS_LINUX
+	/* built for the bwrap backend only (kjail-entry is a Linux program) */
+	if (errlen)
+		err[0] = '\0';
+	return NULL;
+#else
 	const char *slash = strrchr(self, '/');
 	int dir = slash ? (int)(slash - self) : 0;
 	char *cand[] = { slash ? xasprintf("%.*s/kjail-entry", dir, self) : NULL,
@@ -54,4 +74,5 @@ char *entry_helper_find(const char *self, char *err, size_t errlen)
 	for (size_t i = 0; i < ARRAY_SIZE(cand); i++)
 		free(cand[i]);
 	return found;
+#endif
 }

@@ -12,10 +12,16 @@ const char *bwrap_search_list(void);
 
 #include <stddef.h>
 
+/* kjail's own binary, its real path (/proc/self/exe), where its entry
+ * program is looked for; "" off Linux, where there is none. Allocated;
+ * dies when it cannot be read. */
+char *kjail_self(void);
+
 /* The jail's entry program, kjail-entry: next to kjail's own binary self
  * (the build tree, a copy made with install(1)), in ../libexec/kjail from
  * there, else in kjail's libexec directory. Allocated; NULL with one line
- * naming where it looked in err when none has it. */
+ * naming where it looked in err when none has it. Off Linux (no bwrap
+ * backend, no kjail-entry): NULL, err empty. */
 char *entry_helper_find(const char *self, char *err, size_t errlen);
 
 #endif

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The Seatbelt backend's side effects (see seatbelt.h): --print of the
- * profile and its sandbox-exec command, the host probe (homes, the per-user
- * temporary directory) and, on macOS only, the exec of sandbox-exec, with
- * kjail's egress proxy in front for --allow-host. The profile itself is
- * generated, purely, in seatbelt.c. */
+/* The Seatbelt backend (backend.h) and its side effects (seatbelt-run.h):
+ * --print of the profile and its sandbox-exec command on every OS, the
+ * host probe (homes, the per-user temporary directory) and, on macOS only,
+ * the exec of sandbox-exec, with kjail's egress proxy in front for
+ * --allow-host. The profile itself is generated, purely, in seatbelt.c. */
 #include "config.h"
+#include "run/seatbelt-run.h"
 #include "build/seatbelt.h"
+#include "run/backend.h"
 #include "path.h"
 #include "proxy/proxy.h"
 #include "proxy/log.h"
@@ -132,6 +134,22 @@ void seatbelt_host_free(struct seatbelt_host *h)
 	memset(h, 0, sizeof *h);
 }
 
+/* sandbox-exec is there to run (macOS); if not, false and one line. */
+static bool available(char *why, size_t len)
+{
+#ifdef KJ_OS_DARWIN
+	struct stat st;
+	if (stat(SEATBELT_EXEC, &st) == 0 && S_ISREG(st.st_mode) && access(SEATBELT_EXEC, X_OK) == 0)
+		return true;
+	fmt_into(why, len, "%s is missing or not executable; the seatbelt backend needs it "
+			   "(it ships with macOS)", SEATBELT_EXEC);
+#else
+	fmt_into(why, len, "--backend seatbelt needs macOS (%s); on Linux use --backend bwrap, "
+			   "or add --print to see the profile", SEATBELT_EXEC);
+#endif
+	return false;
+}
+
 #ifdef KJ_OS_DARWIN
 /* --allow-host on macOS: no network namespace, so the proxy's listeners
  * are kjail's own, on the host's loopback at the ports the profile allows
@@ -205,10 +223,9 @@ static KJ_NORETURN void run_with_proxy(const struct plan *pl, struct strv *argv)
 
 void seatbelt_run(const struct plan *pl, const struct seatbelt_host *h, char *const *cmd)
 {
-	struct stat st;
-	if (stat(SEATBELT_EXEC, &st) < 0 || !S_ISREG(st.st_mode) || access(SEATBELT_EXEC, X_OK) < 0)
-		die("%s is missing or not executable; the seatbelt backend needs it "
-		    "(it ships with macOS)", SEATBELT_EXEC);
+	char why[PATH_MAX + 128];
+	if (!available(why, sizeof why))
+		die("%s", why);
 	struct strv argv = STRV_INIT;
 	seatbelt_build(pl, h, cmd, &argv);
 	if (chdir(pl->workspace) < 0)
@@ -226,7 +243,54 @@ void seatbelt_run(const struct plan *pl, const struct seatbelt_host *h, char *co
 	(void)pl;
 	(void)h;
 	(void)cmd;
-	die("--backend seatbelt needs macOS (%s); on Linux use --backend bwrap, "
-	    "or add --print to see the profile", SEATBELT_EXEC);
+	char why[PATH_MAX + 128];
+	available(why, sizeof why);
+	die("%s", why);
 }
 #endif
+
+/* ------------------------------------------------------------- backend */
+
+static void describe(char *buf, size_t len)
+{
+#ifdef KJ_OS_DARWIN
+	fmt_into(buf, len, "seatbelt (%s)", SEATBELT_EXEC);
+#else
+	fmt_into(buf, len, "seatbelt (--print only)");
+#endif
+}
+
+static void probe(struct seatbelt_host *sh, const struct launch *l)
+{
+	seatbelt_host_probe(sh, l->host->home, l->host->home_env, l->policy->defaults.value);
+}
+
+static int print(const struct launch *l)
+{
+	struct seatbelt_host sh;
+	probe(&sh, l);
+	int rc = seatbelt_print(l->plan, &sh, l->cmd, l->json, stdout);
+	seatbelt_host_free(&sh);
+	return rc;
+}
+
+static int run(const struct launch *l)
+{
+	struct seatbelt_host sh;
+	probe(&sh, l);
+	seatbelt_run(l->plan, &sh, l->cmd);
+}
+
+const struct backend_ops backend_seatbelt = {
+	.id = BACKEND_SEATBELT,
+	.name = "seatbelt",
+#ifdef KJ_OS_DARWIN
+	.runs_here = true,
+#else
+	.runs_here = false,
+#endif
+	.describe = describe,
+	.available = available,
+	.print = print,
+	.run = run,
+};

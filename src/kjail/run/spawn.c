@@ -6,7 +6,6 @@
 #include "build/bwrap.h"
 #include "run/devlock.h"
 #include "run/egress.h"
-#include "entry/entry.h"
 #include "build/explain.h"
 #include "run/notice.h"
 #include "run/probe.h"
@@ -433,7 +432,6 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	gitreport_free(&git);
 	return moved ? status : KJ_EXIT_FAIL;
 }
-#endif
 
 static void print_invocation(const struct strv *argv, const struct plan *pl, bool json)
 {
@@ -459,7 +457,6 @@ static void print_invocation(const struct strv *argv, const struct plan *pl, boo
 int jail_print(const struct plan *pl, const char *bwrap, const char *entry, char *const *cmd,
 	       bool json)
 {
-#ifdef KJ_OS_LINUX
 	struct jail j;
 	jail_open(&j, pl, true);
 	struct strv argv = STRV_INIT;
@@ -470,18 +467,5 @@ int jail_print(const struct plan *pl, const char *bwrap, const char *entry, char
 	strv_free(&argv);
 	jail_close(&j);
 	return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
-#else
-	(void)pl, (void)bwrap, (void)entry, (void)cmd, (void)json;
-	(void)print_invocation;
-	die("--backend bwrap needs Linux (bubblewrap); on macOS use --backend seatbelt");
+}
 #endif
-}
-
-void run_container(const struct plan *pl, char *const *cmd)
-{
-	warn_msg("--backend container: no jail is set up; the container is the boundary "
-		 "(environment scrubbed only)");
-	if (chdir(pl->workspace) < 0)
-		die_errno("cannot enter the workspace %s", pl->workspace);
-	exec_command(cmd, strv_argv((struct strv *)&pl->env));
-}

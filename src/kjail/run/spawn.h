@@ -18,15 +18,12 @@
  * up. The command never runs outside the jail. */
 int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *const *cmd,
 	     char *policy_json);
-#endif
 
 /* Prints the exact bwrap invocation for cmd in the jail of pl (one
  * shell-quoted line, or JSON), its descriptors numbered as jail_run would
  * number them, and returns 0 (125 when stdout fails). */
 int jail_print(const struct plan *pl, const char *bwrap, const char *entry, char *const *cmd,
 	       bool json);
-
-/* --backend container: the environment scrub only; never returns. */
-KJ_NORETURN void run_container(const struct plan *pl, char *const *cmd);
+#endif
 
 #endif

@@ -21,6 +21,7 @@
 
 #include "entry/entry.h"
 #include "build/seatbelt.h"
+#include "run/seatbelt-run.h"
 #include "path.h"
 
 /* ----------------------------------------------------------- fixtures */
