@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "build/seccomp.h"
+#include "run/seccomp_load.h"
 
 #include <errno.h>
 #include <fcntl.h>

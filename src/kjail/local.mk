@@ -37,7 +37,7 @@ libkjail_a_SOURCES = \
 	src/kjail/git/report.c src/kjail/git/report.h \
 	src/kjail/run/notice.c src/kjail/run/notice.h \
 	src/kjail/entry/core.c src/kjail/entry/entry.h src/kjail/entry/abi.h \
-	src/kjail/build/seccomp.c src/kjail/build/seccomp.h src/kjail/run/seccomp_load.c \
+	src/kjail/build/seccomp.c src/kjail/build/seccomp.h src/kjail/run/seccomp_load.c src/kjail/run/seccomp_load.h \
 	src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
 	src/kjail/run/probe.c src/kjail/run/probe.h \
 	src/kjail/build/seatbelt.c src/kjail/build/seatbelt.h \

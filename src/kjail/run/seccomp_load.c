@@ -5,6 +5,7 @@
  * options and the machine. */
 #include "config.h"
 #include "build/seccomp.h"
+#include "run/seccomp_load.h"
 #include "util.h"
 
 #include <errno.h>

@@ -11,6 +11,7 @@
 #include "run/probe.h"
 #include "run/reap.h"
 #include "build/seccomp.h"
+#include "run/seccomp_load.h"
 #include "run/stdio_guard.h"
 #include "strv.h"
 

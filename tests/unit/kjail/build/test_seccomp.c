@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "build/seccomp.h"
+#include "run/seccomp_load.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
