@@ -91,6 +91,10 @@ tests_unit_kjail_planner_test_mountinfo_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_build_test_explain_SOURCES = tests/unit/kjail/build/test_explain.c tests/unit/kjail/tree-fixture.h
 tests_unit_kjail_build_test_explain_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
 tests_unit_kjail_build_test_explain_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# --explain --verbose byte for byte (test_explain: KJ_UPDATE_GOLDEN=1 rewrites them)
+EXPLAIN_GOLDEN = tests/unit/golden/explain/root.txt tests/unit/golden/explain/user.txt \
+	tests/unit/golden/explain/nested.txt
+EXTRA_DIST += $(EXPLAIN_GOLDEN)
 tests_unit_kjail_run_test_probe_SOURCES = tests/unit/kjail/run/test_probe.c
 tests_unit_kjail_run_test_probe_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_run_test_probe_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
