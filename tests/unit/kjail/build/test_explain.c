@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* --explain: the verdict on a path, its rule and origin, in words and as
  * JSON, over plans built by hand (as bwrap.c's tests do) and by plan_build
- * over a real tree (made under the build directory, like test_host's). */
+ * over a real tree (made under the build directory, like test_host's); the
+ * jail described in full (--verbose, golden) and on one screen (golden,
+ * and nothing left out without a count). */
 #include "config.h"
 #include <stdarg.h>
 #include <stddef.h>
@@ -400,7 +402,7 @@ static void test_policy_json(void **state)
 	/* --explain --json: the same, and those two */
 	struct capture c;
 	cap_open(&c);
-	explain_policy(c.f, &p, &pl, "/usr/bin/bwrap", true);
+	explain_policy(c.f, &p, &pl, "/usr/bin/bwrap", EXPLAIN_JSON);
 	_cleanup_free_ char *full = cap_close(&c);
 	doc = json_loads(full, 0, &jerr);
 	if (!doc)
@@ -428,7 +430,7 @@ static void test_policy_text(void **state)
 	policy_init(&p);
 	struct capture c;
 	cap_open(&c);
-	explain_policy(c.f, &p, &pl, "/usr/bin/bwrap", false);
+	explain_policy(c.f, &p, &pl, "/usr/bin/bwrap", EXPLAIN_VERBOSE);
 	_cleanup_free_ char *got = cap_close(&c);
 	_cleanup_free_ char *lines = xasprintf(
 		"backend: bwrap (/usr/bin/bwrap; built-in default)\n"
@@ -531,11 +533,11 @@ static void check_golden(const char *name, const char *got)
 
 /* What explain_policy writes, with @LANDLOCK@ and @SECCOMP@ for what
  * this kernel and this build say. */
-static char *render(const struct policy *p, const struct plan *pl)
+static char *render(const struct policy *p, const struct plan *pl, enum explain_form form)
 {
 	struct capture c;
 	cap_open(&c);
-	explain_policy(c.f, p, pl, "/usr/bin/bwrap", false);
+	explain_policy(c.f, p, pl, "/usr/bin/bwrap", form);
 	_cleanup_free_ char *got = cap_close(&c);
 	_cleanup_free_ char *a = subst(got, landlock_status(pl->allow_userns), "@LANDLOCK@");
 	return subst(a, seccomp_built_in() ? "seccomp: filter on" : "seccomp: NOT built in",
@@ -751,12 +753,13 @@ static void nested_plan(struct policy *p, struct plan *pl)
 	entry_add(&pl->cache_overridden, "PIP_CACHE_DIR", "/elsewhere/pip");
 }
 
-static void golden_of(void (*build)(struct policy *, struct plan *), const char *name)
+static void golden_of(void (*build)(struct policy *, struct plan *), const char *name,
+		      enum explain_form form)
 {
 	struct policy p;
 	struct plan pl;
 	build(&p, &pl);
-	_cleanup_free_ char *got = render(&p, &pl);
+	_cleanup_free_ char *got = render(&p, &pl, form);
 	check_golden(name, got);
 	plan_free(&pl);
 	policy_free(&p);
@@ -767,9 +770,174 @@ static void golden_of(void (*build)(struct policy *, struct plan *), const char 
 static void test_golden_verbose(void **state)
 {
 	(void)state;
-	golden_of(root_plan, "root.txt");
-	golden_of(user_plan, "user.txt");
-	golden_of(nested_plan, "nested.txt");
+	golden_of(root_plan, "root.txt", EXPLAIN_VERBOSE);
+	golden_of(user_plan, "user.txt", EXPLAIN_VERBOSE);
+	golden_of(nested_plan, "nested.txt", EXPLAIN_VERBOSE);
+}
+
+/* Plain --explain: the same plans in one screen each (NAME.short). */
+static void test_golden_short(void **state)
+{
+	(void)state;
+	golden_of(root_plan, "root.short", EXPLAIN_SHORT);
+	golden_of(user_plan, "user.short", EXPLAIN_SHORT);
+	golden_of(nested_plan, "nested.short", EXPLAIN_SHORT);
+}
+
+/* Whether text holds line as a whole line. */
+static bool has_line(const char *text, const char *line, size_t len)
+{
+	for (const char *at = text; *at;) {
+		size_t n = strcspn(at, "\n");
+		if (n == len && strncmp(at, line, len) == 0)
+			return true;
+		at += n + (at[n] == '\n');
+	}
+	return false;
+}
+
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* Nothing silently left out: each line of the short form is a line of the
+ * full one or a summary (it sends to --explain --verbose), the last is the
+ * tally, and the full form has exactly its verbatim lines, the tally's
+ * counts and the seccomp line the summary replaced. */
+static void check_folds(const char *name, const char *full, const char *brief)
+{
+	size_t verbatim = 0, counted = 0;
+	const char *last = NULL;
+	for (const char *l = brief; *l;) {
+		size_t len = strcspn(l, "\n");
+		_cleanup_free_ char *line = xstrndup(l, len);
+		if (!strstr(line, "--explain --verbose")) {
+			if (!has_line(full, l, len))
+				fail_msg("%s: \"%s\" is in the short form only", name, line);
+			verbatim++;
+		}
+		last = l;
+		l += len + (l[len] == '\n');
+	}
+	assert_non_null(last);
+	if (!str_has_prefix(last, "... and ") || !strstr(last, ": --explain --verbose\n"))
+		fail_msg("%s: the short form does not end with the tally: %s", name, last);
+	for (const char *c = last + strlen("... and "); c && *c != ':';) {
+		char *end;
+		unsigned long n = strtoul(c, &end, 10);
+		assert_true(end > c);
+		counted += n;
+		c = strpbrk(end, ",:");
+		if (c && *c == ',')
+			c += 2;
+	}
+	assert_int_equal(count_lines(full), verbatim + counted + 1);
+}
+
+static void folds_of(void (*build)(struct policy *, struct plan *), const char *name)
+{
+	struct policy p;
+	struct plan pl;
+	build(&p, &pl);
+	_cleanup_free_ char *full = render(&p, &pl, EXPLAIN_VERBOSE);
+	_cleanup_free_ char *brief = render(&p, &pl, EXPLAIN_SHORT);
+	check_folds(name, full, brief);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+static void test_short_leaves_nothing_uncounted(void **state)
+{
+	(void)state;
+	folds_of(root_plan, "root");
+	folds_of(user_plan, "user");
+	folds_of(nested_plan, "nested");
+}
+
+/* The lines of text that start with prefix, in order. */
+static char *lines_with(const char *text, const char *prefix)
+{
+	struct capture c;
+	cap_open(&c);
+	for (const char *l = text; *l;) {
+		size_t len = strcspn(l, "\n");
+		if (str_has_prefix(l, prefix))
+			fprintf(c.f, "%.*s\n", (int)len, l);
+		l += len + (l[len] == '\n');
+	}
+	return cap_close(&c);
+}
+
+/* What the user set keeps its line however many built-in entries of its
+ * kind there are, and takes a line of the kind's share; a skip that is no
+ * mere absence (a symlink not pinned, a path that does not resolve) keeps
+ * its line too, and so does an origin in parentheses of its own. */
+static void test_short_keeps_what_the_user_set(void **state)
+{
+	(void)state;
+	struct policy p;
+	policy_init(&p);
+	struct plan pl;
+	memset(&pl, 0, sizeof pl);
+	pl.backend = BACKEND_BWRAP;
+	pl.workspace = xstrdup("/w");
+	pl.network = true;
+	pl.inside_id = -1;
+	for (unsigned i = 0; i < 12; i++) {
+		_cleanup_free_ char *a = xasprintf("/h/.builtin-%02u", i);
+		_cleanup_free_ char *b = xasprintf("/h/mine-%02u", i);
+		plan_add(&pl, OP_MASK_DIR, a, "masked", "built-in credential store");
+		plan_add(&pl, OP_MASK_FILE, b, "masked",
+			 i % 2 ? "--deny-read" : "/h/.config/kjail/config.ini:7");
+	}
+	entry_add(&pl.skipped, "/h/a", "missing, nothing to mask (built-in credential store)");
+	entry_add(&pl.skipped, "/h/b", "missing, nothing to mask (--deny-read)");
+	entry_add(&pl.skipped, "/h/c", "unresolvable, not masked (built-in credential store)");
+	entry_add(&pl.skipped, "/h/d",
+		  "missing, nothing to mask (built-in, as root: cloud-init data (user data))");
+	entry_add(&pl.skipped, "/h/e", "already masked (an empty read-only file over it) "
+				       "(built-in, as root: password hashes)");
+	entry_add(&pl.skipped, "/h/f", "already masked (an empty read-only file over it) "
+				       "(/h/.config/kjail/config.ini:8)");
+	entry_add(&pl.skipped, "/h/g", "missing, nothing to mask (built-in)x");
+	pl.cache = CACHE_OFF;
+	_cleanup_free_ char *got = render(&p, &pl, EXPLAIN_SHORT);
+	_cleanup_free_ char *masked = lines_with(got, "masked: ");
+	assert_string_equal(masked, "masked: /h/.builtin-00 (built-in credential store)\n"
+				    "masked: /h/mine-00 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/.builtin-01 (built-in credential store)\n"
+				    "masked: /h/mine-01 (--deny-read)\n"
+				    "masked: /h/.builtin-02 (built-in credential store)\n"
+				    "masked: /h/mine-02 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/.builtin-03 (built-in credential store)\n"
+				    "masked: /h/mine-03 (--deny-read)\n"
+				    "masked: /h/.builtin-04 (built-in credential store)\n"
+				    "masked: /h/mine-04 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/mine-05 (--deny-read)\n"
+				    "masked: /h/mine-06 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/mine-07 (--deny-read)\n"
+				    "masked: /h/mine-08 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/mine-09 (--deny-read)\n"
+				    "masked: /h/mine-10 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/mine-11 (--deny-read)\n");
+	_cleanup_free_ char *skipped = lines_with(got, "skipped: ");
+	assert_string_equal(skipped,
+			    "skipped: /h/b (missing, nothing to mask (--deny-read))\n"
+			    "skipped: /h/c (unresolvable, not masked (built-in credential store))\n"
+			    "skipped: /h/f (already masked (an empty read-only file over it) "
+			    "(/h/.config/kjail/config.ini:8))\n"
+			    "skipped: /h/g (missing, nothing to mask (built-in)x)\n");
+	_cleanup_free_ char *tally = lines_with(got, "... and ");
+	assert_string_equal(tally, "... and 66 seccomp rules, 7 more masks, 3 more skipped masks: "
+				   "--explain --verbose\n");
+	_cleanup_free_ char *full = render(&p, &pl, EXPLAIN_VERBOSE);
+	check_folds("user-set", full, got);
+	plan_free(&pl);
+	policy_free(&p);
 }
 
 int main(void)
@@ -784,6 +952,9 @@ int main(void)
 		cmocka_unit_test(test_policy_json),
 		cmocka_unit_test(test_policy_text),
 		cmocka_unit_test(test_golden_verbose),
+		cmocka_unit_test(test_golden_short),
+		cmocka_unit_test(test_short_leaves_nothing_uncounted),
+		cmocka_unit_test(test_short_keeps_what_the_user_set),
 	};
 	return unit_status(cmocka_run_group_tests(tests, setup, teardown));
 }
