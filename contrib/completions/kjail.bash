@@ -128,7 +128,7 @@ _kjail()
 				-e --deny-env -k --keep-env -n --no-network --network
 				--nested-userns --no-defaults --allow-userns --allow-host --device --allow-socket --cache
 				--no-cache --config
-				--backend --print --explain --json --doctor -h --help
+				--backend --print --explain --json -v --verbose --doctor -h --help
 				-V --version' -- "$cur"
 		elif ((explain)); then
 			# --explain [PATH]...: the paths to judge.

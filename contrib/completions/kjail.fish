@@ -30,7 +30,7 @@ function __kjail_state
             case '--*'
             case '-*'
                 # Stacked short options (-nC DIR); an argument may be attached.
-                if string match -qr -- '^-[nhV]*[Cwrek]$' $t
+                if string match -qr -- '^-[nvhV]*[Cwrek]$' $t
                     set need 1
                 end
             case '*'
@@ -67,7 +67,7 @@ function __kjail_complete_command
                 case --workspace --writable --deny-read --deny-env --keep-env --config --backend --allow-host --device --allow-socket --cache
                     set need 1
                 case '-*'
-                    if string match -qr -- '^-[nhV]*[Cwrek]$' $t
+                    if string match -qr -- '^-[nvhV]*[Cwrek]$' $t
                         set need 1
                     end
                 case '*'
@@ -105,6 +105,7 @@ complete -c kjail -n __kjail_options -l backend -x -a 'auto bwrap seatbelt conta
 complete -c kjail -n __kjail_options -l print -d 'Print the backend invocation instead of running it'
 complete -c kjail -n __kjail_options -l explain -d 'Describe the jail, or the verdict on each PATH'
 complete -c kjail -n __kjail_options -l json -d 'Machine-readable --print and --explain'
+complete -c kjail -n __kjail_options -s v -l verbose -d 'With --explain: every rule, mask and absent path'
 complete -c kjail -n __kjail_options -l doctor -d 'Check the host and say how to fix it'
 complete -c kjail -n __kjail_options -s h -l help -d 'Show help and exit'
 complete -c kjail -n __kjail_options -s V -l version -d 'Show the version and build and exit'

@@ -24,6 +24,7 @@ libkjail_a_SOURCES = \
 	src/kjail/cfgfilter/json.c \
 	src/kjail/build/bwrap.c src/kjail/build/bwrap.h \
 	src/kjail/build/explain.c src/kjail/build/explain.h \
+	src/kjail/build/brief.c src/kjail/build/brief.h \
 	src/kjail/run/stdio_guard.c src/kjail/run/stdio_guard.h \
 	src/kjail/run/locate.c src/kjail/run/locate.h \
 	src/kjail/run/spawn.c src/kjail/run/spawn.h \
@@ -100,6 +101,12 @@ tests_unit_kjail_planner_test_mountinfo_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_build_test_explain_SOURCES = tests/unit/kjail/build/test_explain.c tests/unit/kjail/tree-fixture.h
 tests_unit_kjail_build_test_explain_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
 tests_unit_kjail_build_test_explain_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# --explain --verbose byte for byte (NAME.txt) and plain --explain (NAME.short);
+# test_explain: KJ_UPDATE_GOLDEN=1 rewrites them
+EXPLAIN_GOLDEN = tests/unit/golden/explain/root.txt tests/unit/golden/explain/user.txt \
+	tests/unit/golden/explain/nested.txt tests/unit/golden/explain/root.short \
+	tests/unit/golden/explain/user.short tests/unit/golden/explain/nested.short
+EXTRA_DIST += $(EXPLAIN_GOLDEN)
 tests_unit_kjail_run_test_probe_SOURCES = tests/unit/kjail/run/test_probe.c
 tests_unit_kjail_run_test_probe_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_run_test_probe_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

@@ -40,7 +40,7 @@ enum {
 	OPT_CACHE, OPT_NO_CACHE,
 };
 
-static const char short_opts[] = "+:C:w:r:e:k:nhV";
+static const char short_opts[] = "+:C:w:r:e:k:nvhV";
 static const struct option long_opts[] = {
 	{ "workspace", required_argument, NULL, 'C' },
 	{ "writable", required_argument, NULL, 'w' },
@@ -62,6 +62,7 @@ static const struct option long_opts[] = {
 	{ "print", no_argument, NULL, OPT_PRINT },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "doctor", no_argument, NULL, OPT_DOCTOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -107,6 +108,7 @@ static void usage(FILE *out)
 	      "      --print            print the backend invocation instead of running it\n"
 	      "      --explain [PATH]...  describe the jail, or the verdict on each PATH\n"
 	      "      --json             machine-readable --print and --explain\n"
+	      "  -v, --verbose          with --explain: every rule, mask and absent path\n"
 	      "      --doctor           check this host: what works, what does not, the fix\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and build and exit\n"
@@ -142,7 +144,7 @@ static void version(void)
 
 struct cli {
 	const char *config;
-	bool print, explain, json, doctor;
+	bool print, explain, json, verbose, doctor;
 	const char *home;      /* for ~ in flag values */
 };
 
@@ -276,6 +278,9 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 		case OPT_JSON:
 			cli->json = true;
 			break;
+		case 'v':
+			cli->verbose = true;
+			break;
 		case OPT_DOCTOR:
 			break;
 		default:
@@ -286,6 +291,8 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 		die("--print and --explain cannot be combined");
 	if (cli->json && !cli->print && !cli->explain)
 		die("--json goes with --print or --explain");
+	if (cli->verbose && !cli->explain)
+		die("--verbose goes with --explain");
 }
 
 static void load_config(struct policy *p, const struct cli *cli, const char *home)
@@ -432,7 +439,9 @@ int main(int argc, char **argv)
 		if (rest[0])
 			explain_paths(stdout, &pl, cwd, rest, cli.json);
 		else
-			explain_policy(stdout, &p, &pl, bwrap, cli.json);
+			explain_policy(stdout, &p, &pl, bwrap,
+				       cli.json ? EXPLAIN_JSON
+				       : cli.verbose ? EXPLAIN_VERBOSE : EXPLAIN_SHORT);
 		plan_free(&pl);
 		policy_free(&p);
 		return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "build/explain.h"
+#include "build/brief.h"
 #include "policy/cache.h"
 #include "git/link.h"
 #include "entry/landlock.h"
@@ -99,18 +100,32 @@ static bool same_rule(const struct sc_rule *a, const struct sc_rule *b)
 }
 
 /* One line per distinct (system call, argument test): the personality
- * rule is dozens of BPF rules but one idea. */
-static void text_filter(FILE *out, const struct plan *pl)
+ * rule is dozens of BPF rules but one idea. The short form counts them,
+ * and the system calls they are on, in the first line. */
+static void text_filter(FILE *out, const struct plan *pl, struct brief *b)
 {
 	struct sc_opts o = { .allow_userns = pl->allow_userns, .no_network = !pl->network };
-	size_t n;
+	size_t n, rules = 0, calls = 0;
 	struct sc_rule *r = seccomp_rules(&o, &n);
-	fprintf(out, "seccomp: %s\n", seccomp_built_in() ? "filter on" : "NOT built in");
+	for (size_t i = 0; i < n; i++) {
+		rules += !(i && same_rule(&r[i], &r[i - 1]));
+		size_t j = 0;
+		while (j < i && strcmp(r[j].syscall, r[i].syscall) != 0)
+			j++;
+		calls += j == i;
+	}
+	fprintf(out, "seccomp: %s", seccomp_built_in() ? "filter on" : "NOT built in");
+	if (!b->verbose)
+		fprintf(out, ", %zu rules on %zu system calls (--explain --verbose lists them)", rules,
+			calls);
+	fputc('\n', out);
 	for (size_t i = 0; i < n; i++) {
 		if (i && same_rule(&r[i], &r[i - 1]))
 			continue;
-		fprintf(out, "seccomp: %s%s%s -> %s (%s)\n", r[i].syscall, r[i].what ? " " : "",
-			r[i].what ? r[i].what : "", errno_name(r[i].err), r[i].why);
+		if (brief_keep(b, BRIEF_SECCOMP, true))
+			fprintf(out, "seccomp: %s%s%s -> %s (%s)\n", r[i].syscall,
+				r[i].what ? " " : "", r[i].what ? r[i].what : "",
+				errno_name(r[i].err), r[i].why);
 	}
 	free(r);
 }
@@ -215,7 +230,8 @@ static void text_sockets(FILE *out, const struct plan *pl)
 
 /* The caches: the mode, the directory, each variable set and each the
  * caller had set, each tool left out. */
-static void text_cache(FILE *out, const struct policy *p, const struct plan *pl)
+static void text_cache(FILE *out, const struct policy *p, const struct plan *pl,
+		       struct brief *b)
 {
 	fprintf(out, "cache: %s (%s)\n", cache_mode_name(pl->cache), p->cache_origin);
 	if (pl->cache_note)
@@ -224,22 +240,73 @@ static void text_cache(FILE *out, const struct policy *p, const struct plan *pl)
 		fprintf(out, "cache directory: %s (kjail's own for this workspace; writable)\n",
 			pl->cache_dir);
 	for (size_t i = 0; i < pl->cache_env.n; i++)
-		fprintf(out, "cache env: %s (%s)\n", pl->cache_env.v[i].value,
-			pl->cache_env.v[i].origin);
+		if (brief_keep(b, BRIEF_CACHE_ENV, true))
+			fprintf(out, "cache env: %s (%s)\n", pl->cache_env.v[i].value,
+				pl->cache_env.v[i].origin);
 	for (size_t i = 0; i < pl->cache_overridden.n; i++)
 		fprintf(out, "cache env: %s overrides the caller's value %s (which the jail "
 			     "may not write)\n", pl->cache_overridden.v[i].value,
 			pl->cache_overridden.v[i].origin);
 	if (pl->cache == CACHE_WORKSPACE)
 		for (const struct cache_tool *t = cache_tools; t->tool; t++)
-			if (t->note)
+			if (t->note && brief_keep(b, BRIEF_CACHE_NOTE, true))
 				fprintf(out, "cache note: %s: %s\n", t->tool, t->note);
 	if (pl->history)
 		fprintf(out, "shell history: %s (HISTFILE)\n", pl->history);
 }
 
+/* What kind of line an op makes, for the short form; BRIEF_KINDS for one
+ * it always shows (the root, /dev, /proc, /tmp, the writable roots). */
+static enum brief_kind op_kind_of_line(const struct plan *pl, const struct op *o)
+{
+	switch (o->kind) {
+	case OP_PIN:
+		return BRIEF_PINNED;
+	case OP_PROTECT: /* the workspace's first: another worktree's are many */
+		return pl->workspace && path_is_under(o->path, pl->workspace)
+			       ? BRIEF_PROTECTED
+			       : BRIEF_PROTECTED_ELSEWHERE;
+	case OP_MASK_FILE:
+		return o->data ? BRIEF_FILTERED : BRIEF_MASKED;
+	case OP_MASK_DIR:
+		return BRIEF_MASKED;
+	default:
+		return BRIEF_KINDS;
+	}
+}
+
+/* ORIGIN in a skipped entry's "WHY (ORIGIN)" (planner/tools.c: skip()),
+ * where ORIGIN may hold parentheses of its own; NULL if there is none. */
+static const char *skip_origin(const char *why)
+{
+	size_t n = strlen(why);
+	int depth = 0;
+	for (size_t i = n; i-- > 0;) {
+		if (why[i] == ')')
+			depth++;
+		else if (why[i] == '(' && --depth == 0)
+			return i + 1 < n && why[n - 1] == ')' ? why + i + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* A skip the short form may count: a built-in mask this host has nothing
+ * for, or one already covered. What else a skip says (a symlink that
+ * cannot be pinned, a path that does not resolve, the user's own mask or
+ * writable path missing) keeps its line. */
+static bool skip_foldable(const char *why)
+{
+	static const char *const benign[] = { "missing, nothing to mask (", "already masked (",
+					      "already hidden by the mask on ",
+					      "not visible: private in the jail (" };
+	for (size_t i = 0; i < ARRAY_SIZE(benign); i++)
+		if (str_has_prefix(why, benign[i]))
+			return brief_built_in(skip_origin(why));
+	return false;
+}
+
 static void text_policy(FILE *out, const struct policy *p, const struct plan *pl,
-			const char *bwrap)
+			const char *bwrap, struct brief *b)
 {
 	fprintf(out, "backend: %s (%s; %s)\n", backend_name(pl->backend), bwrap ? bwrap : "no bwrap",
 		p->backend_origin);
@@ -286,9 +353,12 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 		fprintf(out, "read-only: /proc (run as root: a chmod there would change the "
 			     "kernel's entry for every /proc on the host; writing /proc/self fails)\n");
 	fprintf(out, "landlock: %s\n", landlock_status(pl->allow_userns));
-	text_filter(out, pl);
+	text_filter(out, pl, b);
 	for (size_t i = 0; i < pl->nops; i++) {
 		const struct op *o = &pl->ops[i];
+		enum brief_kind k = op_kind_of_line(pl, o);
+		if (k != BRIEF_KINDS && !brief_keep(b, k, brief_built_in(o->origin)))
+			continue;
 		if (o->data) { /* a config file with its secrets removed */
 			fprintf(out, "filtered: %s (%s, %u secret %s%s removed; %s)\n", o->path,
 				o->format, o->removed, o->unit, o->removed == 1 ? "" : "s", o->origin);
@@ -301,21 +371,32 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	for (size_t i = 0; i < pl->created.n; i++)
 		fprintf(out, "created: %s (empty, so it can be pinned read-only: %s)\n",
 			pl->created.v[i].value, pl->created.v[i].origin);
-	/* every absent protected name is reserved (protected.h) */
+	/* every absent protected name is reserved (protected.h); the short
+	 * form says so once for all of them, unless there is only one */
 	for (size_t i = 0; i < pl->unguarded.n; i++)
-		fprintf(out, "unprotected: %s (%s; absent, so not pinned: the jail may make it, "
-			     "and kjail moves it aside after the run and warns)\n",
-			pl->unguarded.v[i].value, pl->unguarded.v[i].origin);
+		if (brief_keep(b, BRIEF_UNPROTECTED, pl->unguarded.n > 1))
+			fprintf(out, "unprotected: %s (%s; absent, so not pinned: the jail may make "
+				     "it, and kjail moves it aside after the run and warns)\n",
+				pl->unguarded.v[i].value, pl->unguarded.v[i].origin);
+	if (b->left[BRIEF_UNPROTECTED])
+		fprintf(out, "unprotected: %zu protected names absent here, so not pinned: the jail "
+			     "may make them, and kjail moves them aside after the run and warns "
+			     "(--explain --verbose lists them)\n",
+			b->left[BRIEF_UNPROTECTED]);
 	for (size_t i = 0; i < pl->watched.n; i++)
 		fprintf(out, "watched: %s (%s; what the jail adds in it is moved aside after the "
 			     "run, and kjail warns)\n",
 			pl->watched.v[i].value, pl->watched.v[i].origin);
 	for (size_t i = 0; i < pl->skipped.n; i++)
-		fprintf(out, "skipped: %s (%s)\n", pl->skipped.v[i].value, pl->skipped.v[i].origin);
+		if (brief_keep(b, BRIEF_SKIPPED, skip_foldable(pl->skipped.v[i].origin)))
+			fprintf(out, "skipped: %s (%s)\n", pl->skipped.v[i].value,
+				pl->skipped.v[i].origin);
 	for (size_t i = 0; i < pl->env_removed.n; i++)
-		fprintf(out, "env unset: %s (%s)\n", pl->env_removed.v[i].value,
-			pl->env_removed.v[i].origin);
-	text_cache(out, p, pl);
+		if (brief_keep(b, BRIEF_ENV_UNSET, brief_built_in(pl->env_removed.v[i].origin)))
+			fprintf(out, "env unset: %s (%s)\n", pl->env_removed.v[i].value,
+				pl->env_removed.v[i].origin);
+	text_cache(out, p, pl, b);
+	brief_tally(out, b);
 }
 
 static void entries_json(struct jsonw *w, const char *name, const struct entry_list *l,
@@ -539,12 +620,14 @@ static void json_policy(FILE *out, const struct policy *p, const struct plan *pl
 }
 
 void explain_policy(FILE *out, const struct policy *p, const struct plan *pl, const char *bwrap,
-		    bool json)
+		    enum explain_form form)
 {
-	if (json)
+	if (form == EXPLAIN_JSON) {
 		json_policy(out, p, pl, bwrap, true);
-	else
-		text_policy(out, p, pl, bwrap);
+		return;
+	}
+	struct brief b = { .verbose = form == EXPLAIN_VERBOSE };
+	text_policy(out, p, pl, bwrap, &b);
 }
 
 char *explain_policy_for_jail(const struct policy *p, const struct plan *pl, const char *bwrap)

@@ -23,8 +23,13 @@ struct verdict {
 /* Verdict for path (resolved against cwd). *v owns only v->path. */
 void explain_verdict(const struct plan *pl, const char *path, const char *cwd, struct verdict *v);
 
+/* How explain_policy describes the jail: in one screen, what matters in
+ * full and the rest counted in a last line (build/brief.h); every line
+ * (--verbose); or as the policy document (--json). */
+enum explain_form { EXPLAIN_SHORT, EXPLAIN_VERBOSE, EXPLAIN_JSON };
+
 void explain_policy(FILE *out, const struct policy *p, const struct plan *pl, const char *bwrap,
-		    bool json);
+		    enum explain_form form);
 /* The JSON of explain_policy without the seccomp rule list (constant, and
  * half the cost): what the jail finds at KJ_POLICY_FILE on every run, as
  * one allocated string the caller frees. */

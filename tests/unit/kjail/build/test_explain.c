@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* --explain: the verdict on a path, its rule and origin, in words and as
  * JSON, over plans built by hand (as bwrap.c's tests do) and by plan_build
- * over a real tree (made under the build directory, like test_host's). */
+ * over a real tree (made under the build directory, like test_host's); the
+ * jail described in full (--verbose, golden) and on one screen (golden,
+ * and nothing left out without a count). */
 #include "config.h"
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +21,9 @@
 #include <unistd.h>
 
 #include "build/explain.h"
+#include "build/seccomp.h"
+#include "entry/landlock.h"
+#include "policy/egress.h"
 #include "path.h"
 
 /* A top-level directory no host has: paths under it resolve to themselves
@@ -397,7 +402,7 @@ static void test_policy_json(void **state)
 	/* --explain --json: the same, and those two */
 	struct capture c;
 	cap_open(&c);
-	explain_policy(c.f, &p, &pl, "/usr/bin/bwrap", true);
+	explain_policy(c.f, &p, &pl, "/usr/bin/bwrap", EXPLAIN_JSON);
 	_cleanup_free_ char *full = cap_close(&c);
 	doc = json_loads(full, 0, &jerr);
 	if (!doc)
@@ -425,7 +430,7 @@ static void test_policy_text(void **state)
 	policy_init(&p);
 	struct capture c;
 	cap_open(&c);
-	explain_policy(c.f, &p, &pl, "/usr/bin/bwrap", false);
+	explain_policy(c.f, &p, &pl, "/usr/bin/bwrap", EXPLAIN_VERBOSE);
 	_cleanup_free_ char *got = cap_close(&c);
 	_cleanup_free_ char *lines = xasprintf(
 		"backend: bwrap (/usr/bin/bwrap; built-in default)\n"
@@ -460,6 +465,481 @@ static void test_policy_text(void **state)
 	plan_free(&pl);
 }
 
+/* ------------------------------------------------------------ golden */
+/* --explain --verbose, byte for byte, for three plans built by hand over
+ * made-up paths (rendering reads none): tests/unit/golden/explain/NAME.txt,
+ * captured from --explain before it learned to summarise (issue 37);
+ * KJ_UPDATE_GOLDEN=1 rewrites them. What depends on the kernel or the
+ * build stands as @LANDLOCK@ and @SECCOMP@. */
+
+/* Replace every occurrence of from in s by to (fresh string). */
+static char *subst(const char *s, const char *from, const char *to)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	assert_non_null(f);
+	size_t fl = strlen(from);
+	const char *hit;
+	while ((hit = strstr(s, from))) {
+		fwrite(s, 1, (size_t)(hit - s), f);
+		fputs(to, f);
+		s = hit + fl;
+	}
+	fputs(s, f);
+	assert_int_equal(fclose(f), 0);
+	return out;
+}
+
+static char *golden_path(const char *name)
+{
+	const char *s = getenv("top_srcdir");
+	return xasprintf("%s/tests/unit/golden/explain/%s", s && s[0] ? s : ".", name);
+}
+
+static void check_golden(const char *name, const char *got)
+{
+	_cleanup_free_ char *path = golden_path(name);
+	if (getenv("KJ_UPDATE_GOLDEN")) {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(got, f);
+		assert_int_equal(fclose(f), 0);
+		return;
+	}
+	size_t len;
+	_cleanup_free_ char *want = read_file_capped(path, 1 << 22, &len);
+	if (!want) {
+		print_error("cannot read %s (run with KJ_UPDATE_GOLDEN=1 to make it)\n", path);
+		fail();
+	}
+	if (strcmp(want, got) == 0)
+		return;
+	/* The first line that differs, rather than two long strings. */
+	const char *a = want, *b = got;
+	int line = 1;
+	while (*a && *a == *b) {
+		if (*a == '\n')
+			line++;
+		a++;
+		b++;
+	}
+	while (a > want && a[-1] != '\n')
+		a--, b--;
+	print_error("%s differs from the golden file at line %d:\n  want: %.*s\n  got:  %.*s\n", name,
+		    line, (int)strcspn(a, "\n"), a, (int)strcspn(b, "\n"), b);
+	fail();
+}
+
+/* What explain_policy writes, with @LANDLOCK@ and @SECCOMP@ for what
+ * this kernel and this build say. */
+static char *render(const struct policy *p, const struct plan *pl, enum explain_form form)
+{
+	struct capture c;
+	cap_open(&c);
+	explain_policy(c.f, p, pl, "/usr/bin/bwrap", form);
+	_cleanup_free_ char *got = cap_close(&c);
+	_cleanup_free_ char *a = subst(got, landlock_status(pl->allow_userns), "@LANDLOCK@");
+	return subst(a, seccomp_built_in() ? "seccomp: filter on" : "seccomp: NOT built in",
+		     "seccomp: @SECCOMP@");
+}
+
+/* n entries PREFIX0, PREFIX1, ... */
+static void add_entries(struct entry_list *l, const char *prefix, unsigned n, const char *origin)
+{
+	for (unsigned i = 0; i < n; i++) {
+		_cleanup_free_ char *v = xasprintf("%s%u", prefix, i);
+		entry_add(l, v, origin);
+	}
+}
+
+static struct op *add_filtered(struct plan *pl, const char *path, const char *format,
+			       unsigned removed, const char *origin)
+{
+	struct op *o = plan_add(pl, OP_MASK_FILE, path, "filtered", origin);
+	o->data = xstrdup("[user]\n");
+	o->len = strlen(o->data);
+	o->removed = removed;
+	o->format = format;
+	o->unit = "line";
+	return o;
+}
+
+/* As plan_build makes it for root in a fresh home (/w/home, inside the
+ * workspace /w): the host's devices and /proc read-only, the protected
+ * names, masks that exist and dozens that do not, the caches. */
+static void root_plan(struct policy *p, struct plan *pl)
+{
+	static const char cache[] = "/root/.cache/kjail/ws/w-0123456789abcdef";
+	static const char *const devs[] = { "/dev/null", "/dev/zero", "/dev/full",
+					    "/dev/random", "/dev/urandom", "/dev/tty" };
+	static const char *const shadow[] = { "/etc/gshadow", "/etc/gshadow-", "/etc/shadow",
+					      "/etc/shadow-" };
+	static const char *const names[] = { "hooks", "config", "info/attributes", "HEAD" };
+	policy_init(p);
+	memset(pl, 0, sizeof *pl);
+	pl->backend = BACKEND_BWRAP;
+	pl->workspace = xstrdup("/w");
+	pl->network = true;
+	pl->inside_id = -1;
+	pl->proc_read_only = true;
+	for (size_t i = 0; i < ARRAY_SIZE(devs); i++)
+		strv_push(&pl->host_devices, devs[i]);
+	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
+	plan_add(pl, OP_DEV, "/dev", "private", "minimal /dev");
+	plan_add(pl, OP_PROC, "/proc", "private", "the jail's own processes");
+	plan_add(pl, OP_TMP, "/tmp", "private", "empty tmpfs");
+	plan_add(pl, OP_POLICY, "/tmp/.kjail", "kjail's own policy, as JSON", "built-in");
+	plan_add(pl, OP_BIND, "/w", "workspace", "current directory");
+	plan_add(pl, OP_PIN, "/w/home", "pinned: ancestor of a protected path", "built-in protection");
+	plan_add(pl, OP_PIN, "/w/home/.config", "pinned: ancestor of a protected path",
+		 "built-in protection");
+	plan_add(pl, OP_PROTECT, "/w/home/.config/kjail",
+		 "protected: kjail and kli configuration", "built-in protection inside writable /w");
+	plan_add(pl, OP_PROTECT, "/w/home/.config/kli", "protected: kjail and kli configuration",
+		 "built-in protection inside writable /w");
+	/* more protected names than a short --explain shows */
+	for (unsigned r = 0; r < 3; r++)
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+			_cleanup_free_ char *path = xasprintf("/w/r%u/.git/%s", r, names[i]);
+			_cleanup_free_ char *rule = xasprintf("protected: git %s", names[i]);
+			plan_add(pl, OP_PROTECT, path, rule, "built-in protection inside writable /w");
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(shadow); i++)
+		plan_add(pl, OP_MASK_FILE, shadow[i], "masked", "built-in, as root: password hashes");
+	plan_add(pl, OP_MASK_DIR, "/etc/ssl/private", "masked", "built-in, as root: TLS keys");
+	plan_add(pl, OP_MASK_DIR, "/root/.cache/kjail/ws", "masked",
+		 "the other workspaces' toolchain caches");
+	add_filtered(pl, "/root/.gitconfig", "gitconfig", 0, "built-in credential store");
+	add_filtered(pl, "/root/.npmrc", "npmrc", 1, "built-in credential store");
+	plan_add(pl, OP_BIND, cache, "toolchain caches of this workspace", "built-in default")
+		->inner = true;
+	entry_add(&pl->created, "/w/home/.config/kjail", "kjail and kli configuration");
+	entry_add(&pl->created, "/w/home/.config/kli", "kjail and kli configuration");
+	add_entries(&pl->unguarded, "/w/.unguarded-", 30, "coding agent config");
+	entry_add(&pl->unguarded, "/w/.git/hooks", "git hooks");
+	add_entries(&pl->skipped, "/root/.store-", 40,
+		    "missing, nothing to mask (built-in credential store)");
+	add_entries(&pl->skipped, "/run/engine-", 3,
+		    "missing, nothing to mask (built-in: container engine socket)");
+	entry_add(&pl->skipped, "/etc/ssh/ssh_host_rsa_key",
+		  "missing, nothing to mask (built-in, as root: the host's SSH keys)");
+	entry_add(&pl->env_removed, "AWS_CA_BUNDLE", "built-in secret scrub, pattern AWS_*");
+	pl->cache = CACHE_WORKSPACE;
+	pl->cache_dir = xstrdup(cache);
+	static const char *const vars[][2] = {
+		{ "npm_config_cache", "npm" }, { "XDG_CACHE_HOME", "xdg" },
+		{ "PIP_CACHE_DIR", "pip" },    { "GOCACHE", "go" },
+		{ "GOMODCACHE", "go" },        { "CCACHE_DIR", "ccache" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		_cleanup_free_ char *v = xasprintf("%s=%s/%s", vars[i][0], cache, vars[i][1]);
+		entry_add(&pl->cache_env, v, vars[i][1]);
+	}
+	pl->history = xasprintf("%s/history", cache);
+}
+
+/* A user's jail with most of what a config file and flags can ask for: an
+ * allowlist, a socket, a GPU, user namespaces, its own masks among more
+ * built-in ones than a short --explain shows, a missing --deny-read, a
+ * protected name that is a symlink, a watched directory, no caches. */
+static void user_plan(struct policy *p, struct plan *pl)
+{
+	policy_init(p);
+	entry_add(&p->sources, "/home/u/.config/kjail/config.ini", "config file");
+	bool_set(&p->allow_userns, true, "--allow-userns");
+	str_set(&p->backend_origin, "--backend");
+	str_set(&p->cache_origin, "/home/u/.config/kjail/config.ini:2");
+	memset(pl, 0, sizeof *pl);
+	pl->backend = BACKEND_BWRAP;
+	pl->workspace = xstrdup("/home/u/src/proj");
+	pl->net = NET_ALLOWLIST;
+	pl->net_origin = "--allow-host";
+	char err[256];
+	struct entry_list hosts = { 0 };
+	assert_true(egress_add(&hosts, "--allow-host", "api.example.org", "--allow-host", err,
+			       sizeof err));
+	assert_true(egress_add(&hosts, "allow-host", "*.example.net:8443",
+			       "/home/u/.config/kjail/config.ini:3", err, sizeof err));
+	pl->allow = egress_rules(&hosts, &pl->strings, &pl->nallow);
+	entry_list_free(&hosts);
+	pl->sockets = xcalloc(1, sizeof *pl->sockets);
+	pl->nsockets = 1;
+	pl->sockets[0] = (struct plan_socket){ .path = "/run/user/1000/ssh-agent.sock",
+					       .name = "ssh-agent",
+					       .given = "/tmp/ssh-XXXX/agent.1",
+					       .origin = "--allow-socket",
+					       .gives = "signing with every key the agent holds" };
+	pl->allow_userns = true;
+	pl->inside_id = 0;
+	pl->devices = xcalloc(2, sizeof *pl->devices);
+	pl->ndevices = 2;
+	pl->devices[0] = (struct dev_bind){ .path = xstrdup("/dev/dri/card0"), .cls = "gpu",
+					    .origin = "--device=gpu" };
+	pl->devices[1] = (struct dev_bind){ .path = xstrdup("/dev/dri/by-path/pci-card"),
+					    .target = xstrdup("../card0"), .cls = "gpu",
+					    .origin = "--device=gpu" };
+	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
+	plan_add(pl, OP_DEV, "/dev", "private", "minimal /dev");
+	plan_add(pl, OP_PROC, "/proc", "private", "the jail's own processes");
+	plan_add(pl, OP_TMP, "/tmp", "private", "empty tmpfs");
+	plan_add(pl, OP_POLICY, "/tmp/.kjail", "kjail's own policy, as JSON", "built-in");
+	plan_add(pl, OP_BIND, "/home/u/src/proj", "workspace", "current directory");
+	plan_add(pl, OP_BIND, "/home/u/build", "writable path", "--writable");
+	plan_add(pl, OP_PIN, "/home/u/src/proj/.git", "pinned: ancestor of a protected path",
+		 "built-in protection");
+	plan_add(pl, OP_PROTECT, "/home/u/src/proj/.git/hooks", "protected: git hooks",
+		 "built-in protection inside writable /home/u/src/proj");
+	plan_add(pl, OP_PROTECT, "/home/u/src/proj/.git/config", "protected: git config",
+		 "built-in protection inside writable /home/u/src/proj");
+	plan_add(pl, OP_MASK_DIR, "/home/u/.aws", "masked", "built-in credential store");
+	plan_add(pl, OP_MASK_FILE, "/home/u/src/proj/.env", "masked",
+		 "/home/u/.config/kjail/config.ini:4");
+	for (unsigned i = 0; i < 12; i++) {
+		_cleanup_free_ char *path = xasprintf("/home/u/.store-%u", i);
+		plan_add(pl, OP_MASK_DIR, path, "masked", "built-in credential store");
+	}
+	plan_add(pl, OP_MASK_FILE, "/home/u/secret.txt", "masked", "--deny-read");
+	add_filtered(pl, "/home/u/.npmrc", "npmrc", 2, "built-in credential store");
+	plan_add(pl, OP_SOCKET, "/run/user/1000/ssh-agent.sock", "allowed socket: ssh-agent",
+		 "--allow-socket");
+	entry_add(&pl->unguarded, "/home/u/src/proj/.envrc", "direnv script");
+	entry_add(&pl->watched, "/home/u/src/proj/.git/modules",
+		  "where git keeps submodules' repositories");
+	entry_add(&pl->skipped, "/home/u/gone", "missing, nothing to mask (--deny-read)");
+	entry_add(&pl->skipped, "/home/u/src/proj/.vscode",
+		  "symlink, cannot be pinned (built-in protection inside writable /home/u/src/proj)");
+	add_entries(&pl->skipped, "/home/u/.absent-", 5,
+		    "missing, nothing to mask (built-in credential store)");
+	entry_add(&pl->env_removed, "MY_TOKEN", "--deny-env");
+	entry_add(&pl->env_removed, "http_proxy",
+		  "a proxy the jail cannot reach (allow-host: the jail's own proxy is HTTP_PROXY)");
+	add_entries(&pl->env_removed, "AWS_SECRET_", 12, "built-in secret scrub, pattern AWS_*");
+	pl->cache = CACHE_OFF;
+	pl->cache_note = "home directory /home/u: Permission denied";
+}
+
+/* Nested (--nested-userns), no network, shared caches whose variables
+ * replace the caller's. */
+static void nested_plan(struct policy *p, struct plan *pl)
+{
+	policy_init(p);
+	bool_set(&p->network, false, "--no-network");
+	bool_set(&p->nested_userns, true, "--nested-userns");
+	str_set(&p->cache_origin, "--cache");
+	str_set(&p->workspace_origin, "--workspace");
+	memset(pl, 0, sizeof *pl);
+	pl->backend = BACKEND_BWRAP;
+	pl->workspace = xstrdup("/srv/ws");
+	pl->net = NET_NONE;
+	pl->nested_userns = true;
+	pl->inside_id = -1;
+	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
+	plan_add(pl, OP_DEV, "/dev", "private", "minimal /dev");
+	plan_add(pl, OP_PROC_BIND, "/proc", "read-only", "the host's /proc (--nested-userns)");
+	plan_add(pl, OP_TMP, "/tmp", "private", "empty tmpfs");
+	plan_add(pl, OP_BIND, "/srv/ws", "workspace", "--workspace");
+	for (unsigned i = 0; i < 5; i++) {
+		_cleanup_free_ char *path = xasprintf("/srv/ws/sub%u", i);
+		plan_add(pl, OP_PIN, path, "pinned: ancestor of a protected path",
+			 "built-in protection");
+	}
+	plan_add(pl, OP_PROTECT, "/srv/ws/sub0/.envrc", "protected: direnv script",
+		 "built-in protection inside writable /srv/ws");
+	plan_add(pl, OP_BIND, "/home/n/.cache/pip", "toolchain cache, shared", "--cache");
+	entry_add(&pl->env_removed, "GITHUB_TOKEN", "built-in secret scrub, pattern *_TOKEN");
+	pl->cache = CACHE_SHARED;
+	entry_add(&pl->cache_env, "PIP_CACHE_DIR=/home/n/.cache/pip", "pip");
+	entry_add(&pl->cache_overridden, "PIP_CACHE_DIR", "/elsewhere/pip");
+}
+
+static void golden_of(void (*build)(struct policy *, struct plan *), const char *name,
+		      enum explain_form form)
+{
+	struct policy p;
+	struct plan pl;
+	build(&p, &pl);
+	_cleanup_free_ char *got = render(&p, &pl, form);
+	check_golden(name, got);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+/* --explain --verbose is --explain as it was before issue 37, byte for
+ * byte. */
+static void test_golden_verbose(void **state)
+{
+	(void)state;
+	golden_of(root_plan, "root.txt", EXPLAIN_VERBOSE);
+	golden_of(user_plan, "user.txt", EXPLAIN_VERBOSE);
+	golden_of(nested_plan, "nested.txt", EXPLAIN_VERBOSE);
+}
+
+/* Plain --explain: the same plans in one screen each (NAME.short). */
+static void test_golden_short(void **state)
+{
+	(void)state;
+	golden_of(root_plan, "root.short", EXPLAIN_SHORT);
+	golden_of(user_plan, "user.short", EXPLAIN_SHORT);
+	golden_of(nested_plan, "nested.short", EXPLAIN_SHORT);
+}
+
+/* Whether text holds line as a whole line. */
+static bool has_line(const char *text, const char *line, size_t len)
+{
+	for (const char *at = text; *at;) {
+		size_t n = strcspn(at, "\n");
+		if (n == len && strncmp(at, line, len) == 0)
+			return true;
+		at += n + (at[n] == '\n');
+	}
+	return false;
+}
+
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* Nothing silently left out: each line of the short form is a line of the
+ * full one or a summary (it sends to --explain --verbose), the last is the
+ * tally, and the full form has exactly its verbatim lines, the tally's
+ * counts and the seccomp line the summary replaced. */
+static void check_folds(const char *name, const char *full, const char *brief)
+{
+	size_t verbatim = 0, counted = 0;
+	const char *last = NULL;
+	for (const char *l = brief; *l;) {
+		size_t len = strcspn(l, "\n");
+		_cleanup_free_ char *line = xstrndup(l, len);
+		if (!strstr(line, "--explain --verbose")) {
+			if (!has_line(full, l, len))
+				fail_msg("%s: \"%s\" is in the short form only", name, line);
+			verbatim++;
+		}
+		last = l;
+		l += len + (l[len] == '\n');
+	}
+	assert_non_null(last);
+	if (!str_has_prefix(last, "... and ") || !strstr(last, ": --explain --verbose\n"))
+		fail_msg("%s: the short form does not end with the tally: %s", name, last);
+	for (const char *c = last + strlen("... and "); c && *c != ':';) {
+		char *end;
+		unsigned long n = strtoul(c, &end, 10);
+		assert_true(end > c);
+		counted += n;
+		c = strpbrk(end, ",:");
+		if (c && *c == ',')
+			c += 2;
+	}
+	assert_int_equal(count_lines(full), verbatim + counted + 1);
+}
+
+static void folds_of(void (*build)(struct policy *, struct plan *), const char *name)
+{
+	struct policy p;
+	struct plan pl;
+	build(&p, &pl);
+	_cleanup_free_ char *full = render(&p, &pl, EXPLAIN_VERBOSE);
+	_cleanup_free_ char *brief = render(&p, &pl, EXPLAIN_SHORT);
+	check_folds(name, full, brief);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+static void test_short_leaves_nothing_uncounted(void **state)
+{
+	(void)state;
+	folds_of(root_plan, "root");
+	folds_of(user_plan, "user");
+	folds_of(nested_plan, "nested");
+}
+
+/* The lines of text that start with prefix, in order. */
+static char *lines_with(const char *text, const char *prefix)
+{
+	struct capture c;
+	cap_open(&c);
+	for (const char *l = text; *l;) {
+		size_t len = strcspn(l, "\n");
+		if (str_has_prefix(l, prefix))
+			fprintf(c.f, "%.*s\n", (int)len, l);
+		l += len + (l[len] == '\n');
+	}
+	return cap_close(&c);
+}
+
+/* What the user set keeps its line however many built-in entries of its
+ * kind there are, and takes a line of the kind's share; a skip that is no
+ * mere absence (a symlink not pinned, a path that does not resolve) keeps
+ * its line too, and so does an origin in parentheses of its own. */
+static void test_short_keeps_what_the_user_set(void **state)
+{
+	(void)state;
+	struct policy p;
+	policy_init(&p);
+	struct plan pl;
+	memset(&pl, 0, sizeof pl);
+	pl.backend = BACKEND_BWRAP;
+	pl.workspace = xstrdup("/w");
+	pl.network = true;
+	pl.inside_id = -1;
+	for (unsigned i = 0; i < 12; i++) {
+		_cleanup_free_ char *a = xasprintf("/h/.builtin-%02u", i);
+		_cleanup_free_ char *b = xasprintf("/h/mine-%02u", i);
+		plan_add(&pl, OP_MASK_DIR, a, "masked", "built-in credential store");
+		plan_add(&pl, OP_MASK_FILE, b, "masked",
+			 i % 2 ? "--deny-read" : "/h/.config/kjail/config.ini:7");
+	}
+	entry_add(&pl.skipped, "/h/a", "missing, nothing to mask (built-in credential store)");
+	entry_add(&pl.skipped, "/h/b", "missing, nothing to mask (--deny-read)");
+	entry_add(&pl.skipped, "/h/c", "unresolvable, not masked (built-in credential store)");
+	entry_add(&pl.skipped, "/h/d",
+		  "missing, nothing to mask (built-in, as root: cloud-init data (user data))");
+	entry_add(&pl.skipped, "/h/e", "already masked (an empty read-only file over it) "
+				       "(built-in, as root: password hashes)");
+	entry_add(&pl.skipped, "/h/f", "already masked (an empty read-only file over it) "
+				       "(/h/.config/kjail/config.ini:8)");
+	entry_add(&pl.skipped, "/h/g", "missing, nothing to mask (built-in)x");
+	pl.cache = CACHE_OFF;
+	_cleanup_free_ char *got = render(&p, &pl, EXPLAIN_SHORT);
+	_cleanup_free_ char *masked = lines_with(got, "masked: ");
+	assert_string_equal(masked, "masked: /h/.builtin-00 (built-in credential store)\n"
+				    "masked: /h/mine-00 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/.builtin-01 (built-in credential store)\n"
+				    "masked: /h/mine-01 (--deny-read)\n"
+				    "masked: /h/.builtin-02 (built-in credential store)\n"
+				    "masked: /h/mine-02 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/.builtin-03 (built-in credential store)\n"
+				    "masked: /h/mine-03 (--deny-read)\n"
+				    "masked: /h/.builtin-04 (built-in credential store)\n"
+				    "masked: /h/mine-04 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/mine-05 (--deny-read)\n"
+				    "masked: /h/mine-06 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/mine-07 (--deny-read)\n"
+				    "masked: /h/mine-08 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/mine-09 (--deny-read)\n"
+				    "masked: /h/mine-10 (/h/.config/kjail/config.ini:7)\n"
+				    "masked: /h/mine-11 (--deny-read)\n");
+	_cleanup_free_ char *skipped = lines_with(got, "skipped: ");
+	assert_string_equal(skipped,
+			    "skipped: /h/b (missing, nothing to mask (--deny-read))\n"
+			    "skipped: /h/c (unresolvable, not masked (built-in credential store))\n"
+			    "skipped: /h/f (already masked (an empty read-only file over it) "
+			    "(/h/.config/kjail/config.ini:8))\n"
+			    "skipped: /h/g (missing, nothing to mask (built-in)x)\n");
+	_cleanup_free_ char *tally = lines_with(got, "... and ");
+	assert_string_equal(tally, "... and 66 seccomp rules, 7 more masks, 3 more skipped masks: "
+				   "--explain --verbose\n");
+	_cleanup_free_ char *full = render(&p, &pl, EXPLAIN_VERBOSE);
+	check_folds("user-set", full, got);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +951,10 @@ int main(void)
 		cmocka_unit_test(test_paths_json),
 		cmocka_unit_test(test_policy_json),
 		cmocka_unit_test(test_policy_text),
+		cmocka_unit_test(test_golden_verbose),
+		cmocka_unit_test(test_golden_short),
+		cmocka_unit_test(test_short_leaves_nothing_uncounted),
+		cmocka_unit_test(test_short_keeps_what_the_user_set),
 	};
 	return unit_status(cmocka_run_group_tests(tests, setup, teardown));
 }
