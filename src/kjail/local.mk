@@ -20,6 +20,7 @@ libkjail_a_SOURCES = \
 	src/kjail/cfgfilter/json.c \
 	src/kjail/build/bwrap.c src/kjail/build/bwrap.h \
 	src/kjail/build/explain.c src/kjail/build/explain.h \
+	src/kjail/planner/shell.c src/kjail/planner/shell.h \
 	src/kjail/run/stdio_guard.c src/kjail/run/stdio_guard.h \
 	src/kjail/run/locate.c src/kjail/run/locate.h \
 	src/kjail/run/spawn.c src/kjail/run/spawn.h \
@@ -115,6 +116,14 @@ tests_unit_kjail_planner_test_planner_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_build_test_seccomp_SOURCES = tests/unit/kjail/build/test_seccomp.c
 tests_unit_kjail_build_test_seccomp_CFLAGS = $(UNIT_CFLAGS) $(SECCOMP_CFLAGS)
 tests_unit_kjail_build_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+
+# Which commands are interactive shells that keep a history (issue 37).
+check_PROGRAMS += tests/unit/kjail/planner/test_shell
+TESTS += tests/unit/kjail/planner/test_shell
+tests_unit_kjail_planner_test_shell_SOURCES = tests/unit/kjail/planner/test_shell.c \
+	tests/unit/kjail/tree-fixture.h
+tests_unit_kjail_planner_test_shell_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_planner_test_shell_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
 TESTS += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
 EXTRA_DIST += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
