@@ -15,6 +15,7 @@
 #include "path.h"
 #include "policy/policy.h"
 #include "entry/entry.h"
+#include "run/hints.h"
 #include "run/locate.h"
 #include "run/spawn.h"
 #include "run/stdio_guard.h"
@@ -472,6 +473,8 @@ int main(int argc, char **argv)
 	if (run && h.interactive && !pl.history && isatty(STDIN_FILENO))
 		warn_msg("shell history is not kept in this jail (%s: no cache directory); the "
 			 "home directory is read-only", p.cache_origin);
+	if (run)
+		hints_say(&pl);
 
 	const char *bwrap = pl.backend == BACKEND_BWRAP ? bwrap_find() : NULL;
 	if (cli.explain) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "build/explain.h"
+#include "build/hints.h"
 #include "policy/cache.h"
 #include "git/link.h"
 #include "entry/landlock.h"
@@ -238,6 +239,17 @@ static void text_cache(FILE *out, const struct policy *p, const struct plan *pl)
 		fprintf(out, "shell history: %s (HISTFILE)\n", pl->history);
 }
 
+/* What a run on a terminal says at start (build/hints.h), here whatever
+ * standard error is. */
+static void text_hints(FILE *out, const struct plan *pl)
+{
+	struct strv lines = STRV_INIT;
+	hints_build(pl, &lines);
+	for (size_t i = 0; i < lines.n; i++)
+		fprintf(out, "hint: %s\n", lines.v[i]);
+	strv_free(&lines);
+}
+
 static void text_policy(FILE *out, const struct policy *p, const struct plan *pl,
 			const char *bwrap)
 {
@@ -316,6 +328,7 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 		fprintf(out, "env unset: %s (%s)\n", pl->env_removed.v[i].value,
 			pl->env_removed.v[i].origin);
 	text_cache(out, p, pl);
+	text_hints(out, pl);
 }
 
 static void entries_json(struct jsonw *w, const char *name, const struct entry_list *l,

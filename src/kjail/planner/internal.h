@@ -9,6 +9,7 @@
  *   masks.c         the masks: built-in, --deny-read, under no network
  *   mask-aliases.c  the masks again at the other mounts of their objects
  *   socket-plan.c   the sockets --allow-socket names (sockets.h)
+ *   hints.c         what the start-up hints need of the host
  *   planner/checks.c     the checks of what was planned against the host
  *   planner/tools.c    candidates, lookups, directory reads, errors
  *   plan.c          the plan itself
@@ -177,6 +178,12 @@ void add_repo_config_filters(struct builder *b);
  * naming the flag or FILE:LINE, for one kjail cannot allow. After
  * check_masks. */
 bool add_sockets(struct builder *b);
+
+/* hints.c: the socket $SSH_AUTH_SOCK names (plan.h: agent_socket), and
+ * the top of the git work tree the workspace lies below (repo_above).
+ * After add_roots. */
+void note_agent_socket(struct builder *b);
+void note_repo_above(struct builder *b);
 
 /* mask-aliases.c: each mask planned so far, also at every other name the
  * mount table gives its object (mountinfo.h), confirmed by stat; false

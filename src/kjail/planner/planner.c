@@ -370,6 +370,8 @@ static bool build(struct builder *b)
 		pl->ops[inner].inner = true;
 	emit_sorted(pl, &b->sockets);
 	attach_filtered(b);
+	note_agent_socket(b);
+	note_repo_above(b);
 	return true;
 }
 
