@@ -25,6 +25,9 @@ libkjail_a_SOURCES = \
 	src/kjail/build/bwrap.c src/kjail/build/bwrap.h \
 	src/kjail/build/explain.c src/kjail/build/explain.h \
 	src/kjail/build/brief.c src/kjail/build/brief.h \
+	src/kjail/build/hints.c src/kjail/build/hints.h \
+	src/kjail/planner/hints.c src/kjail/planner/hints.h src/kjail/planner/shell.c src/kjail/planner/shell.h \
+	src/kjail/run/hints.c src/kjail/run/hints.h \
 	src/kjail/run/stdio_guard.c src/kjail/run/stdio_guard.h \
 	src/kjail/run/locate.c src/kjail/run/locate.h \
 	src/kjail/run/spawn.c src/kjail/run/spawn.h \
@@ -138,6 +141,24 @@ tests_unit_kjail_planner_test_planner_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_build_test_seccomp_SOURCES = tests/unit/kjail/build/test_seccomp.c
 tests_unit_kjail_build_test_seccomp_CFLAGS = $(UNIT_CFLAGS) $(SECCOMP_CFLAGS)
 tests_unit_kjail_build_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+
+# The hints at start (issue 37): which commands are interactive shells,
+# what the planner notes, the lines themselves.
+check_PROGRAMS += tests/unit/kjail/planner/test_shell tests/unit/kjail/planner/test_hints \
+	tests/unit/kjail/build/test_hints
+TESTS += tests/unit/kjail/planner/test_shell tests/unit/kjail/planner/test_hints \
+	tests/unit/kjail/build/test_hints
+tests_unit_kjail_planner_test_shell_SOURCES = tests/unit/kjail/planner/test_shell.c \
+	tests/unit/kjail/tree-fixture.h
+tests_unit_kjail_planner_test_shell_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_planner_test_shell_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_planner_test_hints_SOURCES = tests/unit/kjail/planner/test_hints.c \
+	tests/unit/kjail/tree-fixture.h
+tests_unit_kjail_planner_test_hints_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_planner_test_hints_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_build_test_hints_SOURCES = tests/unit/kjail/build/test_hints.c
+tests_unit_kjail_build_test_hints_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_build_test_hints_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
 TESTS += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test
 EXTRA_DIST += tests/integration/kjail-cli.test tests/integration/kjail-doctor.test

@@ -10,10 +10,12 @@
 #include "policy/env.h"
 #include "build/explain.h"
 #include "planner/planner.h"
+#include "planner/shell.h"
 #include "path.h"
 #include "policy/policy.h"
 #include "entry/entry.h"
 #include "run/backend.h"
+#include "run/hints.h"
 #include "run/locate.h"
 #include "run/stdio_guard.h"
 #include "policy/sockets.h"
@@ -416,7 +418,9 @@ int main(int argc, char **argv)
 		.uid = (unsigned)getuid(),
 		.dry_run = !run,
 		.plan_caches = true,
-		.interactive = !rest[0],
+		/* with --explain, the words after it are paths */
+		.interactive = !rest[0] ||
+			       (!cli.explain && shell_interactive_command(rest, getenv("PATH"), cwd)),
 		.explain = cli.explain,
 		.in_kjail = in_kjail,
 	};
@@ -430,9 +434,11 @@ int main(int argc, char **argv)
 		warn_msg("no toolchain caches: %s (cache = false in kjail's config: no caches, "
 			 "and no such line)", pl.cache_note);
 	/* only a terminal's shell keeps a history worth a line */
-	if (run && !rest[0] && !pl.history && isatty(STDIN_FILENO))
+	if (run && h.interactive && !pl.history && isatty(STDIN_FILENO))
 		warn_msg("shell history is not kept in this jail (%s: no cache directory); the "
 			 "home directory is read-only", p.cache_origin);
+	if (run)
+		hints_say(&pl);
 
 	const char *bwrap = pl.backend == BACKEND_BWRAP ? bwrap_find() : NULL;
 	if (cli.explain) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* hs-pty [-t SECONDS] COMMAND [ARG...]
+/* hs-pty [-t SECONDS] [-i FILE] COMMAND [ARG...]
  *
  * Run COMMAND on a new pseudo-terminal that is its controlling terminal:
  * the child starts a new session (setsid), opens the pty's slave side and
@@ -9,8 +9,12 @@
  * started from the user's interactive terminal, which is what TIOCSTI
  * ("type into the terminal") abuses.
  *
- * Everything COMMAND writes is copied to our stdout. Nothing is ever typed
- * into the pty by us. Exit status: COMMAND's (128+N for signal N); 124 if
+ * Everything COMMAND writes is copied to our stdout. Without -i nothing is
+ * ever typed into the pty by us. With -i, FILE's bytes are typed into it
+ * once, as a person types ahead, as soon as COMMAND is running (after its
+ * exec: the terminal is raw by then, so nothing is echoed or translated
+ * on the way; "\n" ends a line, as Enter's ^J does for a shell on a raw
+ * terminal). Exit status: COMMAND's (128+N for signal N); 124 if
  * it did not finish within SECONDS (default 30), then it is killed; 125 if
  * the pty could not be set up.
  */
@@ -31,25 +35,53 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: hs-pty [-t SECONDS] COMMAND [ARG...]\n");
+	fprintf(stderr, "usage: hs-pty [-t SECONDS] [-i FILE] COMMAND [ARG...]\n");
 	exit(2);
 }
 
 int
 main(int argc, char **argv)
 {
-	int master, st, timed_out = 0, first = 1;
+	int master, st, timed_out = 0, first = 1, exec_pipe[2];
 	unsigned seconds = 30;
 	struct timespec start, now;
 	pid_t pid;
+	const char *input = NULL;
+	char typed[4096];
+	size_t ntyped = 0;
 
 	/* no getopt(): the build's libbsd overlay would want its library */
-	if (argc > 2 && strcmp(argv[1], "-t") == 0) {
-		seconds = (unsigned)atoi(argv[2]);
-		first = 3;
+	for (;;) {
+		if (argc > first + 1 && strcmp(argv[first], "-t") == 0)
+			seconds = (unsigned)atoi(argv[first + 1]);
+		else if (argc > first + 1 && strcmp(argv[first], "-i") == 0)
+			input = argv[first + 1];
+		else
+			break;
+		first += 2;
 	}
 	if (first >= argc)
 		usage();
+	if (input) {
+		/* at most what a terminal's input queue holds unread */
+		FILE *f = fopen(input, "rb");
+		if (!f) {
+			fprintf(stderr, "hs-pty: %s: %s\n", input, strerror(errno));
+			return 125;
+		}
+		ntyped = fread(typed, 1, sizeof typed, f);
+		if (ferror(f) || ntyped == sizeof typed) {
+			fprintf(stderr, "hs-pty: %s: unreadable or over %zu bytes\n", input,
+				sizeof typed - 1);
+			return 125;
+		}
+		fclose(f);
+	}
+	/* closed by the child's exec: then it runs, on a raw terminal */
+	if (pipe2(exec_pipe, O_CLOEXEC) < 0) {
+		fprintf(stderr, "hs-pty: pipe: %s\n", strerror(errno));
+		return 125;
+	}
 
 	master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0) {
@@ -88,9 +120,28 @@ main(int argc, char **argv)
 			_exit(125);
 		if (slave > 2)
 			close(slave);
+		close(exec_pipe[0]);
 		execvp(argv[first], argv + first);
 		fprintf(stderr, "hs-pty: %s: %s\n", argv[first], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
+	}
+
+	close(exec_pipe[1]);
+	{
+		char c;
+		while (read(exec_pipe[0], &c, 1) < 0 && errno == EINTR)
+			;
+		close(exec_pipe[0]);
+	}
+	for (size_t off = 0; off < ntyped;) {
+		ssize_t w = write(master, typed + off, ntyped - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			fprintf(stderr, "hs-pty: typing into the terminal: %s\n", strerror(errno));
+			break;
+		}
+		off += (size_t)w;
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &start);

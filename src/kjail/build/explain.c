@@ -2,6 +2,7 @@
 #include "config.h"
 #include "build/explain.h"
 #include "build/brief.h"
+#include "build/hints.h"
 #include "policy/cache.h"
 #include "git/link.h"
 #include "entry/landlock.h"
@@ -305,6 +306,17 @@ static bool skip_foldable(const char *why)
 	return false;
 }
 
+/* What a run on a terminal says at start (build/hints.h), here whatever
+ * standard error is. */
+static void text_hints(FILE *out, const struct plan *pl)
+{
+	struct strv lines = STRV_INIT;
+	hints_build(pl, &lines);
+	for (size_t i = 0; i < lines.n; i++)
+		fprintf(out, "hint: %s\n", lines.v[i]);
+	strv_free(&lines);
+}
+
 static void text_policy(FILE *out, const struct policy *p, const struct plan *pl,
 			const char *bwrap, struct brief *b)
 {
@@ -396,6 +408,7 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 			fprintf(out, "env unset: %s (%s)\n", pl->env_removed.v[i].value,
 				pl->env_removed.v[i].origin);
 	text_cache(out, p, pl, b);
+	text_hints(out, pl);
 	brief_tally(out, b);
 }
 

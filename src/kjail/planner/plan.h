@@ -166,6 +166,13 @@ struct plan {
 	struct entry_list cache_env; /* NAME=VALUE set for the tools, origin: the tool */
 	struct entry_list cache_overridden; /* NAME, origin: the caller's value, replaced */
 	char *history;               /* the shell's HISTFILE, or NULL */
+	/* What the start-up hints (build/hints.h) need of the host, in the
+	 * plan's pool (planner/hints.c): */
+	const char *agent_socket;    /* the socket $SSH_AUTH_SOCK names (real
+				      * path), when it names one; else NULL */
+	const char *repo_above;      /* the top of the git work tree the
+				      * workspace lies below (not at), whose
+				      * .git the jail cannot write; else NULL */
 	struct strv env;             /* the environment bwrap gets */
 	struct entry_list env_removed;
 };

@@ -9,6 +9,7 @@
 #include "planner/internal.h"
 #include "planner/checks.h"
 #include "planner/devscan.h"
+#include "planner/hints.h"
 #include "planner/mask-aliases.h"
 #include "planner/masks.h"
 #include "planner/protect.h"
@@ -377,6 +378,8 @@ static bool build(struct builder *b)
 		pl->ops[inner].inner = true;
 	emit_sorted(pl, &b->sockets);
 	attach_filtered(b);
+	note_agent_socket(b);
+	note_repo_above(b);
 	return true;
 }
 
