@@ -22,6 +22,16 @@ check_PROGRAMS += tests/helpers/nosys
 tests_helpers_nosys_SOURCES = tests/helpers/nosys.c
 tests_helpers_nosys_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
 tests_helpers_nosys_LDADD = $(SECCOMP_LIBS)
+# bpf-eval: what kjail's own seccomp programs answer to a call on each ABI,
+# worked out in user space (hardening-bpf.test; no 32-bit kernel needed).
+# It links the C file gen-seccomp-bpf writes at build time (the arrays
+# kjail embeds): its place in the build tree is named here only.
+HS_SECCOMP_BPF_C = src/kjail/seccomp-bpf.c
+check_PROGRAMS += tests/helpers/bpf-eval
+tests_helpers_bpf_eval_SOURCES = tests/helpers/bpf-eval.c tests/helpers/errname.h
+nodist_tests_helpers_bpf_eval_SOURCES = $(HS_SECCOMP_BPF_C)
+tests_helpers_bpf_eval_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
+tests_helpers_bpf_eval_LDADD = $(KJAIL_LIBS)
 endif
 tests_helpers_try_syscall_SOURCES = tests/helpers/try-syscall.c tests/helpers/x86-syscalls.h
 tests_helpers_hs_pty_SOURCES = tests/helpers/hs-pty.c
@@ -34,7 +44,8 @@ HARDENING_TESTS = \
 	tests/integration/hardening-userns.test \
 	tests/integration/hardening-suid.test \
 	tests/integration/hardening-landlock.test \
-	tests/integration/hardening-works.test
+	tests/integration/hardening-works.test \
+	tests/integration/hardening-bpf.test
 TESTS += $(HARDENING_TESTS)
 endif
 EXTRA_DIST += \
@@ -45,6 +56,7 @@ EXTRA_DIST += \
 	tests/integration/hardening-suid.test \
 	tests/integration/hardening-landlock.test \
 	tests/integration/hardening-works.test \
+	tests/integration/hardening-bpf.test \
 	tests/integration/hardening-lib.sh \
 	tests/integration/hardening-syscalls.table \
 	tests/helpers/hs-probe32.c
