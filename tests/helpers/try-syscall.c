@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* try-syscall [--abi=native|i386|x32] [--userns] NAME [ARG...]
+/* try-syscall [--abi=native|i386|x32] [--userns] [--dry-run] NAME [ARG...]
+ * try-syscall --numbers
  *
  * Attempt ONE named system call (or ioctl) with raw syscall(2) and print
  * exactly one word: "OK" when it succeeded, else the errno name ("EPERM",
@@ -30,6 +31,21 @@
  * 32-bit toolchain. Pointer arguments are placed below 4 GiB for them.
  * A kernel without x32 support answers ENOSYS on the host; a seccomp filter
  * still sees (and must refuse) the call before that.
+ *
+ * --dry-run makes no system call of the probe: it prints, one line each,
+ * the calls it would make, "CALL NAME NR A0 A1 A2 A3 A4 A5" (NR as passed
+ * to the kernel, x32's with __X32_SYSCALL_BIT; the arguments in hex as the
+ * registers would carry them, but for a descriptor, -1 here, and where
+ * pointers point), each answered as if refused, then the line
+ * "MEASURED K": the K-th CALL line is the one whose answer the probe
+ * prints (the others prepare or restore: personality's query); or, after a
+ * CALL line whose NR is -1, "NOSYSCALL" (the call it names has no number
+ * on that ABI, so nothing would be attempted). Setup that would touch the
+ * system (a pty, opening FILE, --userns, the ia32 check) is left out;
+ * usage errors as without it. For hardening-bpf.test, which evaluates
+ * those calls under kjail's filter.
+ * --numbers prints this program's table of numbers, "NAME NATIVE I386 X32"
+ * (-1: none), so a test can hold it to libseccomp's.
  *
  * --userns first moves this process into a new user and mount namespace
  * (unshare(2), no id map needed): it then holds every capability over
@@ -252,69 +268,11 @@ struct scnr {
 #define __NR_io_uring_register 427
 #endif
 
-/* i386 numbers: arch/x86/entry/syscalls/syscall_32.tbl; x32 numbers:
- * syscall_64.tbl ("common" and "x32" rows; ioctl and kexec_load have x32
- * rows of their own, uselib and nfsservctl have none). */
-static const struct scnr nrs[] = {
-	{ "ioctl",             __NR_ioctl,             54,  514 },
-	{ "unshare",           __NR_unshare,           310, 272 },
-	{ "clone",             __NR_clone,             120, 56 },
-	{ "setns",             __NR_setns,             346, 308 },
-	{ "clone3",            __NR_clone3,            435, 435 },
-	{ "mount",             __NR_mount,             21,  165 },
-	{ "umount",            NATIVE_umount,          22,  -1 },
-	{ "umount2",           __NR_umount2,           52,  166 },
-	{ "pivot_root",        __NR_pivot_root,        217, 155 },
-	{ "move_mount",        __NR_move_mount,        429, 429 },
-	{ "open_tree",         __NR_open_tree,         428, 428 },
-	{ "fsopen",            __NR_fsopen,            430, 430 },
-	{ "fsconfig",          __NR_fsconfig,          431, 431 },
-	{ "fsmount",           __NR_fsmount,           432, 432 },
-	{ "fspick",            __NR_fspick,            433, 433 },
-	{ "mount_setattr",     __NR_mount_setattr,     442, 442 },
-	{ "keyctl",            __NR_keyctl,            288, 250 },
-	{ "add_key",           __NR_add_key,           286, 248 },
-	{ "request_key",       __NR_request_key,       287, 249 },
-	{ "bpf",               __NR_bpf,               357, 321 },
-	{ "perf_event_open",   __NR_perf_event_open,   336, 298 },
-	{ "userfaultfd",       __NR_userfaultfd,       374, 323 },
-	{ "kexec_load",        __NR_kexec_load,        283, 528 },
-	{ "kexec_file_load",   NATIVE_kexec_file_load, -1,  320 },
-	{ "init_module",       __NR_init_module,       128, 175 },
-	{ "finit_module",      __NR_finit_module,      350, 313 },
-	{ "delete_module",     __NR_delete_module,     129, 176 },
-	{ "reboot",            __NR_reboot,            88,  169 },
-	{ "swapon",            __NR_swapon,            87,  167 },
-	{ "swapoff",           __NR_swapoff,           115, 168 },
-	{ "syslog",            __NR_syslog,            103, 103 },
-	{ "acct",              __NR_acct,              51,  163 },
-	{ "quotactl",          __NR_quotactl,          131, 179 },
-	{ "lookup_dcookie",    NATIVE_lookup_dcookie,  253, 212 },
-	{ "uselib",            NATIVE_uselib,          86,  -1 },
-	{ "nfsservctl",        NATIVE_nfsservctl,      169, -1 },
-	{ "vm86",              NATIVE_vm86,            166, -1 },
-	{ "vm86old",           NATIVE_vm86old,         113, -1 },
-	{ "personality",       __NR_personality,       136, 135 },
-	{ "io_uring_setup",    __NR_io_uring_setup,    425, 425 },
-	{ "io_uring_enter",    __NR_io_uring_enter,    426, 426 },
-	{ "io_uring_register", __NR_io_uring_register, 427, 427 },
-	{ "chmod",             NATIVE_chmod,           15,  90 },
-	{ "fchmod",            __NR_fchmod,            94,  91 },
-	{ "fchmodat",          __NR_fchmodat,          306, 268 },
-	{ "fchmodat2",         __NR_fchmodat2,         452, 452 },
-	{ "open",              NATIVE_open,            5,   2 },
-	{ "openat",            __NR_openat,            295, 257 },
-	{ "creat",             NATIVE_creat,           8,   85 },
-	{ "mknod",             NATIVE_mknod,           14,  133 },
-	{ "mknodat",           __NR_mknodat,           297, 259 },
-	{ "openat2",           __NR_openat2,           437, 437 },
-	{ "kill",              __NR_kill,              37,  62 },
-	{ "getpid",            __NR_getpid,            20,  39 },
-	{ "socket",            __NR_socket,            359, 41 },
-	{ "socketpair",        __NR_socketpair,        360, 53 },
-	{ "socketcall",        NATIVE_socketcall,      102, -1 },
-	{ "landlock_create_ruleset", __NR_landlock_create_ruleset, 444, 444 },
-};
+/* The numbers: x86-syscalls.h (i386 and x32 there; the native one is this
+ * build's __NR_*). */
+#include "x86-syscalls.h"
+#define SCNR_ROW(name, native, i386, x32) { #name, native, i386, x32 },
+static const struct scnr nrs[] = { X86_SYSCALLS(SCNR_ROW) };
 
 static long
 nr_of(const char *name)
@@ -378,13 +336,27 @@ ia32_entry_works(void)
 }
 #endif
 
+static int dry_run;
+static long dry_calls;
+#define DRY_RET_BASE 4000L /* dry-run answers: -(4000 + K), an errno range */
+
 /* sc NAME ARGS: the raw kernel answer, -errno on failure (never touches
- * errno's meaning of libc wrappers: there are none on this path). */
+ * errno's meaning of libc wrappers: there are none on this path). With
+ * --dry-run: the CALL line, and the K-th call's answer -(4000 + K). */
 static long
 sc6(const char *name, long a, long b, long c, long d, long e, long f)
 {
 	long nr = nr_of(name), r;
 
+	if (dry_run) {
+		printf("CALL %s %ld %#lx %#lx %#lx %#lx %#lx %#lx\n", name, nr,
+		       (unsigned long)a, (unsigned long)b, (unsigned long)c,
+		       (unsigned long)d, (unsigned long)e,
+		       abi == ABI_I386 ? 0UL : (unsigned long)f);
+		if (nr < 0)
+			return NOSYSCALL_RET;
+		return -(DRY_RET_BASE + ++dry_calls);
+	}
 	if (nr < 0)
 		return NOSYSCALL_RET;
 	switch (abi) {
@@ -456,15 +428,18 @@ static const char *progname = "try-syscall";
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [--abi=native|i386|x32] [--userns] NAME [ARG...]\n"
-		"  (see the comment at the top of try-syscall.c for the names)\n", progname);
+	fprintf(stderr, "usage: %s [--abi=native|i386|x32] [--userns] [--dry-run] NAME [ARG...]\n"
+		"       %s --numbers\n"
+		"  (see the comment at the top of try-syscall.c for the names)\n", progname, progname);
 	exit(2);
 }
 
 static void
 report(long r)
 {
-	if (r == NOSYSCALL_RET)
+	if (dry_run && r <= -(DRY_RET_BASE + 1) && r >= -(DRY_RET_BASE + dry_calls))
+		printf("MEASURED %ld\n", -r - DRY_RET_BASE);
+	else if (r == NOSYSCALL_RET)
 		puts("NOSYSCALL");
 	else if (r < 0 && r >= -4095)
 		puts(errname((int)-r));
@@ -514,6 +489,8 @@ tty_fd(const char *arg)
 
 	if (!arg)
 		return 0;
+	if (dry_run)
+		return -1;
 	n = strtol(arg, &end, 10);
 	if (*arg && !*end && n >= 0 && n < 100000)
 		return (int)n;
@@ -602,7 +579,7 @@ probe_ioctl(const char *arg, unsigned long req, int high)
 
 	if (high && sizeof(long) == 8 && abi == ABI_NATIVE)
 		hi = (unsigned long)0xffffffff << 16 << 16;
-	if (arg && strcmp(arg, "newpty") == 0)
+	if (arg && strcmp(arg, "newpty") == 0 && !dry_run)
 		return ioctl_on_new_pty(req, hi);
 	return do_ioctl(tty_fd(arg), req, hi);
 }
@@ -661,11 +638,12 @@ mode_probe(const char *name, const char *arg, long *res)
 	if (strcmp(op, "chmod") == 0) {
 		*res = sc("chmod", lstr(arg), mode, 0, 0, 0);
 	} else if (strcmp(op, "fchmod") == 0) {
-		int fd = open(arg, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		int fd = dry_run ? -1 : open(arg, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && !dry_run)
 			setup_failed();
 		*res = sc("fchmod", fd, mode, 0, 0, 0);
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 	} else if (strcmp(op, "fchmodat") == 0) {
 		*res = sc("fchmodat", AT_FDCWD, lstr(arg), mode, 0, 0);
 	} else if (strcmp(op, "fchmodat2") == 0) {
@@ -745,7 +723,14 @@ main(int argc, char **argv)
 
 		if (strcmp(argv[1], "--userns") == 0)
 			userns = 1;
-		else if (strncmp(argv[1], "--abi=", 6) != 0)
+		else if (strcmp(argv[1], "--dry-run") == 0)
+			dry_run = 1;
+		else if (strcmp(argv[1], "--numbers") == 0 && argc == 2) {
+			for (size_t i = 0; i < sizeof nrs / sizeof nrs[0]; i++)
+				printf("%s %ld %ld %ld\n", nrs[i].name, nrs[i].native, nrs[i].i386,
+				       nrs[i].x32 < 0 ? -1 : nrs[i].x32 | X32_BIT);
+			return fflush(stdout) != 0;
+		} else if (strncmp(argv[1], "--abi=", 6) != 0)
 			usage();
 		else if (strcmp(a, "native") == 0)
 			abi = ABI_NATIVE;
@@ -766,7 +751,7 @@ main(int argc, char **argv)
 	arg = argc > 2 ? argv[2] : NULL;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 #if defined(__x86_64__)
-	if (abi == ABI_I386 && !ia32_entry_works()) {
+	if (abi == ABI_I386 && !dry_run && !ia32_entry_works()) {
 		puts("setup:NOIA32"); /* no ia32 entry in this kernel */
 		return 0;
 	}
@@ -776,7 +761,7 @@ main(int argc, char **argv)
 	 * and without an id map: this process then holds every capability
 	 * over them (no exec follows that would drop them), which is where
 	 * only a seccomp filter still stands between it and mount(2). */
-	if (userns && syscall(__NR_unshare, CLONE_NEWUSER | CLONE_NEWNS) != 0)
+	if (userns && !dry_run && syscall(__NR_unshare, CLONE_NEWUSER | CLONE_NEWNS) != 0)
 		setup_failed();
 
 	if (strcmp(name, "chmod-suid-hi") == 0 || strcmp(name, "open-suid-hi") == 0) {
@@ -824,7 +809,7 @@ main(int argc, char **argv)
 		r = reap(sc("clone3", ca, 64, 0, 0, 0));
 	} else if (strcmp(name, "setns") == 0) {
 		int fd = -1;
-		if (arg && (fd = open(arg, O_RDONLY | O_CLOEXEC)) < 0)
+		if (arg && !dry_run && (fd = open(arg, O_RDONLY | O_CLOEXEC)) < 0)
 			setup_failed();
 		r = sc("setns", fd, 0, 0, 0, 0);
 	} else if (strcmp(name, "mount") == 0) {
