@@ -26,7 +26,7 @@ tests_helpers_nosys_LDADD = $(SECCOMP_LIBS)
 # worked out in user space (hardening-bpf.test; no 32-bit kernel needed).
 # It links the C file gen-seccomp-bpf writes at build time (the arrays
 # kjail embeds): its place in the build tree is named here only.
-HS_SECCOMP_BPF_C = src/kjail/seccomp-bpf.c
+HS_SECCOMP_BPF_C = src/kjail/build/seccomp-bpf.c
 check_PROGRAMS += tests/helpers/bpf-eval
 tests_helpers_bpf_eval_SOURCES = tests/helpers/bpf-eval.c tests/helpers/errname.h
 nodist_tests_helpers_bpf_eval_SOURCES = $(HS_SECCOMP_BPF_C)

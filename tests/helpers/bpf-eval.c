@@ -48,7 +48,8 @@
  * answer was an ERROR, 2 on a usage error.
  */
 #include "config.h"
-#include "kjail/seccomp.h"
+#include "build/seccomp.h"
+#include "run/seccomp_load.h"
 #include "errname.h"
 
 #include <errno.h>
