@@ -455,6 +455,7 @@ int main(int argc, char **argv)
 		.interactive = !rest[0],
 		.explain = cli.explain,
 		.in_kjail = in_kjail,
+		.command = cli.explain ? NULL : cmd,
 	};
 	struct plan pl;
 	char err[1024];

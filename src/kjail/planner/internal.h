@@ -122,7 +122,8 @@ void cand_take(struct plan *pl, struct cands *c, enum op_kind kind, char *path,
 void cand_add(struct plan *pl, struct cands *c, enum op_kind kind, const char *path,
 	      const char *rule, const char *origin);
 void cands_free(struct cands *c);
-/* Sorted in tree order, one entry per path (the first added). */
+/* Sorted in tree order, one entry per path (the first added; but a seal
+ * wins over a pin of its path). */
 void cands_sort_unique(struct cands *c);
 /* Parents sort before children, so mounts stack the right way round. */
 void emit_sorted(struct plan *pl, struct cands *c);
@@ -205,6 +206,11 @@ void protect(struct builder *b, const char *root, const char *rel, const char *w
  * pinned and its entries noted, and aftercare renames aside each entry the
  * jail adds; absent, it is reserved. */
 void watch_dir(struct builder *b, const char *root, const char *dir, const char *why);
+/* dir (root/...) takes no new entry in the jail, since git outside trusts
+ * one (a linked worktree's worktrees/): present, it is sealed (plan.h's
+ * OP_SEAL; what is in it keeps its own pins and protections) and its
+ * ancestors pinned; absent, it is reserved. */
+void seal_dir(struct builder *b, const char *root, const char *dir, const char *why);
 /* path (real) inside a writable root: protected there. */
 void protect_at(struct builder *b, const char *real, const char *why, enum protect_act act);
 
