@@ -79,6 +79,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-cache.test \
 	tests/integration/kjail-explain.test \
 	tests/integration/kjail-newcomer.test \
+	tests/integration/kjail-cache-prune.test \
 	tests/integration/bench-smoke.test
 TESTS += $(KJAIL_INTEGRATION_TESTS)
 # Run through the shell, so a lost executable bit cannot break the suite.

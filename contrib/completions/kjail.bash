@@ -127,7 +127,7 @@ _kjail()
 			_kjail_add -W '-C --workspace -w --writable -r --deny-read
 				-e --deny-env -k --keep-env -n --no-network --network
 				--nested-userns --no-defaults --allow-userns --allow-host --device --allow-socket --cache
-				--no-cache --config
+				--no-cache --cache-list --cache-prune --config
 				--backend --print --explain --json -v --verbose --doctor -h --help
 				-V --version' -- "$cur"
 		elif ((explain)); then

@@ -100,6 +100,8 @@ complete -c kjail -n __kjail_options -l device -x -a 'gpu' -d 'Also the host\'s 
 complete -c kjail -n __kjail_options -l allow-socket -r -F -a 'ssh-agent gpg-agent docker podman system-bus' -d 'Let the jail reach this one Unix socket'
 complete -c kjail -n __kjail_options -l cache -x -a 'true false shared' -d 'Toolchain caches: per workspace, none or shared'
 complete -c kjail -n __kjail_options -l no-cache -d 'No writable toolchain caches, no shell history'
+complete -c kjail -n __kjail_options -l cache-list -d 'List each workspace\'s cache: size, last use, workspace'
+complete -c kjail -n __kjail_options -l cache-prune -d 'Remove caches unused for DAYS days (30) or whose workspace is gone'
 complete -c kjail -n __kjail_options -l config -r -F -d 'Read FILE instead of the system and user config'
 complete -c kjail -n __kjail_options -l backend -x -a 'auto bwrap seatbelt container' -d 'How the jail is made'
 complete -c kjail -n __kjail_options -l print -d 'Print the backend invocation instead of running it'

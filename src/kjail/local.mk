@@ -18,6 +18,7 @@ libkjail_a_SOURCES = \
 	src/kjail/planner/protected.c src/kjail/planner/protected.h src/kjail/planner/protect.c \
 	src/kjail/planner/protect-git.c src/kjail/planner/protect-home.c src/kjail/planner/protect-path.c \
 	src/kjail/git/reader.c src/kjail/git/reader.h src/kjail/git/link.c src/kjail/git/link.h \
+	src/kjail/git/command.c src/kjail/git/command.h \
 	src/kjail/cfgfilter/cfgfilter.c src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h \
 	src/kjail/cfgfilter/common.c \
 	src/kjail/cfgfilter/ini.c src/kjail/cfgfilter/git.c src/kjail/cfgfilter/yaml.c \
@@ -38,6 +39,7 @@ libkjail_a_SOURCES = \
 	src/kjail/policy/device.c src/kjail/policy/device.h src/kjail/planner/devscan.c src/kjail/planner/devscan.h \
 	src/kjail/run/reap.c src/kjail/run/reap.h \
 	src/kjail/run/aftercare.c src/kjail/run/aftercare.h \
+	src/kjail/run/caches.c src/kjail/run/caches.h src/kjail/run/tree.c src/kjail/run/tree.h \
 	src/kjail/git/report.c src/kjail/git/report.h \
 	src/kjail/run/notice.c src/kjail/run/notice.h \
 	src/kjail/entry/core.c src/kjail/entry/entry.h src/kjail/entry/abi.h \
@@ -91,10 +93,18 @@ kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = $(KJAIL_LIBS)
 check_PROGRAMS += tests/unit/kjail/policy/test_cache tests/unit/kjail/policy/test_env tests/unit/kjail/build/test_bwrap tests/unit/kjail/policy/test_conf tests/unit/kjail/planner/test_planner tests/unit/kjail/build/test_seccomp \
 	tests/unit/kjail/git/test_reader tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
-	tests/unit/kjail/cfgfilter/test_cfgfilter
+	tests/unit/kjail/cfgfilter/test_cfgfilter tests/unit/kjail/git/test_command \
+	tests/unit/kjail/run/test_caches
 TESTS += tests/unit/kjail/policy/test_cache tests/unit/kjail/policy/test_env tests/unit/kjail/build/test_bwrap tests/unit/kjail/policy/test_conf tests/unit/kjail/planner/test_planner tests/unit/kjail/build/test_seccomp \
 	tests/unit/kjail/git/test_reader tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
-	tests/unit/kjail/cfgfilter/test_cfgfilter
+	tests/unit/kjail/cfgfilter/test_cfgfilter tests/unit/kjail/git/test_command \
+	tests/unit/kjail/run/test_caches
+tests_unit_kjail_run_test_caches_SOURCES = tests/unit/kjail/run/test_caches.c tests/unit/kjail/tree-fixture.h
+tests_unit_kjail_run_test_caches_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_run_test_caches_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_git_test_command_SOURCES = tests/unit/kjail/git/test_command.c
+tests_unit_kjail_git_test_command_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_git_test_command_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_cfgfilter_test_cfgfilter_SOURCES = tests/unit/kjail/cfgfilter/test_cfgfilter.c
 tests_unit_kjail_cfgfilter_test_cfgfilter_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_cfgfilter_test_cfgfilter_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

@@ -20,6 +20,7 @@
 #include "run/stdio_guard.h"
 #include "policy/sockets.h"
 #include "run/probe.h"
+#include "run/caches.h"
 #include "util.h"
 
 #include <errno.h>
@@ -39,7 +40,7 @@ enum {
 	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST,
 	OPT_DEVICE,
 	OPT_ALLOW_SOCKET,
-	OPT_CACHE, OPT_NO_CACHE,
+	OPT_CACHE, OPT_NO_CACHE, OPT_CACHE_LIST, OPT_CACHE_PRUNE,
 };
 
 static const char short_opts[] = "+:C:w:r:e:k:nvhV";
@@ -56,6 +57,8 @@ static const struct option long_opts[] = {
 	{ "allow-socket", required_argument, NULL, OPT_ALLOW_SOCKET },
 	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+	{ "cache-list", no_argument, NULL, OPT_CACHE_LIST },
+	{ "cache-prune", optional_argument, NULL, OPT_CACHE_PRUNE },
 	{ "nested-userns", no_argument, NULL, OPT_NESTED },
 	{ "no-defaults", no_argument, NULL, OPT_NO_DEFAULTS },
 	{ "allow-userns", no_argument, NULL, OPT_ALLOW_USERNS },
@@ -99,6 +102,9 @@ static void usage(FILE *out)
 	      "                         (the default: kjail's own, one per workspace),\n"
 	      "                         false, or shared (the user's own, writable)\n"
 	      "      --no-cache         no writable caches (--cache=false); no shell history\n"
+	      "      --cache-list       list each workspace's cache: size, last use, workspace\n"
+	      "      --cache-prune[=DAYS]  remove the caches not used for DAYS days (default\n"
+	      "                         30) or whose workspace is gone; one line each\n"
 	      "      --nested-userns    inside a container that masks /proc: bind /proc\n"
 	      "                         instead of mounting it, no PID namespace\n"
 	      "      --no-defaults      drop the built-in masks and environment scrub\n"
@@ -147,6 +153,8 @@ static void version(void)
 struct cli {
 	const char *config;
 	bool print, explain, json, verbose, doctor;
+	int caches;            /* OPT_CACHE_LIST or OPT_CACHE_PRUNE, or 0 */
+	const char *cache_days;
 	const char *home;      /* for ~ in flag values */
 };
 
@@ -160,7 +168,10 @@ static void pre_scan(int argc, char **argv, struct cli *cli)
 			cli->config = optarg;
 		else if (c == OPT_DOCTOR)
 			cli->doctor = true;
-		else if (c == 'h') {
+		else if (c == OPT_CACHE_LIST || c == OPT_CACHE_PRUNE) {
+			cli->caches = c;
+			cli->cache_days = optarg;
+		} else if (c == 'h') {
 			usage(stdout);
 			exit(0);
 		} else if (c == 'V') {
@@ -374,6 +385,12 @@ int main(int argc, char **argv)
 			die("--doctor takes no other options or command");
 		return doctor(self, bwrap_find());
 	}
+	if (cli.caches) {
+		if (argc != 2)
+			die("--cache-list and --cache-prune take no other options or command");
+		return caches_main(cli.caches == OPT_CACHE_PRUNE, cli.cache_days,
+				   pw ? pw->pw_dir : NULL, (unsigned)getuid(), stdout);
+	}
 
 	/* policy: config layers, then flags */
 	struct policy p;
@@ -423,6 +440,7 @@ int main(int argc, char **argv)
 			       (!cli.explain && shell_interactive_command(rest, getenv("PATH"), cwd)),
 		.explain = cli.explain,
 		.in_kjail = in_kjail,
+		.command = cli.explain ? NULL : cmd,
 	};
 	struct plan pl;
 	char err[1024];

@@ -97,8 +97,9 @@ work_cleanup() {
 
 # work_cache_cleanup: the toolchain cache directories kjail made under the
 # account's real home for workspaces under $WORK (a test whose config
-# leaves kjail's caches on): their names hold $WORK's last component and a
-# '-' (kjail's cache.h key); nothing else there is touched.
+# leaves kjail's caches on), and kjail's records of them (.used/KEY):
+# their names hold $WORK's last component and a '-' (kjail's cache.h key);
+# nothing else there is touched.
 work_cache_cleanup() {
 	_kjw=${WORK:+${WORK##*/}}
 	[ -n "$_kjw" ] || return 0
@@ -108,6 +109,9 @@ work_cache_cleanup() {
 		[ -d "$_kjd" ] && ! [ -L "$_kjd" ] || continue
 		chmod -R u+rwX "$_kjd" 2>/dev/null
 		rm -rf "$_kjd"
+	done
+	for _kjd in "$_kjh/.cache/kjail/ws/.used/"*"$_kjw"-*; do
+		[ -f "$_kjd" ] && ! [ -L "$_kjd" ] && rm -f "$_kjd"
 	done
 }
 

@@ -109,6 +109,7 @@ static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
 		break;
 	case OP_BIND:
 	case OP_PIN:
+	case OP_SEAL: /* read-only at the end (bwrap_build) */
 		strv_pushv(a, (const char *const[]){ "--bind", o->path, o->path, NULL });
 		break;
 	case OP_PROC_BIND:
@@ -200,6 +201,11 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	/* the masks left writable for a later mount's mount point */
 	for (size_t i = 0; i < pl->nops; i++)
 		if (pl->ops[i].kind == OP_MASK_DIR && holds_later(pl, &pl->ops[i]))
+			strv_pushn(a, "--remount-ro", pl->ops[i].path);
+	/* after the mounts under them: --remount-ro changes this one mount
+	 * alone, so an entry's own pin stays writable */
+	for (size_t i = 0; i < pl->nops; i++)
+		if (pl->ops[i].kind == OP_SEAL)
 			strv_pushn(a, "--remount-ro", pl->ops[i].path);
 	strv_pushn(a, "--chdir", pl->workspace);
 	if (fds->seccomp >= 0) {

@@ -26,6 +26,7 @@ static const char *op_verdict(enum op_kind k)
 	case OP_PROTECT:
 	case OP_HELPER:
 	case OP_POLICY:
+	case OP_SEAL:
 	case OP_SOCKET: /* a read-only mount of a socket still connects */
 		return "read-only";
 	case OP_DEV:

@@ -187,6 +187,12 @@ static void collect(struct gen *g, const struct plan *pl, const struct seatbelt_
 		case OP_PIN:
 			add(&g->set[R_PIN], o->path);
 			break;
+		case OP_SEAL:
+			/* no rule takes new entries alone: read-only, as the
+			 * watched directories are below */
+			strv_push(&guarded, o->path);
+			add(&g->set[R_PROTECTED], o->path);
+			break;
 		case OP_PROTECT:
 			strv_push(&guarded, o->path);
 			add(&g->set[R_PROTECTED], o->path);

@@ -21,6 +21,10 @@ enum op_kind {
 	OP_BIND,      /* a writable root */
 	OP_PIN,       /* an ancestor of a protected path, bound onto itself so it
 		       * cannot be renamed away and rebuilt */
+	OP_SEAL,      /* a directory that takes no new entry (a linked worktree's
+		       * worktrees/, which git outside trusts): bound onto itself,
+		       * then read-only after every mount, the mounts under it
+		       * (its entries' pins) left as they are */
 	OP_PROTECT,   /* read-only inside a writable root */
 	OP_MASK_FILE, /* empty read-only file over it, or a filtered copy */
 	OP_MASK_DIR,  /* empty read-only tmpfs over it */
@@ -92,6 +96,10 @@ struct host {
 	bool explain;                /* --explain: also list what was skipped, and why */
 	bool in_kjail;               /* this kjail runs inside a kjail jail
 				      * (probe_in_kjail_jail) */
+	char *const *command;        /* the command the jail is to run (with
+				      * --print too), for the few kjail refuses
+				      * up front (git/command.h); NULL with
+				      * --explain */
 };
 
 /* A socket the jail may reach (--allow-socket): its strings are the

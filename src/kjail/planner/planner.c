@@ -317,6 +317,10 @@ static bool add_caches(struct builder *b)
 	}
 	if (!pl->cache_dir) /* --explain of a workspace never run: where it would be */
 		pl->cache_dir = xconcat(home, "/", rel, (char *)NULL);
+	/* for kjail --cache-list and --cache-prune: whose it is, and when */
+	char why[512];
+	if (!h->dry_run && !cache_record_use(home, key, pl->workspace, h->uid, why, sizeof why))
+		return fail(b, "%s", why);
 	mask_other_caches(b, home);
 	if (h->interactive)
 		pl->history = xconcat(pl->cache_dir, "/" CACHE_HISTORY, (char *)NULL);

@@ -167,6 +167,20 @@ void watch_dir(struct builder *b, const char *root, const char *dir, const char 
 	closedir(d);
 }
 
+void seal_dir(struct builder *b, const char *root, const char *dir, const char *why)
+{
+	enum kind k = kind_in(b, dir, false);
+	if (k == K_MISSING) {
+		reserve(b, dir, why);
+		return;
+	}
+	if (k != K_DIR)
+		return; /* a link or a file: git finds no worktrees in it */
+	_cleanup_free_ char *rule = xconcat("sealed: ", why, (char *)NULL);
+	cand_add(b->pl, &b->pins, OP_SEAL, dir, rule, "built-in protection");
+	pin_ancestors(b, root, dir);
+}
+
 void protect_at(struct builder *b, const char *real, const char *why, enum protect_act act)
 {
 	for (size_t r = 0; real && r < b->roots.n; r++) {

@@ -27,6 +27,11 @@ void protect(struct builder *b, const char *root, const char *rel, const char *w
  * pinned and its entries noted, and aftercare renames aside each entry the
  * jail adds; absent, it is reserved. */
 void watch_dir(struct builder *b, const char *root, const char *dir, const char *why);
+/* dir (root/...) takes no new entry in the jail, since git outside trusts
+ * one (a linked worktree's worktrees/): present, it is sealed (plan.h's
+ * OP_SEAL; what is in it keeps its own pins and protections) and its
+ * ancestors pinned; absent, it is reserved. */
+void seal_dir(struct builder *b, const char *root, const char *dir, const char *why);
 /* path (real) inside a writable root: protected there. */
 void protect_at(struct builder *b, const char *real, const char *why, enum protect_act act);
 

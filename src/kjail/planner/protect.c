@@ -4,6 +4,7 @@
  * worktrees, and kjail's and kli's config directories; the home
  * directory's rows and what git config names by the files below. */
 #include "config.h"
+#include "git/command.h"
 #include "planner/internal.h"
 #include "planner/protect-git.h"
 #include "planner/protect-home.h"
@@ -212,10 +213,15 @@ static void protect_config_dirs(struct builder *b)
  * rows a repository's .git has: the other worktrees' git directories (the
  * main worktree's HEAD and index, each of worktrees/ but the jail's own),
  * and what it adds to worktrees/ (a directory there is a worktree git
- * uses, its gitdir pointing anywhere). */
+ * uses, its gitdir pointing anywhere). worktrees/ is sealed rather than
+ * watched: a worktree git registered there in the jail, moved aside
+ * after the run, left its checkout behind, half made (issue 37); sealed,
+ * git worktree add fails at its first step, the mkdir of
+ * worktrees/NAME. */
 #define WHY_OTHER_WORKTREE "git directory of another worktree"
-#define WHY_WORKTREES "where git keeps linked worktrees' directories: git worktree " \
-	"uses one it finds there"
+#define WHY_WORKTREES "where git keeps linked worktrees' directories, each one " \
+	"trusted by git outside: no new one in the jail, so git worktree add runs " \
+	"outside kjail"
 
 /* A ".git/..." row of the table (a repository's own), less its ".git/" */
 static const char *gitdir_row(const struct protected_rule *r)
@@ -242,12 +248,12 @@ static void protect_other_worktree(struct builder *b, const char *common, const 
 }
 
 /* The other worktrees under common/worktrees read-only but their logs, the jail's
- * own (gitdir) with its WHERE_WORKTREE rows; new entries moved aside. */
+ * own (gitdir) with its WHERE_WORKTREE rows; no new entry. */
 static void protect_linked_worktrees(struct builder *b, const struct linked_git *lg, bool wtc)
 {
 	const char *common = lg->link.common;
 	_cleanup_free_ char *dir = path_join(common, "worktrees");
-	watch_dir(b, common, dir, WHY_WORKTREES);
+	seal_dir(b, common, dir, WHY_WORKTREES);
 	struct strv names = STRV_INIT;
 	entries_of(common, "worktrees", &names);
 	for (size_t i = 0; i < names.n; i++) {
@@ -288,6 +294,35 @@ static void protect_linked(struct builder *b, const struct linked_git *lg)
 	protect_linked_worktrees(b, lg, wtc);
 }
 
+static bool env_set(const struct host *h, const char *name)
+{
+	const char *v = host_getenv(h, name);
+	return v && v[0];
+}
+
+/* kjail -- git worktree add, in a linked worktree or a submodule's
+ * checkout: git would make the branch, then fail at the sealed worktrees/
+ * (or, where that is absent, register a worktree that aftercare moves
+ * aside, its checkout left behind); refused before anything starts, in
+ * one line saying what to do. git run any other way meets the seal. */
+static bool refuse_worktree_add(struct builder *b)
+{
+	/* with GIT_DIR or GIT_COMMON_DIR, git takes another repository */
+	if (!git_command_is_worktree_add(b->h->command) || env_set(b->h, "GIT_DIR") ||
+	    env_set(b->h, "GIT_COMMON_DIR"))
+		return true;
+	for (size_t i = 0; i < b->nlinked; i++) {
+		const struct linked_git *lg = &b->linked[i];
+		if (strcmp(lg->tree, b->pl->workspace) != 0)
+			continue;
+		_cleanup_free_ char *dir = path_join(lg->link.common, "worktrees");
+		return fail(b, "git worktree add: git would register the new worktree in %s, which "
+			       "git outside trusts, so the jail may not add to it; run git worktree "
+			       "add outside kjail, then kjail in the new worktree", dir);
+	}
+	return true;
+}
+
 static bool is_linked_root(const struct builder *b, const char *root)
 {
 	for (size_t i = 0; i < b->nlinked; i++)
@@ -308,5 +343,5 @@ bool protect_all(struct builder *b)
 		return fail(b, "%s", b->git_err);
 	protect_homes(b);
 	protect_config_dirs(b);
-	return true;
+	return refuse_worktree_add(b);
 }

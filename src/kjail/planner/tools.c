@@ -86,9 +86,17 @@ void cands_sort_unique(struct cands *c)
 	qsort(c->v, c->n, sizeof *c->v, cand_cmp);
 	size_t out = 1;
 	for (size_t i = 1; i < c->n; i++) {
-		if (strcmp(c->v[i].path, c->v[out - 1].path) == 0)
+		struct cand *kept = &c->v[out - 1];
+		if (strcmp(c->v[i].path, kept->path) == 0) {
+			/* both bind it onto itself; only the seal also keeps
+			 * new entries out, whichever came first */
+			if (c->v[i].kind == OP_SEAL && kept->kind == OP_PIN) {
+				kept->kind = OP_SEAL;
+				kept->rule = c->v[i].rule;
+				kept->origin = c->v[i].origin;
+			}
 			free(c->v[i].path);
-		else
+		} else
 			c->v[out++] = c->v[i];
 	}
 	c->n = out;

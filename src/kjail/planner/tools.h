@@ -17,7 +17,8 @@ void cand_take(struct plan *pl, struct cands *c, enum op_kind kind, char *path,
 void cand_add(struct plan *pl, struct cands *c, enum op_kind kind, const char *path,
 	      const char *rule, const char *origin);
 void cands_free(struct cands *c);
-/* Sorted in tree order, one entry per path (the first added). */
+/* Sorted in tree order, one entry per path (the first added; but a seal
+ * wins over a pin of its path). */
 void cands_sort_unique(struct cands *c);
 /* Parents sort before children, so mounts stack the right way round. */
 void emit_sorted(struct plan *pl, struct cands *c);

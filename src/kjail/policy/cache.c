@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Toolchain caches (cache.h): the table, the key, the plan of a mode, and
- * the per-workspace directory made safely. */
+ * the per-workspace directory made safely, with the record of its use. */
 #include "config.h"
 #include "policy/cache.h"
 #include "util.h"
@@ -164,12 +164,14 @@ static int open_component(int parent, const char *name, const char *shown, unsig
 	return fd;
 }
 
-enum cache_dir_status cache_dir_open(const char *home, const char *rel, unsigned uid,
-				     bool create, char **out, bool *exists, char *err,
-				     size_t errlen)
+/* cache_dir_open's walk; *fd: the last directory's, or -1 when one on the
+ * way is missing (*exists false). */
+static enum cache_dir_status walk(const char *home, const char *rel, unsigned uid, bool create,
+				  char **out, bool *exists, int *fd_out, char *err, size_t errlen)
 {
 	*out = NULL;
 	*exists = true;
+	*fd_out = -1;
 	/* the account's home itself may be a link (/home -> /usr/home): it is
 	 * the system's word, not the jail's */
 	int fd = open(home, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -199,8 +201,63 @@ enum cache_dir_status cache_dir_open(const char *home, const char *rel, unsigned
 		}
 		fd = sub;
 	}
-	if (fd >= 0)
-		close(fd);
+	*fd_out = fd;
 	*out = steal_pointer(&path);
 	return CACHE_DIR_OK;
+}
+
+enum cache_dir_status cache_dir_open(const char *home, const char *rel, unsigned uid,
+				     bool create, char **out, bool *exists, char *err,
+				     size_t errlen)
+{
+	int fd;
+	enum cache_dir_status s = walk(home, rel, uid, create, out, exists, &fd, err, errlen);
+	if (fd >= 0)
+		close(fd);
+	return s;
+}
+
+enum cache_dir_status cache_dir_fd(const char *home, const char *rel, unsigned uid, int *fd,
+				   char *err, size_t errlen)
+{
+	_cleanup_free_ char *path = NULL;
+	bool exists;
+	return walk(home, rel, uid, false, &path, &exists, fd, err, errlen);
+}
+
+bool cache_record_use(const char *home, const char *key, const char *workspace, unsigned uid,
+		      char *err, size_t errlen)
+{
+	_cleanup_free_ char *path = NULL;
+	bool exists;
+	int fd;
+	/* made with the workspace's directory, just before */
+	switch (walk(home, CACHE_WS_ROOT "/" CACHE_USED, uid, true, &path, &exists, &fd, err,
+		     errlen)) {
+	case CACHE_DIR_REFUSED:
+		return false;
+	case CACHE_DIR_UNAVAILABLE: /* a read-only home: no record, the cache works */
+		return true;
+	case CACHE_DIR_OK:
+		break;
+	}
+	_cleanup_close_ int dir = fd;
+	_cleanup_free_ char *tmp = xasprintf("%s.tmp.%ld", key, (long)getpid());
+	int f = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (f < 0)
+		return true; /* a full disk, a quota: the next start records it */
+	size_t n = strlen(workspace);
+	_cleanup_free_ char *line = xconcat(workspace, "\n", (char *)NULL);
+	bool written = write(f, line, n + 1) == (ssize_t)(n + 1);
+	close(f);
+	/* a new file each time: its time is this start's */
+	if (!written || renameat(dir, tmp, dir, key) < 0) {
+		int e = errno;
+		(void)unlinkat(dir, tmp, 0);
+		if (written && (e == EISDIR || e == ENOTEMPTY || e == EEXIST))
+			fmt_into(err, errlen, "cache: %s/%s is not a file kjail made; refusing it "
+				 "(remove it, or run with --no-cache)", path, key);
+		return !(written && (e == EISDIR || e == ENOTEMPTY || e == EEXIST));
+	}
+	return true;
 }

@@ -46,6 +46,11 @@ extern const struct cache_tool cache_tools[];   /* ends with tool NULL */
 #define CACHE_WS_ROOT ".cache/kjail/ws"
 /* The interactive shell's history, in the per-workspace directory. */
 #define CACHE_HISTORY "history"
+/* Beside the workspaces' directories, under the one mask on them, so out
+ * of every jail's reach: CACHE_USED/KEY, one line, the workspace's real
+ * path, written anew at every start that binds KEY (its time is the
+ * cache's last use). A name no key has: keys never start with '.'. */
+#define CACHE_USED ".used"
 
 /* The directory name for a workspace's real path: the path made readable
  * ('/' to '-', bytes other than [A-Za-z0-9._-] to '_', at most 48 bytes of
@@ -79,5 +84,18 @@ enum cache_dir_status { CACHE_DIR_OK, CACHE_DIR_REFUSED, CACHE_DIR_UNAVAILABLE }
 enum cache_dir_status cache_dir_open(const char *home, const char *rel, unsigned uid,
 				     bool create, char **out, bool *exists, char *err,
 				     size_t errlen);
+/* The same walk, nothing made: *fd the directory's (O_RDONLY|O_DIRECTORY),
+ * or -1 on CACHE_DIR_OK when a component is missing. */
+enum cache_dir_status cache_dir_fd(const char *home, const char *rel, unsigned uid, int *fd,
+				   char *err, size_t errlen);
+
+/* Records a start in workspace (its real path, whose key is key): writes
+ * HOME/CACHE_WS_ROOT/CACHE_USED/KEY anew (made 0700 and checked as
+ * cache_dir_open does; the file by O_EXCL, O_NOFOLLOW and a rename). false
+ * with one line in err when something there is not what kjail made (a
+ * symlink, someone else's, a directory at KEY); a home or disk that takes
+ * no write is no error: the cache works without its record. */
+bool cache_record_use(const char *home, const char *key, const char *workspace, unsigned uid,
+		      char *err, size_t errlen);
 
 #endif

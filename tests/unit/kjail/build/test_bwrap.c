@@ -131,6 +131,28 @@ static void test_no_network_masks_protected(void **state)
 	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/w -- sh");
 }
 
+/* A sealed directory (a linked worktree's worktrees/): bound onto
+ * itself, and read-only only after the pins of its entries, which stay
+ * writable (bwrap's --remount-ro changes that one mount alone). */
+static void test_seal(void **state)
+{
+	(void)state;
+	struct plan pl;
+	base(&pl, "/w");
+	plan_add(&pl, OP_BIND, "/r/.git", "git directory of a linked worktree", "x");
+	plan_add(&pl, OP_SEAL, "/r/.git/worktrees", "sealed: x", "x");
+	plan_add(&pl, OP_PIN, "/r/.git/worktrees/w", "pinned", "x");
+	plan_add(&pl, OP_PROTECT, "/r/.git/worktrees/w/gitdir", "protected: x", "x");
+	char *cmd[] = { "sh", NULL };
+	check(&pl, &fds, cmd,
+	      HEAD "--unshare-pid " NS CAPS MOUNTS
+	      "--bind /w /w --bind /r/.git /r/.git --bind /r/.git/worktrees /r/.git/worktrees "
+	      "--bind /r/.git/worktrees/w /r/.git/worktrees/w "
+	      "--ro-bind /r/.git/worktrees/w/gitdir /r/.git/worktrees/w/gitdir "
+	      "--remount-ro /r/.git/worktrees "
+	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/w --rw=/r/.git -- sh");
+}
+
 static void test_nested_userns_and_seccomp(void **state)
 {
 	(void)state;
@@ -319,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_sockets),
 		cmocka_unit_test(test_inner_root),
+		cmocka_unit_test(test_seal),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

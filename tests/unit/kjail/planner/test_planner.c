@@ -606,6 +606,66 @@ static void test_worktree_config(void **state)
 	remove_tree("wr");
 }
 
+/* A linked worktree as the workspace: its common directory's worktrees/
+ * is sealed (no new entry: git worktree add fails at its first step),
+ * the worktrees under it pinned writable; a seal wins over the pin an
+ * entry's protection makes of it. kjail -- git worktree add is refused
+ * in one line; any other git command, or git worktree add from the main
+ * repository, is planned. */
+static void test_linked_worktree_sealed(void **state)
+{
+	(void)state;
+	static const char *const dirs[] = { "lr", "lr/.git", "lr/.git/worktrees",
+					    "lr/.git/worktrees/lw", "lr/.git/worktrees/o", "lw" };
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+		mk(dirs[i], true);
+	write_at("lr/.git/HEAD", "ref: refs/heads/main\n");
+	write_at("lr/.git/config", "[core]\n\tbare = false\n");
+	write_at("lr/.git/worktrees/lw/HEAD", "ref: refs/heads/lw\n");
+	write_at("lr/.git/worktrees/lw/commondir", "../..\n");
+	write_at("lr/.git/worktrees/o/HEAD", "ref: refs/heads/o\n");
+	_cleanup_free_ char *back = xasprintf("%s/lw/.git\n", root);
+	write_at("lr/.git/worktrees/lw/gitdir", back);
+	_cleanup_free_ char *link = xasprintf("gitdir: %s/lr/.git/worktrees/lw\n", root);
+	write_at("lw/.git", link);
+	char *envp[] = { NULL };
+	struct fixture f;
+	fx_init_in(&f, true, "lw");
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	const struct op *seal = find(&f.pl, OP_SEAL, "lr/.git/worktrees");
+	assert_non_null(seal);
+	assert_true(str_has_prefix(seal->rule, "sealed: "));
+	assert_null(find(&f.pl, OP_PIN, "lr/.git/worktrees"));
+	assert_non_null(find(&f.pl, OP_PIN, "lr/.git/worktrees/lw"));
+	assert_non_null(find(&f.pl, OP_PIN, "lr/.git/worktrees/o"));
+	_cleanup_free_ char *wts = at("lr/.git/worktrees");
+	assert_false(entry_list_has(&f.pl.watched, wts));
+	fx_free(&f);
+
+	char *add[] = { "git", "worktree", "add", "../w2", NULL };
+	fx_init_in(&f, true, "lw");
+	f.h.command = add;
+	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_null(strchr(f.err, '\n'));
+	assert_non_null(strstr(f.err, wts));
+	assert_non_null(strstr(f.err, "run git worktree add outside kjail"));
+	fx_free(&f);
+
+	char *status[] = { "git", "status", NULL };
+	fx_init_in(&f, true, "lw");
+	f.h.command = status;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	fx_free(&f);
+
+	fx_init_in(&f, true, "lr");
+	f.h.command = add;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_null(find(&f.pl, OP_SEAL, "lr/.git/worktrees"));
+	fx_free(&f);
+	remove_tree("lr");
+	remove_tree("lw");
+}
+
 /* The user's git config where a writable root holds it, repository or
  * not, and what it names by an absolute path; absent, moved aside. */
 static void test_global_git_config_in_workspace(void **state)
@@ -798,6 +858,7 @@ int main(void)
 		cmocka_unit_test(test_git_includes),
 		cmocka_unit_test(test_nested_configs_only_when_present),
 		cmocka_unit_test(test_worktree_config),
+		cmocka_unit_test(test_linked_worktree_sealed),
 		cmocka_unit_test(test_global_git_config_in_workspace),
 		cmocka_unit_test(test_home_links_into_workspace),
 	};
