@@ -134,7 +134,7 @@ FUZZ_MOUNTINFO_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_mountinfo.c \
 	$(srcdir)/src/kjail/planner/mountinfo.c \
 	$(srcdir)/src/common/path.c \
-	$(srcdir)/src/common/util.c
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
 tests/fuzz/fuzz_mountinfo: $(FUZZ_MOUNTINFO_SRCS) tests/fuzz/fuzz.h src/kjail/planner/mountinfo.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_MOUNTINFO_SRCS) $(LIBBSD_LIBS)
@@ -197,7 +197,7 @@ FUZZ_GITENV_SRCS = \
 	$(srcdir)/src/kjail/cfgfilter/ini.c \
 	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
 	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
-	$(srcdir)/src/common/util.c
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
 tests/fuzz/fuzz_gitenv: $(FUZZ_GITENV_SRCS) tests/fuzz/fuzz.h src/kjail/git/env.h src/kjail/git/reader.h \
 		src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h src/kjail/policy/defaults.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
@@ -216,7 +216,7 @@ FUZZ_CFGFILTER_SRCS = \
 	$(srcdir)/src/kjail/cfgfilter/ini.c \
 	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
 	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
-	$(srcdir)/src/common/util.c
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
 tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cfgfilter/cfgfilter.h \
 		src/kjail/cfgfilter/internal.h src/kjail/policy/defaults.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
