@@ -76,6 +76,9 @@ bin_PROGRAMS += kjail
 kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = $(KJAIL_LIBS)
+# The plans (and the trees plan_build reads) that the planner's and the
+# builders' tests start from, made one way.
+PLAN_FIXTURE = tests/unit/kjail/plan-fixture.h tests/unit/kjail/tree-fixture.h
 check_PROGRAMS += tests/unit/kjail/policy/test_cache tests/unit/kjail/policy/test_env tests/unit/kjail/build/test_bwrap tests/unit/kjail/policy/test_conf tests/unit/kjail/planner/test_planner tests/unit/kjail/build/test_seccomp \
 	tests/unit/kjail/git/test_reader tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
 	tests/unit/kjail/cfgfilter/test_cfgfilter
@@ -88,7 +91,7 @@ tests_unit_kjail_cfgfilter_test_cfgfilter_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_planner_test_mountinfo_SOURCES = tests/unit/kjail/planner/test_mountinfo.c
 tests_unit_kjail_planner_test_mountinfo_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_planner_test_mountinfo_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_kjail_build_test_explain_SOURCES = tests/unit/kjail/build/test_explain.c tests/unit/kjail/tree-fixture.h
+tests_unit_kjail_build_test_explain_SOURCES = tests/unit/kjail/build/test_explain.c $(PLAN_FIXTURE)
 tests_unit_kjail_build_test_explain_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
 tests_unit_kjail_build_test_explain_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_run_test_probe_SOURCES = tests/unit/kjail/run/test_probe.c
@@ -103,13 +106,13 @@ tests_unit_kjail_policy_test_cache_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_policy_test_env_SOURCES = tests/unit/kjail/policy/test_env.c
 tests_unit_kjail_policy_test_env_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_policy_test_env_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_kjail_build_test_bwrap_SOURCES = tests/unit/kjail/build/test_bwrap.c
+tests_unit_kjail_build_test_bwrap_SOURCES = tests/unit/kjail/build/test_bwrap.c $(PLAN_FIXTURE)
 tests_unit_kjail_build_test_bwrap_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_build_test_bwrap_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_policy_test_conf_SOURCES = tests/unit/kjail/policy/test_conf.c
 tests_unit_kjail_policy_test_conf_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_policy_test_conf_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_kjail_planner_test_planner_SOURCES = tests/unit/kjail/planner/test_planner.c tests/unit/kjail/tree-fixture.h
+tests_unit_kjail_planner_test_planner_SOURCES = tests/unit/kjail/planner/test_planner.c $(PLAN_FIXTURE)
 tests_unit_kjail_planner_test_planner_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_planner_test_planner_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_build_test_seccomp_SOURCES = tests/unit/kjail/build/test_seccomp.c
