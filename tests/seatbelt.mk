@@ -9,7 +9,7 @@
 # through it; on macOS it also runs commands under sandbox-exec.
 check_PROGRAMS += tests/unit/kjail/build/test_seatbelt tests/helpers/sbpl-check
 TESTS += tests/unit/kjail/build/test_seatbelt tests/integration/seatbelt.test
-tests_unit_kjail_build_test_seatbelt_SOURCES = tests/unit/kjail/build/test_seatbelt.c
+tests_unit_kjail_build_test_seatbelt_SOURCES = tests/unit/kjail/build/test_seatbelt.c $(PLAN_FIXTURE)
 tests_unit_kjail_build_test_seatbelt_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_build_test_seatbelt_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_helpers_sbpl_check_SOURCES = tests/helpers/sbpl-check.c

@@ -11,31 +11,33 @@ static void grow(struct jsonw *w, size_t n)
 {
 	/* kjail's policy file is some 5 KiB with the built-in policy: one
 	 * allocation, not a copy into a second */
-	size_t cap = w->cap ? w->cap : 8192;
-	while (cap < w->len + n)
-		cap *= 2;
-	w->buf = xreallocarray(w->buf, cap, 1);
-	w->cap = cap;
+	sb_grow(&w->sb, w->sb.alloc || n > 8191 ? n : 8191);
 }
 
-/* Room for n more bytes at the end of buf; where they go. */
+/* Room for n more bytes at the end of the text; where they go. */
 static inline char *reserve(struct jsonw *w, size_t n)
 {
-	if (w->len + n > w->cap)
+	if (n > sb_avail(&w->sb))
 		grow(w, n);
-	return w->buf + w->len;
+	return w->sb.s + w->sb.len;
+}
+
+/* The n bytes written at reserve's answer become part of the text. */
+static inline void wrote(struct jsonw *w, size_t n)
+{
+	sb_setlen(&w->sb, w->sb.len + n);
 }
 
 static inline void put(struct jsonw *w, const void *p, size_t n)
 {
 	memcpy(reserve(w, n), p, n);
-	w->len += n;
+	wrote(w, n);
 }
 
 static inline void putch(struct jsonw *w, char c)
 {
 	*reserve(w, 1) = c;
-	w->len++;
+	wrote(w, 1);
 }
 
 static void puts_w(struct jsonw *w, const char *s) { put(w, s, strlen(s)); }
@@ -43,8 +45,7 @@ static void puts_w(struct jsonw *w, const char *s) { put(w, s, strlen(s)); }
 void jw_init(struct jsonw *w, FILE *out)
 {
 	w->out = out;
-	w->buf = NULL;
-	w->len = w->cap = 0;
+	sb_init(&w->sb, 0);
 	w->depth = 0;
 	w->after_key = false;
 	w->first[0] = true;
@@ -113,12 +114,12 @@ static size_t escape_one(struct jsonw *w, const unsigned char *s)
 	if (short_escape[*s]) {
 		o[0] = '\\';
 		o[1] = short_escape[*s];
-		w->len += 2;
+		wrote(w, 2);
 	} else {
 		memcpy(o, "\\u00", 4);
 		o[4] = hex[*s >> 4];
 		o[5] = hex[*s & 0xf];
-		w->len += 6;
+		wrote(w, 6);
 	}
 	return 1;
 }
@@ -133,10 +134,10 @@ static void write_string(struct jsonw *w, const char *str)
 	memcpy(o + 1, s, n);
 	if (!s[n]) {
 		o[n + 1] = '"';
-		w->len += n + 2;
+		wrote(w, n + 2);
 		return;
 	}
-	w->len += n + 1;
+	wrote(w, n + 1);
 	for (s += n; *s; s += n) {
 		s += escape_one(w, s);
 		n = byte_run(plain, s);
@@ -192,18 +193,12 @@ char *jw_take(struct jsonw *w, const char *end)
 {
 	if (end)
 		puts_w(w, end);
-	putch(w, '\0');
-	char *s = w->buf;
-	w->buf = NULL;
-	w->len = w->cap = 0;
-	return s;
+	return sb_detach(&w->sb);
 }
 
 bool jw_flush(struct jsonw *w)
 {
-	bool ok = w->len == 0 || fwrite(w->buf, 1, w->len, w->out) == w->len;
-	free(w->buf);
-	w->buf = NULL;
-	w->len = w->cap = 0;
+	bool ok = w->sb.len == 0 || fwrite(w->sb.s, 1, w->sb.len, w->out) == w->sb.len;
+	sb_release(&w->sb);
 	return ok;
 }

@@ -7,13 +7,13 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "strbuf.h"
 
 #define JSONW_MAX_DEPTH 16
 
 struct jsonw {
 	FILE *out;
-	char *buf;      /* everything goes here first, to out in one write */
-	size_t len, cap;
+	struct strbuf sb; /* everything goes here first, to out in one write */
 	unsigned depth;
 	bool after_key;
 	bool first[JSONW_MAX_DEPTH + 1];

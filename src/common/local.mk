@@ -3,6 +3,7 @@ noinst_LIBRARIES += libcommon.a
 libcommon_a_SOURCES = \
 	src/common/util.c src/common/util.h \
 	src/common/strv.c src/common/strv.h \
+	src/common/strbuf.c src/common/strbuf.h \
 	src/common/path.c src/common/path.h \
 	src/common/ini_reader.c src/common/ini_reader.h \
 	src/common/jsonw.c src/common/jsonw.h \
@@ -16,15 +17,18 @@ UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -I$(top_srcdir)/tests/unit
 EXTRA_DIST += tests/unit/unit-skip.h tests/integration/unit-lint.test
 TESTS += tests/integration/unit-lint.test
 check_PROGRAMS += tests/unit/common/test_strv tests/unit/common/test_path tests/unit/common/test_ini_reader tests/unit/common/test_jsonw \
-	tests/unit/common/test_strpool tests/unit/common/test_util
+	tests/unit/common/test_strpool tests/unit/common/test_util tests/unit/common/test_strbuf
 TESTS += tests/unit/common/test_strv tests/unit/common/test_path tests/unit/common/test_ini_reader tests/unit/common/test_jsonw \
-	tests/unit/common/test_strpool tests/unit/common/test_util
+	tests/unit/common/test_strpool tests/unit/common/test_util tests/unit/common/test_strbuf
 tests_unit_common_test_util_SOURCES = tests/unit/common/test_util.c
 tests_unit_common_test_util_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_common_test_util_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
 tests_unit_common_test_strv_SOURCES = tests/unit/common/test_strv.c
 tests_unit_common_test_strv_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_common_test_strv_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
+tests_unit_common_test_strbuf_SOURCES = tests/unit/common/test_strbuf.c
+tests_unit_common_test_strbuf_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_common_test_strbuf_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
 tests_unit_common_test_path_SOURCES = tests/unit/common/test_path.c
 tests_unit_common_test_path_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_common_test_path_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)

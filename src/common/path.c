@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "path.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <errno.h>
@@ -29,46 +30,19 @@ char *path_expand_home(const char *p, const char *home)
 	return xconcat(home, p + 1, NULL);
 }
 
-/* A clean absolute path being built, with room to grow: components are
- * appended in place, not by a realloc each. */
-struct pbuf {
-	char *s;
-	size_t len, cap;
-};
-
-/* "/" in a buffer sized for a result of about hint bytes. */
-static void pbuf_init(struct pbuf *b, size_t hint)
+/* Append component c (length n) to the clean absolute path being built. */
+static void push_component(struct strbuf *b, const char *c, size_t n)
 {
-	b->cap = hint + 2;
-	b->s = xmalloc(b->cap);
-	b->s[0] = '/';
-	b->s[1] = '\0';
-	b->len = 1;
-}
-
-/* Append component c (length n). */
-static void push_component(struct pbuf *b, const char *c, size_t n)
-{
-	size_t need = b->len + n + 2;
-	if (need > b->cap) {
-		size_t cap = b->cap * 2;
-		while (cap < need)
-			cap *= 2;
-		b->s = xreallocarray(b->s, cap, 1);
-		b->cap = cap;
-	}
 	if (b->len > 1)
-		b->s[b->len++] = '/';
-	memcpy(b->s + b->len, c, n);
-	b->len += n;
-	b->s[b->len] = '\0';
+		sb_addc(b, '/');
+	sb_add(b, c, n);
 }
 
-static void pop_component(char *buf, size_t *len)
+/* The length of p's parent: p up to its last '/', or "/". */
+static size_t parent_len(const char *p)
 {
-	char *slash = strrchr(buf, '/');
-	*len = slash == buf ? 1 : (size_t)(slash - buf);
-	buf[*len] = '\0';
+	const char *slash = strrchr(p, '/');
+	return slash == p ? 1 : (size_t)(slash - p);
 }
 
 /* Length of the component at s, up to the next '/' or the end. */
@@ -98,9 +72,11 @@ char *path_normalize(const char *p, const char *base)
 	}
 	char *owned;
 	const char *s = absolute(p, base, &owned);
-	struct pbuf out;
-	/* clean is never longer than what it was made from */
-	pbuf_init(&out, strlen(s));
+	struct strbuf out;
+	/* clean is never longer than what it was made from: components are
+	 * appended in place, not by a realloc each */
+	sb_init(&out, strlen(s) + 1);
+	sb_addc(&out, '/');
 	while (*s) {
 		while (*s == '/')
 			s++;
@@ -110,13 +86,13 @@ char *path_normalize(const char *p, const char *base)
 		if (n == 1 && s[0] == '.')
 			;
 		else if (n == 2 && s[0] == '.' && s[1] == '.')
-			pop_component(out.s, &out.len);
+			sb_setlen(&out, parent_len(out.s));
 		else
 			push_component(&out, s, n);
 		s += n;
 	}
 	free(owned);
-	return out.s;
+	return sb_detach(&out);
 }
 
 /* Lengths first: most entries differ in length, and then no bytes are
@@ -218,13 +194,14 @@ static char *resolve(const char *p, const char *base, struct path_memo *memo,
 	 * is the true parent. */
 	char *owned;
 	const char *rest = absolute(p, base, &owned);
-	struct pbuf out;
+	struct strbuf out;
 	size_t pos = 0;
 	int links = 0;
 	bool missing = false;
 	size_t real_len = 0; /* while missing: out's length before its first missing component */
 
-	pbuf_init(&out, strlen(rest));
+	sb_init(&out, strlen(rest) + 1);
+	sb_addc(&out, '/');
 	while (rest[pos]) {
 		while (rest[pos] == '/')
 			pos++;
@@ -236,7 +213,7 @@ static char *resolve(const char *p, const char *base, struct path_memo *memo,
 		if (n == 1 && c[0] == '.')
 			continue;
 		if (n == 2 && c[0] == '.' && c[1] == '.') {
-			pop_component(out.s, &out.len);
+			sb_setlen(&out, parent_len(out.s));
 			last = 0;
 			/* back above the missing part, in what exists: looked up
 			 * again, since a link there leads elsewhere ("new/../link") */
@@ -274,7 +251,7 @@ static char *resolve(const char *p, const char *base, struct path_memo *memo,
 			on_link(ctx, out.s);
 		if (++links > MAX_LINKS) {
 			free(owned);
-			free(out.s);
+			sb_release(&out);
 			errno = ELOOP;
 			return NULL;
 		}
@@ -288,13 +265,12 @@ static char *resolve(const char *p, const char *base, struct path_memo *memo,
 		free(owned);
 		rest = owned = next;
 		pos = 0;
-		out.len = abs_target ? 1 : save;
-		out.s[out.len] = '\0';
+		sb_setlen(&out, abs_target ? 1 : save);
 	}
 	if (memo)
 		memo->last = last;
 	free(owned);
-	return out.s;
+	return sb_detach(&out);
 }
 
 char *path_resolve_memo(const char *p, const char *base, struct path_memo *memo)
@@ -355,7 +331,7 @@ char *path_dirname(const char *p)
 	char *d = xstrdup(p);
 	size_t len = strlen(d);
 	if (len > 1)
-		pop_component(d, &len);
+		d[parent_len(d)] = '\0';
 	return d;
 }
 

@@ -266,7 +266,9 @@ void ctrl_scrub(char *s)
 			*p = '?';
 }
 
-/* All of fd from where it stands, cap bytes of room to start with. */
+/* All of fd from where it stands, cap bytes of room to start with. Grown
+ * by hand, not in a strbuf: strbuf is built on this file's die() and
+ * xreallocarray(), and source-graph.test allows no loop between files. */
 static char *read_rest(int fd, size_t max, size_t cap, size_t *len_out)
 {
 	size_t len = 0;

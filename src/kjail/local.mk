@@ -91,6 +91,9 @@ bin_PROGRAMS += kjail
 kjail_SOURCES = src/kjail/main.c
 kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = $(KJAIL_LIBS)
+# The plans (and the trees plan_build reads) that the planner's and the
+# builders' tests start from, made one way.
+PLAN_FIXTURE = tests/unit/kjail/plan-fixture.h tests/unit/kjail/tree-fixture.h
 check_PROGRAMS += tests/unit/kjail/policy/test_cache tests/unit/kjail/policy/test_env tests/unit/kjail/build/test_bwrap tests/unit/kjail/policy/test_conf tests/unit/kjail/planner/test_planner tests/unit/kjail/build/test_seccomp \
 	tests/unit/kjail/git/test_reader tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
 	tests/unit/kjail/cfgfilter/test_cfgfilter tests/unit/kjail/git/test_command \
@@ -111,7 +114,7 @@ tests_unit_kjail_cfgfilter_test_cfgfilter_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_planner_test_mountinfo_SOURCES = tests/unit/kjail/planner/test_mountinfo.c
 tests_unit_kjail_planner_test_mountinfo_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_planner_test_mountinfo_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_kjail_build_test_explain_SOURCES = tests/unit/kjail/build/test_explain.c tests/unit/kjail/tree-fixture.h
+tests_unit_kjail_build_test_explain_SOURCES = tests/unit/kjail/build/test_explain.c $(PLAN_FIXTURE)
 tests_unit_kjail_build_test_explain_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
 tests_unit_kjail_build_test_explain_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # --explain --verbose byte for byte (NAME.txt) and plain --explain (NAME.short);
@@ -139,13 +142,13 @@ tests_unit_kjail_policy_test_cache_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_policy_test_env_SOURCES = tests/unit/kjail/policy/test_env.c
 tests_unit_kjail_policy_test_env_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_policy_test_env_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_kjail_build_test_bwrap_SOURCES = tests/unit/kjail/build/test_bwrap.c
+tests_unit_kjail_build_test_bwrap_SOURCES = tests/unit/kjail/build/test_bwrap.c $(PLAN_FIXTURE)
 tests_unit_kjail_build_test_bwrap_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_build_test_bwrap_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_policy_test_conf_SOURCES = tests/unit/kjail/policy/test_conf.c
 tests_unit_kjail_policy_test_conf_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_policy_test_conf_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
-tests_unit_kjail_planner_test_planner_SOURCES = tests/unit/kjail/planner/test_planner.c tests/unit/kjail/tree-fixture.h
+tests_unit_kjail_planner_test_planner_SOURCES = tests/unit/kjail/planner/test_planner.c $(PLAN_FIXTURE)
 tests_unit_kjail_planner_test_planner_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_planner_test_planner_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_build_test_seccomp_SOURCES = tests/unit/kjail/build/test_seccomp.c
@@ -188,7 +191,7 @@ FUZZ_MOUNTINFO_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_mountinfo.c \
 	$(srcdir)/src/kjail/planner/mountinfo.c \
 	$(srcdir)/src/common/path.c \
-	$(srcdir)/src/common/util.c
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
 tests/fuzz/fuzz_mountinfo: $(FUZZ_MOUNTINFO_SRCS) tests/fuzz/fuzz.h src/kjail/planner/mountinfo.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_MOUNTINFO_SRCS) $(LIBBSD_LIBS)
@@ -251,7 +254,7 @@ FUZZ_GITENV_SRCS = \
 	$(srcdir)/src/kjail/cfgfilter/ini.c \
 	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
 	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
-	$(srcdir)/src/common/util.c
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
 tests/fuzz/fuzz_gitenv: $(FUZZ_GITENV_SRCS) tests/fuzz/fuzz.h src/kjail/git/env.h src/kjail/git/reader.h \
 		src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h src/kjail/policy/defaults.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
@@ -270,7 +273,7 @@ FUZZ_CFGFILTER_SRCS = \
 	$(srcdir)/src/kjail/cfgfilter/ini.c \
 	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
 	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
-	$(srcdir)/src/common/util.c
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
 tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cfgfilter/cfgfilter.h \
 		src/kjail/cfgfilter/internal.h src/kjail/policy/defaults.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \

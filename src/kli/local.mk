@@ -158,7 +158,7 @@ FUZZ_CAPABILITY_SRCS = \
 	$(srcdir)/src/kli/authority/grant.c \
 	$(srcdir)/src/kli/authority/caps.c \
 	$(srcdir)/src/common/path.c \
-	$(srcdir)/src/common/util.c
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
 tests/fuzz/fuzz_capability: $(FUZZ_CAPABILITY_SRCS) src/kli/authority/authority.h \
 		src/kli/authority/internal.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
@@ -186,7 +186,7 @@ FUZZ_REPLY_SRCS = \
 	$(srcdir)/src/kli/model/key.c \
 	$(srcdir)/src/kli/agent/term.c \
 	$(srcdir)/src/common/path.c \
-	$(srcdir)/src/common/util.c
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
 tests/fuzz/fuzz_reply: $(FUZZ_REPLY_SRCS) src/kli/model/chat.h src/kli/model/key.h src/kli/agent/term.h tests/fuzz/fuzz.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -I$(srcdir)/src/kli $(JANSSON_CFLAGS) -o $@ \
@@ -198,7 +198,7 @@ FUZZ_SSE_SRCS = \
 	$(srcdir)/src/kli/model/stream.c \
 	$(srcdir)/src/kli/model/chat.c \
 	$(srcdir)/src/common/path.c \
-	$(srcdir)/src/common/util.c
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
 tests/fuzz/fuzz_sse: $(FUZZ_SSE_SRCS) src/kli/model/sse.h src/kli/model/stream.h src/kli/model/chat.h tests/fuzz/fuzz.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -I$(srcdir)/src/kli $(JANSSON_CFLAGS) -o $@ \

@@ -18,6 +18,7 @@
 #include "agent/term.h"
 #include "settings/settings.h"
 #include "agent/shutdown.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <errno.h>
@@ -392,26 +393,17 @@ static char *read_prompt(const char *arg)
 {
 	if (strcmp(arg, "-") != 0)
 		return xstrdup(arg);
-	char *text = NULL;
-	size_t cap = 0, len = 0;
+	struct strbuf text = STRBUF_INIT_MAX(1024 * 1024);
 	char buf[4096];
 	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) {
-		if (len + n > 1024 * 1024)
+	while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+		if (!sb_add(&text, buf, n))
 			die("-p -: the prompt on standard input is larger than 1 MiB");
-		if (len + n + 1 > cap) {
-			cap = (len + n + 1) * 2;
-			text = xreallocarray(text, cap, 1);
-		}
-		memcpy(text + len, buf, n);
-		len += n;
-	}
 	if (ferror(stdin))
 		die_errno("-p -: cannot read standard input");
-	if (len == 0)
+	if (text.len == 0)
 		die("-p -: standard input holds no prompt");
-	text[len] = '\0';
-	return text;
+	return sb_detach(&text);
 }
 
 /* Process-wide settings an agent run needs before its first fork. */

@@ -49,7 +49,7 @@ FUZZ_TARGETS += tests/fuzz/fuzz_ini_reader
 endif
 CLEANFILES += tests/fuzz/fuzz_ini_reader $(FUZZ_TARGETS:=.log) $(FUZZ_TARGETS:=.trs)
 
-FUZZ_INI_SRCS = tests/fuzz/fuzz_ini_reader.c src/common/ini_reader.c src/common/util.c \
+FUZZ_INI_SRCS = tests/fuzz/fuzz_ini_reader.c src/common/ini_reader.c src/common/util.c src/common/strbuf.c \
 	src/common/path.c
 tests/fuzz/fuzz_ini_reader: $(FUZZ_INI_SRCS) tests/fuzz/fuzz.h src/common/ini_reader.h src/common/util.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
@@ -66,7 +66,7 @@ endif
 CLEANFILES += tests/fuzz/fuzz_gitconfig
 
 FUZZ_GITCONFIG_SRCS = tests/fuzz/fuzz_gitconfig.c src/kjail/git/reader.c \
-	src/common/ini_reader.c src/common/util.c src/common/path.c src/common/strv.c
+	src/common/ini_reader.c src/common/util.c src/common/strbuf.c src/common/path.c src/common/strv.c
 tests/fuzz/fuzz_gitconfig: $(FUZZ_GITCONFIG_SRCS) tests/fuzz/fuzz.h src/kjail/git/reader.h src/common/strv.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ \

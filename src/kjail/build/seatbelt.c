@@ -26,11 +26,11 @@
 #include "config.h"
 #include "build/seatbelt.h"
 #include "path.h"
+#include "strbuf.h"
 #include "proxy/proxy.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,28 +38,6 @@
 
 #define KJ_STR_(x) #x
 #define KJ_STR(x) KJ_STR_(x) /* a port macro as a string literal */
-
-/* ------------------------------------------------------------ text buffer */
-
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-KJ_PRINTF(2, 3) static void put(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	_cleanup_free_ char *s = xvasprintf(fmt, ap);
-	va_end(ap);
-	size_t n = strlen(s);
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->s = xreallocarray(b->s, b->cap, 1);
-	}
-	memcpy(b->s + b->len, s, n + 1);
-	b->len += n;
-}
 
 /* ------------------------------------------------------------- path sets */
 
@@ -161,7 +139,7 @@ static void pin_ancestors(struct strv *pins, const struct strv *roots, const cha
 
 struct gen {
 	struct strv set[R_COUNT];
-	struct buf text;
+	struct strbuf text;
 };
 
 static bool covers_a_root(const struct strv *roots, const char *path)
@@ -260,31 +238,30 @@ static void collect(struct gen *g, const struct plan *pl, const struct seatbelt_
 
 /* (KIND (param "ROLE_i")) for every path of role r, each on its own line,
  * inside (WRAP ...) when wrap is set. */
-static void params_of(struct buf *f, const struct gen *g, enum role r, const char *kind,
+static void params_of(struct strbuf *f, const struct gen *g, enum role r, const char *kind,
 		      const char *wrap)
 {
 	for (size_t i = 0; i < g->set[r].n; i++) {
 		if (wrap)
-			put(f, "\n  (%s (%s (param \"%s_%zu\")))", wrap, kind, role_name[r], i);
+			sb_addf(f, "\n  (%s (%s (param \"%s_%zu\")))", wrap, kind, role_name[r], i);
 		else
-			put(f, "\n  (%s (param \"%s_%zu\"))", kind, role_name[r], i);
+			sb_addf(f, "\n  (%s (param \"%s_%zu\"))", kind, role_name[r], i);
 	}
 }
 
-static void fixed(struct buf *f, const char *const *filters)
+static void fixed(struct strbuf *f, const char *const *filters)
 {
 	for (; *filters; filters++)
-		put(f, "\n  %s", *filters);
+		sb_addf(f, "\n  %s", *filters);
 }
 
 /* (HEAD FILTERS...), or nothing at all without filters: a bare
  * "(deny file-read*)" would deny every read, never what was meant. */
-static void rule(struct gen *g, const char *head, struct buf *f)
+static void rule(struct gen *g, const char *head, struct strbuf *f)
 {
 	if (f->len)
-		put(&g->text, "(%s%s)\n", head, f->s);
-	free(f->s);
-	*f = (struct buf){ 0 };
+		sb_addf(&g->text, "(%s%s)\n", head, f->s);
+	sb_release(f);
 }
 
 /* The shared temporary directories, both spellings. */
@@ -332,39 +309,39 @@ static const char *const devices[] = {
 
 static void emit_process(struct gen *g)
 {
-	struct buf *t = &g->text;
-	put(t, "\n;; Processes\n");
+	struct strbuf *t = &g->text;
+	sb_adds(t, "\n;; Processes\n");
 	/* Running programs is the point; children inherit the profile. */
-	put(t, "(allow process-exec process-fork)\n");
+	sb_adds(t, "(allow process-exec process-fork)\n");
 	/* Set-user-ID and set-group-ID programs would run with more privilege
 	 * than the jail's (the Linux jail sets no_new_privs): sudo with a cached
 	 * ticket, and crontab, which installs a job cron runs outside it. */
-	put(t, "(deny process-exec (require-any (file-mode #o4000) (file-mode #o2000)))\n");
+	sb_adds(t, "(deny process-exec (require-any (file-mode #o4000) (file-mode #o2000)))\n");
 	/* ps is set-user-ID root on macOS only to read other users' process
 	 * tables; it acts on nothing, and agents use it. */
-	put(t, "(allow process-exec (literal \"/bin/ps\"))\n");
+	sb_adds(t, "(allow process-exec (literal \"/bin/ps\"))\n");
 	/* launchctl submits jobs that launchd runs outside the profile (Linux:
 	 * the session bus that reaches systemd --user is masked). */
-	put(t, "(deny process-exec (literal \"/bin/launchctl\"))\n");
+	sb_adds(t, "(deny process-exec (literal \"/bin/launchctl\"))\n");
 	/* Apple Events drive other applications (Terminal's "do script" runs a
 	 * command outside); LaunchServices opens files and apps outside. */
-	put(t, "(deny appleevent-send)\n");
-	put(t, "(deny lsopen)\n");
+	sb_adds(t, "(deny appleevent-send)\n");
+	sb_adds(t, "(deny lsopen)\n");
 	/* cfprefsd writes preference files on the caller's behalf, outside
 	 * every file rule; some (Terminal's startup command) run later. */
-	put(t, "(deny user-preference-write)\n");
+	sb_adds(t, "(deny user-preference-write)\n");
 	/* Signals reach only the jail's own processes (Linux: PID namespace and
 	 * the Landlock signal scope). */
-	put(t, "(deny signal)\n");
-	put(t, "(allow signal (target same-sandbox))\n");
+	sb_adds(t, "(deny signal)\n");
+	sb_adds(t, "(allow signal (target same-sandbox))\n");
 }
 
 static void emit_files(struct gen *g)
 {
-	struct buf *t = &g->text, f = { 0 };
-	put(t, "\n;; Files: the host is read-only\n");
+	struct strbuf *t = &g->text, f = STRBUF_INIT;
+	sb_adds(t, "\n;; Files: the host is read-only\n");
 	/* Reads stay allowed (allow default); writes are denied everywhere... */
-	put(t, "(deny file-write*)\n");
+	sb_adds(t, "(deny file-write*)\n");
 	/* ...except the writable roots and the temporary directories (the Linux
 	 * jail has its own /tmp; here the host's are shared, see the socket
 	 * rules for what that must not open)... */
@@ -400,28 +377,28 @@ static void emit_files(struct gen *g)
 
 static void emit_network(struct gen *g, const struct plan *pl)
 {
-	struct buf *t = &g->text, f = { 0 };
-	put(t, "\n;; Network and Unix sockets\n");
+	struct strbuf *t = &g->text, f = STRBUF_INIT;
+	sb_adds(t, "\n;; Network and Unix sockets\n");
 	if (!pl->network) {
 		/* --no-network: no sockets but Unix ones (Linux: an empty network
 		 * namespace). Loopback goes too: on macOS it is the host's own,
 		 * with the host's services on it. */
-		put(t, "(deny network*)\n");
-		put(t, "(allow network-outbound (remote unix-socket))\n");
+		sb_adds(t, "(deny network*)\n");
+		sb_adds(t, "(allow network-outbound (remote unix-socket))\n");
 		/* A server of the jail's own accepts on its Unix socket; where it
 		 * may bind that socket is decided next. */
-		put(t, "(allow network-inbound (local unix-socket))\n");
+		sb_adds(t, "(allow network-inbound (local unix-socket))\n");
 	}
 	if (pl->net == NET_ALLOWLIST) {
 		/* --allow-host: out only to kjail's proxy, which listens on the
 		 * host's loopback at the ports the jail's proxy variables name
 		 * (seatbelt_run) and connects to the hosts allowed. */
-		put(t, "(allow network-outbound (remote tcp \"localhost:" KJ_STR(PROXY_HTTP_PORT) "\"))\n");
-		put(t, "(allow network-outbound (remote tcp \"localhost:" KJ_STR(PROXY_SOCKS_PORT) "\"))\n");
+		sb_adds(t, "(allow network-outbound (remote tcp \"localhost:" KJ_STR(PROXY_HTTP_PORT) "\"))\n");
+		sb_adds(t, "(allow network-outbound (remote tcp \"localhost:" KJ_STR(PROXY_SOCKS_PORT) "\"))\n");
 	}
 	/* Binding a Unix socket makes a file without any file-write check:
 	 * only where the jail may write, never on a protected or masked name. */
-	put(t, "(deny network-bind (local unix-socket))\n");
+	sb_adds(t, "(deny network-bind (local unix-socket))\n");
 	params_of(&f, g, R_WRITABLE, "subpath", "local unix-socket");
 	static const char *const tmp_binds[] = {
 		"(local unix-socket (subpath \"/private/tmp\"))",
@@ -468,8 +445,8 @@ static void emit_network(struct gen *g, const struct plan *pl)
 	if (!pl->network) {
 		/* Daemons that reach the network on a caller's behalf: the DNS
 		 * service and background URL sessions. */
-		put(t, "(deny mach-lookup\n  (global-name \"com.apple.dnssd.service\")\n"
-		       "  (global-name \"com.apple.nsurlsessiond\"))\n");
+		sb_adds(t, "(deny mach-lookup\n  (global-name \"com.apple.dnssd.service\")\n"
+		           "  (global-name \"com.apple.nsurlsessiond\"))\n");
 	}
 }
 
@@ -477,22 +454,22 @@ static void emit_services(struct gen *g, const struct seatbelt_host *h)
 {
 	if (!h || !h->defaults)
 		return;
-	put(&g->text, "\n;; Services\n");
+	sb_adds(&g->text, "\n;; Services\n");
 	/* The clipboard (pbpaste, pbcopy): it holds what the user copied,
 	 * passwords included, and what they will paste into a shell. Linux: the
 	 * display sockets are out of reach. */
-	put(&g->text, "(deny mach-lookup (global-name \"com.apple.pasteboard.1\"))\n");
+	sb_adds(&g->text, "(deny mach-lookup (global-name \"com.apple.pasteboard.1\"))\n");
 }
 
 char *seatbelt_profile(const struct plan *pl, const struct seatbelt_host *h, struct strv *params)
 {
-	struct gen g = { 0 };
+	struct gen g = { .text = STRBUF_INIT };
 	collect(&g, pl, h);
-	put(&g.text, "(version 1)\n"
-		     ";; kjail: generated Seatbelt profile. Every path of the policy and the\n"
-		     ";; host is a sandbox-exec -D parameter: this text depends only on how\n"
-		     ";; many there are of each kind. Quoted paths are fixed system ones.\n"
-		     "(allow default)\n");
+	sb_adds(&g.text, "(version 1)\n"
+		         ";; kjail: generated Seatbelt profile. Every path of the policy and the\n"
+		         ";; host is a sandbox-exec -D parameter: this text depends only on how\n"
+		         ";; many there are of each kind. Quoted paths are fixed system ones.\n"
+		         "(allow default)\n");
 	emit_process(&g);
 	emit_files(&g);
 	emit_network(&g, pl);
@@ -502,7 +479,7 @@ char *seatbelt_profile(const struct plan *pl, const struct seatbelt_host *h, str
 			strv_pushf(params, "%s_%zu=%s", role_name[r], i, g.set[r].v[i]);
 		strv_free(&g.set[r]);
 	}
-	return g.text.s;
+	return sb_detach(&g.text);
 }
 
 /* The profile goes inline (-p), not through -f /dev/fd/N: it carries no

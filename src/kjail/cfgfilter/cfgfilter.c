@@ -104,8 +104,6 @@ bool cf_filter(enum cf_format f, const char *const *secret, const char *in, size
 		res->removed = 0;
 		if (!res->err[0])
 			cf_fail(res, 0, "cannot be parsed");
-	} else if (!res->data) {
-		res->data = xstrndup("", 0);
 	}
 	return ok;
 }

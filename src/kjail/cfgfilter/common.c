@@ -13,25 +13,14 @@
 #include <string.h>
 #include <strings.h>
 
-void cf_put(struct cf_buf *b, const char *s, size_t n)
-{
-	if (b->n + n + 1 > b->cap) {
-		b->cap = (b->n + n + 1) * 2;
-		b->v = xreallocarray(b->v, b->cap, 1);
-	}
-	memcpy(b->v + b->n, s, n);
-	b->n += n;
-	b->v[b->n] = '\0';
-}
-
-bool cf_done(struct cf_buf *out, bool ok, struct cf_result *res)
+bool cf_done(struct strbuf *out, bool ok, struct cf_result *res)
 {
 	if (!ok) {
-		free(out->v);
+		sb_release(out);
 		return false;
 	}
-	res->data = out->v;
-	res->len = out->n;
+	res->len = out->len;
+	res->data = sb_detach(out);
 	return true;
 }
 

@@ -19,15 +19,13 @@ static bool is_space(char c)
 
 /* A header at s[b..k): "section" or "section.sub" or "section \"sub\"",
  * lower-cased except for a quoted subsection, into name. False with why. */
-static bool parse_header(const char *s, size_t b, size_t k, struct cf_buf *name,
+static bool parse_header(const char *s, size_t b, size_t k, struct strbuf *name,
 			 const char **why)
 {
 	size_t i = b + 1;
-	while (i < k && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '.')) {
-		char c = (char)tolower((unsigned char)s[i++]);
-		cf_put(name, &c, 1);
-	}
-	if (name->n == 0) {
+	while (i < k && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '.'))
+		sb_addc(name, (char)tolower((unsigned char)s[i++]));
+	if (name->len == 0) {
 		*why = "a section header without a name";
 		return false;
 	}
@@ -38,11 +36,11 @@ static bool parse_header(const char *s, size_t b, size_t k, struct cf_buf *name,
 			*why = "a subsection not in quotes";
 			return false;
 		}
-		cf_put(name, ".", 1);
+		sb_addc(name, '.');
 		for (i++; i < k && s[i] != '"'; i++) {
 			if (s[i] == '\\' && ++i == k)
 				break;
-			cf_put(name, &s[i], 1);
+			sb_addc(name, s[i]);
 		}
 		if (i >= k) {
 			*why = "an open quote in a section header";
@@ -98,7 +96,7 @@ struct git_state {
 	const char *const *secret;
 	struct cf_line *l;
 	size_t n;
-	struct cf_buf section; /* "section" or "section.sub" */
+	struct strbuf section; /* "section" or "section.sub" */
 	bool in_section;
 	bool drop_section;     /* its header names a URL with a password */
 };
@@ -116,15 +114,13 @@ static bool key_entry(struct git_state *g, size_t i, size_t b, size_t *end, bool
 		return cf_fail(res, i + 1, "neither a setting nor a section header");
 	while (e < k && (isalnum((unsigned char)s[e]) || s[e] == '-'))
 		e++;
-	struct cf_buf key = { 0 };
-	cf_put(&key, g->section.v, g->section.n);
-	cf_put(&key, ".", 1);
-	for (size_t j = b; j < e; j++) {
-		char c = (char)tolower((unsigned char)s[j]);
-		cf_put(&key, &c, 1);
-	}
-	*secret = cf_key_secret(g->secret, key.v, key.n);
-	free(key.v);
+	struct strbuf key = STRBUF_INIT;
+	sb_add(&key, g->section.s, g->section.len);
+	sb_addc(&key, '.');
+	for (size_t j = b; j < e; j++)
+		sb_addc(&key, (char)tolower((unsigned char)s[j]));
+	*secret = cf_key_secret(g->secret, key.s, key.len);
+	sb_release(&key);
 	size_t v = e;
 	while (v < k && is_space(s[v]))
 		v++;
@@ -153,9 +149,9 @@ static bool key_entry(struct git_state *g, size_t i, size_t b, size_t *end, bool
 bool cf_filter_git(const char *const *secret, const char *in, size_t len,
 		   struct cf_result *res)
 {
-	struct git_state g = { .secret = secret };
+	struct git_state g = { .secret = secret, .section = STRBUF_INIT };
 	g.l = cf_lines(in, len, &g.n);
-	struct cf_buf out = { 0 };
+	struct strbuf out = STRBUF_INIT;
 	bool ok = true;
 	for (size_t i = 0; i < g.n && ok;) {
 		const char *s = g.l[i].text;
@@ -164,13 +160,13 @@ bool cf_filter_git(const char *const *secret, const char *in, size_t len,
 			b++;
 		if (b < k && s[b] == '[') {
 			const char *why;
-			g.section.n = 0;
+			sb_reset(&g.section);
 			if (!parse_header(s, b, k, &g.section, &why)) {
 				ok = cf_fail(res, i + 1, "%s", why);
 				break;
 			}
 			g.in_section = true;
-			g.drop_section = cf_has_url_secret(g.section.v, g.section.n);
+			g.drop_section = cf_has_url_secret(g.section.s, g.section.len);
 		}
 		if (g.drop_section) {
 			res->removed += b < k;
@@ -178,7 +174,7 @@ bool cf_filter_git(const char *const *secret, const char *in, size_t len,
 			continue;
 		}
 		if (b == k || s[b] == '#' || s[b] == ';' || s[b] == '[') {
-			cf_put(&out, s, g.l[i++].full);
+			sb_add(&out, s, g.l[i++].full);
 			continue;
 		}
 		if (!g.in_section) {
@@ -195,10 +191,10 @@ bool cf_filter_git(const char *const *secret, const char *in, size_t len,
 			if (sec)
 				res->removed++;
 			else
-				cf_put(&out, g.l[i].text, g.l[i].full);
+				sb_add(&out, g.l[i].text, g.l[i].full);
 		}
 	}
 	free(g.l);
-	free(g.section.v);
+	sb_release(&g.section);
 	return cf_done(&out, ok, res);
 }

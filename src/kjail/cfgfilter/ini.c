@@ -69,7 +69,7 @@ bool cf_filter_ini(bool npm, const char *const *secret, const char *in, size_t l
 {
 	size_t n;
 	struct cf_line *l = cf_lines(in, len, &n);
-	struct cf_buf out = { 0 };
+	struct strbuf out = STRBUF_INIT;
 	bool in_section = npm, ok = true;
 	for (size_t i = 0; i < n && ok;) {
 		const char *s = l[i].text;
@@ -77,7 +77,7 @@ bool cf_filter_ini(bool npm, const char *const *secret, const char *in, size_t l
 		while (b < k && is_space(s[b]))
 			b++;
 		if (b == k || s[b] == '#' || s[b] == ';') {
-			cf_put(&out, s, l[i++].full);
+			sb_add(&out, s, l[i++].full);
 			continue;
 		}
 		if (!npm && b > 0) {
@@ -93,7 +93,7 @@ bool cf_filter_ini(bool npm, const char *const *secret, const char *in, size_t l
 				break;
 			}
 			in_section = true;
-			cf_put(&out, s, l[i++].full);
+			sb_add(&out, s, l[i++].full);
 			continue;
 		}
 		const char *key;
@@ -112,7 +112,7 @@ bool cf_filter_ini(bool npm, const char *const *secret, const char *in, size_t l
 			secret_here = cf_has_url_secret(l[j].text, l[j].len);
 		for (size_t j = i; j < end; j++) {
 			if (!secret_here)
-				cf_put(&out, l[j].text, l[j].full);
+				sb_add(&out, l[j].text, l[j].full);
 			else if (!is_blank(&l[j]))
 				res->removed++;
 		}

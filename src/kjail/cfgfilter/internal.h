@@ -7,19 +7,15 @@
 #define KJ_CFGFILTER_INT_H
 
 #include "cfgfilter/cfgfilter.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-struct cf_buf {
-	char *v;
-	size_t n, cap;
-};
-void cf_put(struct cf_buf *b, const char *s, size_t n);
 /* The end of a filter: out becomes res's copy when ok (ok returned), or is
  * freed (false: res->err was set where the filter failed). */
-bool cf_done(struct cf_buf *out, bool ok, struct cf_result *res);
+bool cf_done(struct strbuf *out, bool ok, struct cf_result *res);
 
 /* One physical line: text[0..len) without its newline and a CR before it;
  * next: where the following line starts. */

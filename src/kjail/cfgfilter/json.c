@@ -12,24 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void filter_value(const char *const *secret, json_t *v, struct cf_buf *path,
+static void filter_value(const char *const *secret, json_t *v, struct strbuf *path,
 			 unsigned *removed);
 
-static void filter_object(const char *const *secret, json_t *o, struct cf_buf *path,
+static void filter_object(const char *const *secret, json_t *o, struct strbuf *path,
 			  unsigned *removed)
 {
-	size_t base = path->n;
+	size_t base = path->len;
 	const char *k;
 	json_t *v;
 	void *tmp;
 	json_object_foreach_safe(o, tmp, k, v) {
-		path->n = base;
+		sb_setlen(path, base);
 		if (base)
-			cf_put(path, ".", 1);
-		else
-			cf_put(path, "", 0);
-		cf_put(path, k, strlen(k));
-		bool secret_here = cf_key_secret(secret, path->v, path->n) ||
+			sb_addc(path, '.');
+		sb_adds(path, k);
+		bool secret_here = cf_key_secret(secret, path->s, path->len) ||
 				   (json_is_string(v) &&
 				    cf_has_url_secret(json_string_value(v), json_string_length(v)));
 		if (secret_here) {
@@ -39,10 +37,10 @@ static void filter_object(const char *const *secret, json_t *o, struct cf_buf *p
 		}
 		filter_value(secret, v, path, removed);
 	}
-	path->n = base;
+	sb_setlen(path, base);
 }
 
-static void filter_value(const char *const *secret, json_t *v, struct cf_buf *path,
+static void filter_value(const char *const *secret, json_t *v, struct strbuf *path,
 			 unsigned *removed)
 {
 	if (json_is_object(v)) {
@@ -75,9 +73,9 @@ bool cf_filter_json(const char *const *secret, const char *in, size_t len,
 		json_decref(root);
 		return cf_fail(res, 0, "not a JSON object");
 	}
-	struct cf_buf path = { 0 };
+	struct strbuf path = STRBUF_INIT;
 	filter_value(secret, root, &path, &res->removed);
-	free(path.v);
+	sb_release(&path);
 	char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (!text)

@@ -18,7 +18,7 @@
 
 struct yaml_state {
 	const char *const *secret;
-	struct cf_buf path;            /* "a.b.c" of the open mappings */
+	struct strbuf path;            /* "a.b.c" of the open mappings */
 	struct { size_t indent, len; } open[YAML_DEPTH];
 	size_t depth;
 	long drop;                     /* dropping lines deeper than this, or -1 */
@@ -137,9 +137,7 @@ static void yaml_open(struct yaml_state *y, size_t indent)
 {
 	while (y->depth && y->open[y->depth - 1].indent >= indent)
 		y->depth--;
-	y->path.n = y->depth ? y->open[y->depth - 1].len : 0;
-	if (y->path.v)
-		y->path.v[y->path.n] = '\0';
+	sb_setlen(&y->path, y->depth ? y->open[y->depth - 1].len : 0);
 }
 
 /* One line, not blank and not a comment: kept (true, *keep) or dropped,
@@ -185,28 +183,26 @@ static bool yaml_line(struct yaml_state *y, const char *s, size_t n, size_t ind,
 	if (!yaml_value(s + i + val, n - i - val, &block, &plain, &why))
 		return cf_fail(res, line, "%s", why);
 	yaml_open(y, i);
-	size_t base = y->path.n;
+	size_t base = y->path.len;
 	if (base)
-		cf_put(&y->path, ".", 1);
-	cf_put(&y->path, key, klen);
-	bool secret = cf_key_secret(y->secret, y->path.v, y->path.n) || cf_has_url_secret(s, n);
+		sb_addc(&y->path, '.');
+	sb_add(&y->path, key, klen);
+	bool secret = cf_key_secret(y->secret, y->path.s, y->path.len) || cf_has_url_secret(s, n);
 	if (secret) {
 		if (item)
 			return cf_fail(res, line, "a secret in a list item");
 		*keep = false;
 		y->drop = (long)i;
-		y->path.n = base;
-		y->path.v[base] = '\0';
+		sb_setlen(&y->path, base);
 		return true;
 	}
 	if (block && y->depth < YAML_DEPTH) {
 		y->open[y->depth].indent = i;
-		y->open[y->depth++].len = y->path.n;
+		y->open[y->depth++].len = y->path.len;
 	} else if (block) {
 		return cf_fail(res, line, "nested deeper than %d", YAML_DEPTH);
 	} else {
-		y->path.n = base;
-		y->path.v[base] = '\0';
+		sb_setlen(&y->path, base);
 		if (plain)
 			y->cont = (long)i;
 	}
@@ -218,8 +214,8 @@ bool cf_filter_yaml(const char *const *secret, const char *in, size_t len,
 {
 	size_t n;
 	struct cf_line *l = cf_lines(in, len, &n);
-	struct yaml_state y = { .secret = secret, .drop = -1, .cont = -1 };
-	struct cf_buf out = { 0 };
+	struct yaml_state y = { .secret = secret, .path = STRBUF_INIT, .drop = -1, .cont = -1 };
+	struct strbuf out = STRBUF_INIT;
 	bool ok = true;
 	for (size_t i = 0; i < n && ok; i++) {
 		const char *s = l[i].text;
@@ -242,9 +238,9 @@ bool cf_filter_yaml(const char *const *secret, const char *in, size_t len,
 			res->removed++;
 		}
 		if (keep)
-			cf_put(&out, s, l[i].full);
+			sb_add(&out, s, l[i].full);
 	}
 	free(l);
-	free(y.path.v);
+	sb_release(&y.path);
 	return cf_done(&out, ok, res);
 }

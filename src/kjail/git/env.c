@@ -9,24 +9,8 @@
 
 #include "cfgfilter/cfgfilter.h"
 #include "git/reader.h"
+#include "strbuf.h"
 #include "util.h"
-
-/* A growing string: what the parser and the config writer build. */
-struct text {
-	char *s;
-	size_t len, cap;
-};
-
-static void put(struct text *t, const char *s, size_t n)
-{
-	if (t->len + n + 1 > t->cap) {
-		t->cap = (t->len + n + 1) * 2;
-		t->s = xreallocarray(t->s, t->cap, 1);
-	}
-	memcpy(t->s + t->len, s, n);
-	t->len += n;
-	t->s[t->len] = '\0';
-}
 
 static void add(struct gitenv_setting **v, size_t *n, char *key, char *value)
 {
@@ -72,27 +56,27 @@ void gitenv_settings_free(struct gitenv_setting *s, size_t n)
 
 /* s between double quotes, as a git config file writes it. False: a
  * byte it cannot hold (a newline in a subsection, a NUL). */
-static bool quoted(struct text *t, const char *s, bool newline_ok)
+static bool quoted(struct strbuf *t, const char *s, bool newline_ok)
 {
-	put(t, "\"", 1);
+	sb_addc(t, '"');
 	for (; *s; s++) {
 		if (*s == '\\' || *s == '"') {
-			put(t, "\\", 1);
-			put(t, s, 1);
+			sb_addc(t, '\\');
+			sb_addc(t, *s);
 		} else if (*s == '\n') {
 			if (!newline_ok)
 				return false;
-			put(t, "\\n", 2);
+			sb_adds(t, "\\n");
 		} else {
-			put(t, s, 1);
+			sb_addc(t, *s);
 		}
 	}
-	put(t, "\"", 1);
+	sb_addc(t, '"');
 	return true;
 }
 
 /* "section.sub.section.name = value" as a config file: [section "sub"]. */
-static bool write_setting(struct text *t, const struct gitenv_setting *x)
+static bool write_setting(struct strbuf *t, const struct gitenv_setting *x)
 {
 	static const char word[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-";
 	const char *dot = strchr(x->key, '.'), *last = strrchr(x->key, '.');
@@ -101,20 +85,20 @@ static bool write_setting(struct text *t, const struct gitenv_setting *x)
 	if (!dot || dot == x->key || !last[1] || strspn(x->key, word) != (size_t)(dot - x->key) ||
 	    strspn(last + 1, word) != strlen(last + 1))
 		return false;
-	put(t, "[", 1);
-	put(t, x->key, (size_t)(dot - x->key));
+	sb_addc(t, '[');
+	sb_add(t, x->key, (size_t)(dot - x->key));
 	if (last != dot) {
 		_cleanup_free_ char *sub = xstrndup(dot + 1, (size_t)(last - dot - 1));
-		put(t, " ", 1);
+		sb_addc(t, ' ');
 		if (!quoted(t, sub, false))
 			return false;
 	}
-	put(t, "]\n\t", 3);
-	put(t, last + 1, strlen(last + 1));
-	put(t, " = ", 3);
+	sb_adds(t, "]\n\t");
+	sb_adds(t, last + 1);
+	sb_adds(t, " = ");
 	if (!quoted(t, x->value ? x->value : "true", true))
 		return false;
-	put(t, "\n", 1);
+	sb_addc(t, '\n');
 	return true;
 }
 
@@ -122,7 +106,7 @@ bool gitenv_has_secret(const struct gitenv_setting *s, size_t n, const char *con
 {
 	if (!n)
 		return false;
-	struct text cfg = { 0 };
+	struct strbuf cfg = STRBUF_INIT;
 	bool ok = true;
 	for (size_t i = 0; ok && i < n; i++)
 		ok = write_setting(&cfg, &s[i]);
@@ -130,7 +114,7 @@ bool gitenv_has_secret(const struct gitenv_setting *s, size_t n, const char *con
 	ok = ok && cf_filter(CF_GITCONFIG, secret, cfg.s, cfg.len, &res);
 	bool secret_found = !ok || res.removed > 0;
 	free(res.data);
-	free(cfg.s);
+	sb_release(&cfg);
 	return secret_found;
 }
 

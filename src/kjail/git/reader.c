@@ -6,6 +6,7 @@
 #include "git/reader.h"
 #include "ini_reader.h"
 #include "path.h"
+#include "strbuf.h"
 #include "strv.h"
 #include "util.h"
 
@@ -13,30 +14,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A growable byte buffer, always NUL-terminated (a NUL inside ends it as
- * a C string, as it does for git's callers). */
-struct buf {
-	char *s;
-	size_t n, cap;
-};
-
-static void buf_add(struct buf *b, char c)
-{
-	if (b->n + 2 > b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 64;
-		b->s = xreallocarray(b->s, b->cap, 1);
-	}
-	b->s[b->n++] = c;
-	b->s[b->n] = '\0';
-}
-
-static void buf_set(struct buf *b, size_t n)
-{
-	b->n = n;
-	if (b->s)
-		b->s[n] = '\0';
-}
 
 struct reader {
 	const char *p, *end;
@@ -84,7 +61,7 @@ static int lower(int c)
 /* [name "subsection"]: the subsection as written but for a backslash,
  * which keeps the next character. Read after the blank that ended the
  * name, c. */
-static bool read_subsection(struct reader *r, struct buf *name, int c)
+static bool read_subsection(struct reader *r, struct strbuf *name, int c)
 {
 	do {
 		if (c == '\n')
@@ -93,7 +70,7 @@ static bool read_subsection(struct reader *r, struct buf *name, int c)
 	} while (git_space(c));
 	if (c != '"')
 		return false;
-	buf_add(name, '.');
+	sb_addc(name, '.');
 	for (;;) {
 		c = next_char(r);
 		if (c == '\n')
@@ -105,27 +82,27 @@ static bool read_subsection(struct reader *r, struct buf *name, int c)
 			if (c == '\n')
 				return false;
 		}
-		buf_add(name, (char)c);
+		sb_addc(name, (char)c);
 	}
 	return next_char(r) == ']';
 }
 
 /* A section header, after its '[': the name in lower case (the old
  * [name.sub] too), then "." and a quoted subsection as written. */
-static bool read_header(struct reader *r, struct buf *name)
+static bool read_header(struct reader *r, struct strbuf *name)
 {
-	buf_set(name, 0);
+	sb_setlen(name, 0);
 	for (;;) {
 		int c = next_char(r);
 		if (r->eof)
 			return false;
 		if (c == ']')
-			return name->n > 0;
+			return name->len > 0;
 		if (git_space(c))
-			return read_subsection(r, name, c) && name->n > 0;
+			return read_subsection(r, name, c) && name->len > 0;
 		if (!key_char(c) && c != '.')
 			return false;
-		buf_add(name, (char)lower(c));
+		sb_addc(name, (char)lower(c));
 	}
 }
 
@@ -135,12 +112,12 @@ static bool read_header(struct reader *r, struct buf *name)
  * a tab (MIXED_TAB) or a carriage return (MIXED_CR): newer gits keep those
  * as they are. */
 enum { MIXED_TAB = 1, MIXED_CR = 2 };
-static bool read_value(struct reader *r, struct buf *v, unsigned *mixed)
+static bool read_value(struct reader *r, struct strbuf *v, unsigned *mixed)
 {
 	bool quote = false, comment = false;
 	size_t space = 0;
 	unsigned odd = 0;
-	buf_set(v, 0);
+	sb_setlen(v, 0);
 	*mixed = 0;
 	for (;;) {
 		int c = next_char(r);
@@ -149,7 +126,7 @@ static bool read_value(struct reader *r, struct buf *v, unsigned *mixed)
 		if (comment)
 			continue;
 		if (git_space(c) && !quote) {
-			if (v->n) {
+			if (v->len) {
 				space++;
 				odd |= c == '\t' ? MIXED_TAB : c == '\r' ? MIXED_CR : 0;
 			}
@@ -162,7 +139,7 @@ static bool read_value(struct reader *r, struct buf *v, unsigned *mixed)
 		if (space)
 			*mixed |= odd;
 		for (; space; space--)
-			buf_add(v, ' ');
+			sb_addc(v, ' ');
 		odd = 0;
 		if (c == '\\') {
 			c = next_char(r);
@@ -174,14 +151,14 @@ static bool read_value(struct reader *r, struct buf *v, unsigned *mixed)
 			case '\\': case '"': break;
 			default: return false; /* git refuses an unknown escape */
 			}
-			buf_add(v, (char)c);
+			sb_addc(v, (char)c);
 			continue;
 		}
 		if (c == '"') {
 			quote = !quote;
 			continue;
 		}
-		buf_add(v, (char)c);
+		sb_addc(v, (char)c);
 	}
 }
 
@@ -322,8 +299,8 @@ static bool take_key(struct gitconfig *out, const char *name, const char *v, uns
 
 /* The body of gitconfig_parse: false with out->err set at a line git
  * refuses. */
-static bool parse(struct reader *r, struct buf *name, struct buf *value, struct gitconfig *out,
-		  unsigned *at)
+static bool parse(struct reader *r, struct strbuf *name, struct strbuf *value,
+		  struct gitconfig *out, unsigned *at)
 {
 	static const char bom[] = "\xEF\xBB\xBF";
 	if (r->end > r->p && *r->p == bom[0]) {
@@ -354,19 +331,19 @@ static bool parse(struct reader *r, struct buf *name, struct buf *value, struct 
 		if (c == '[') {
 			if (!read_header(r, name))
 				return false;
-			buf_add(name, '.');
-			base = name->n;
+			sb_addc(name, '.');
+			base = name->len;
 			continue;
 		}
 		if (!git_alpha(c))
 			return false;
-		buf_set(name, base);
-		buf_add(name, (char)lower(c));
+		sb_setlen(name, base);
+		sb_addc(name, (char)lower(c));
 		for (;;) {
 			c = next_char(r);
 			if (r->eof || !key_char(c))
 				break;
-			buf_add(name, (char)lower(c));
+			sb_addc(name, (char)lower(c));
 		}
 		while (c == ' ' || c == '\t')
 			c = next_char(r);
@@ -382,16 +359,15 @@ static bool parse(struct reader *r, struct buf *name, struct buf *value, struct 
 bool gitconfig_parse(const char *text, size_t len, struct gitconfig *out)
 {
 	struct reader r = { text, text + len, 1, false };
-	struct buf name = { 0 }, value = { 0 };
-	/* allocated from the start: an empty value is "", never NULL */
-	buf_add(&name, 0);
-	buf_add(&value, 0);
+	/* an empty value is "", never NULL; a NUL byte inside one ends it as a
+	 * C string, as it does for git's callers */
+	struct strbuf name = STRBUF_INIT, value = STRBUF_INIT;
 	unsigned at = 1;
 	bool ok = parse(&r, &name, &value, out, &at);
 	if (!ok && !out->err)
 		out->err = xasprintf("line %u: a line git refuses (bad config line)", at);
-	free(name.s);
-	free(value.s);
+	sb_release(&name);
+	sb_release(&value);
 	return ok;
 }
 
@@ -420,18 +396,16 @@ static char *sq_word(const char **p)
 	const char *s = *p;
 	if (*s != '\'')
 		return NULL;
-	struct buf b = { 0 };
-	buf_add(&b, 0);
-	buf_set(&b, 0);
+	struct strbuf b = STRBUF_INIT;
 	for (s++;;) {
 		if (!*s) {
-			free(b.s);
+			sb_release(&b);
 			return NULL;
 		}
 		if (*s != '\'') {
-			buf_add(&b, *s++);
+			sb_addc(&b, *s++);
 		} else if (s[1] == '\\' && (s[2] == '\'' || s[2] == '!') && s[3] == '\'') {
-			buf_add(&b, s[2]);
+			sb_addc(&b, s[2]);
 			s += 4;
 		} else {
 			s++;
@@ -439,7 +413,7 @@ static char *sq_word(const char **p)
 		}
 	}
 	*p = s;
-	return b.s;
+	return sb_detach(&b);
 }
 
 bool gitconfig_each_parameter(const char *text,

@@ -9,6 +9,7 @@
 #include "planner/socket-plan.h"
 #include "planner/tools.h"
 #include "policy/sockets.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -41,24 +42,25 @@ static bool is_socket(const char *path)
  * with the error set, naming each place looked at. */
 static char *find_named(struct builder *b, const struct entry *e, const struct socket_kind *k)
 {
-	_cleanup_free_ char *tried = NULL;
+	struct strbuf tried = STRBUF_INIT;
+	size_t ntried = 0;
 	for (size_t i = 0;; i++) {
 		bool more, decided;
 		_cleanup_free_ char *note = NULL;
 		char *c = socket_candidate(k, i, b->h, &more, &decided, &note);
 		if (!more)
 			break;
-		if (c && is_socket(c))
+		if (c && is_socket(c)) {
+			sb_release(&tried);
 			return c;
-		const char *what = c ? c : note;
-		char *t = tried ? xconcat(tried, ", ", what, (char *)NULL) : xstrdup(what);
-		free(tried);
-		tried = t;
+		}
+		sb_addf(&tried, "%s%s", ntried++ ? ", " : "", c ? c : note);
 		free(c);
 		if (decided)
 			break;
 	}
-	sock_fail(b, e, "no socket at %s", tried ? tried : "any place");
+	sock_fail(b, e, "no socket at %s", ntried ? tried.s : "any place");
+	sb_release(&tried);
 	return NULL;
 }
 

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "agent/barrier.h"
 #include "path.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <errno.h>
@@ -75,9 +76,8 @@ static long now_ms(void)
 }
 
 /* Read until EOF or the deadline; false when the deadline came first. */
-static bool read_until(int fd, long deadline, char **data, size_t *len)
+static bool read_until(int fd, long deadline, struct strbuf *data)
 {
-	size_t cap = 0;
 	for (;;) {
 		long left = deadline - now_ms();
 		if (left <= 0)
@@ -88,17 +88,14 @@ static bool read_until(int fd, long deadline, char **data, size_t *len)
 			continue;
 		if (r <= 0)
 			return r < 0 ? true : false;
-		if (*len + 65536 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			*data = xreallocarray(*data, cap + 1, 1);
-		}
-		ssize_t n = read(fd, *data + *len, cap - *len);
+		sb_grow(data, 65536);
+		ssize_t n = read(fd, data->s + data->len, sb_avail(data));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return true;
-		*len += (size_t)n;
-		if (*len > BARRIER_MAX_TEXT + sizeof(struct frame))
+		sb_setlen(data, data->len + (size_t)n);
+		if (data->len > BARRIER_MAX_TEXT + sizeof(struct frame))
 			return true; /* more than any honest child sends */
 	}
 }
@@ -149,20 +146,19 @@ void barrier_run(barrier_fn fn, void *arg, long timeout_ms, struct barrier_resul
 	close(fds[1]);
 	/* Both sides set the group: whichever runs first, the kill below finds it. */
 	setpgid(pid, pid);
-	_cleanup_free_ char *data = NULL;
-	size_t len = 0;
-	bool in_time = read_until(fds[0], now_ms() + timeout_ms, &data, &len);
+	struct strbuf data = STRBUF_INIT;
+	bool in_time = read_until(fds[0], now_ms() + timeout_ms, &data);
 	close(fds[0]);
 	if (!in_time)
 		kill(-pid, SIGKILL), kill(pid, SIGKILL);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!in_time) {
+	if (in_time)
+		decode(data.s, data.len, status, res);
+	else
 		res->outcome = BARRIER_TIMED_OUT;
-		return;
-	}
-	decode(data, len, status, res);
+	sb_release(&data);
 }
 
 void barrier_result_clear(struct barrier_result *res)

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "agent/term.h"
 #include "model/key.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <errno.h>
@@ -9,26 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-struct out {
-	char *s;
-	size_t n, cap;
-};
-
-static void put(struct out *o, const char *s, size_t n)
-{
-	if (o->n + n + 1 > o->cap) {
-		o->cap = (o->n + n + 1) * 2;
-		o->s = xreallocarray(o->s, o->cap, 1);
-	}
-	memcpy(o->s + o->n, s, n);
-	o->n += n;
-	o->s[o->n] = '\0';
-}
-
-static void caret(struct out *o, unsigned char c)
+static void caret(struct strbuf *o, unsigned char c)
 {
 	char t[3] = { '^', c == 0x7f ? '?' : (char)(c + 64), 0 };
-	put(o, t, 2);
+	sb_add(o, t, 2);
 }
 
 /* The length of an SGR sequence at P (ESC [ [0-9;:]* m); 0 when it is
@@ -52,8 +37,7 @@ static long sgr_len(const char *p, size_t n)
 
 char *term_neutralise(const char *text, size_t n, bool final, size_t *used)
 {
-	struct out o = { 0 };
-	put(&o, "", 0);
+	struct strbuf o = STRBUF_INIT;
 	size_t i = 0;
 	while (i < n) {
 		unsigned char c = (unsigned char)text[i];
@@ -62,17 +46,17 @@ char *term_neutralise(const char *text, size_t n, bool final, size_t *used)
 			if (k < 0 && !final)
 				break;
 			if (k > 0) {
-				put(&o, text + i, (size_t)k);
+				sb_add(&o, text + i, (size_t)k);
 				i += (size_t)k;
 			} else {
-				put(&o, "^[", 2);
+				sb_adds(&o, "^[");
 				i++;
 			}
 		} else if (c == '\r') {
 			if (i + 1 == n && !final)
 				break;
 			if (i + 1 < n && text[i + 1] == '\n')
-				put(&o, "\r", 1); /* CR LF is a line end */
+				sb_addc(&o, '\r'); /* CR LF is a line end */
 			else
 				caret(&o, c);
 			i++;
@@ -89,20 +73,20 @@ char *term_neutralise(const char *text, size_t n, bool final, size_t *used)
 			unsigned char d = i + 1 < n ? (unsigned char)text[i + 1] : 0;
 			if (d >= 0x80 && d <= 0x9f) {
 				char t[4] = { '^', '[', (char)(d - 0x40), 0 };
-				put(&o, t, 3);
+				sb_add(&o, t, 3);
 				i += 2;
 			} else {
-				put(&o, text + i, 1);
+				sb_addc(&o, text[i]);
 				i++;
 			}
 		} else {
-			put(&o, text + i, 1);
+			sb_addc(&o, text[i]);
 			i++;
 		}
 	}
 	if (used)
 		*used = i;
-	return o.s;
+	return sb_detach(&o);
 }
 
 void term_print_answer(FILE *out, const char *answer, bool tty)
@@ -119,14 +103,14 @@ void term_print_answer(FILE *out, const char *answer, bool tty)
 
 void term_live_init(struct term_live *l, int fd, bool tty, const char *key)
 {
-	*l = (struct term_live){ .fd = fd, .tty = tty, .key = key };
+	*l = (struct term_live){ .fd = fd, .tty = tty, .key = key, .text = STRBUF_INIT };
 }
 
 void term_live_clear(struct term_live *l)
 {
-	if (l->buf)
-		explicit_bzero(l->buf, l->len);
-	free(l->buf);
+	if (l->text.alloc)
+		explicit_bzero(l->text.s, l->text.len);
+	sb_release(&l->text);
 	*l = (struct term_live){ 0 };
 }
 
@@ -148,9 +132,9 @@ static void flush_upto(struct term_live *l, size_t end, bool final)
 	if (end <= l->done)
 		return;
 	size_t used = end - l->done;
-	_cleanup_free_ char *safe = l->tty ? term_neutralise(l->buf + l->done, end - l->done,
+	_cleanup_free_ char *safe = l->tty ? term_neutralise(l->text.s + l->done, end - l->done,
 							     final, &used) : NULL;
-	const char *s = safe ? safe : l->buf + l->done;
+	const char *s = safe ? safe : l->text.s + l->done;
 	size_t n = safe ? strlen(safe) : used;
 	if (n) {
 		write_all(l->fd, s, n);
@@ -162,23 +146,20 @@ static void flush_upto(struct term_live *l, size_t end, bool final)
 
 void term_live_add(struct term_live *l, const char *text, size_t n)
 {
-	l->buf = xreallocarray(l->buf, l->len + n + 1, 1);
-	memcpy(l->buf + l->len, text, n);
-	l->len += n;
-	l->buf[l->len] = '\0';
+	sb_add(&l->text, text, n);
 	size_t hold = key_mask_holdback(l->key);
 	/* An echo ending in the new text starts after what was written. */
 	size_t from = l->done;
-	key_mask(l->buf + from, l->len - from, l->key);
-	size_t end = l->len > hold ? l->len - hold : 0;
+	key_mask(l->text.s + from, l->text.len - from, l->key);
+	size_t end = l->text.len > hold ? l->text.len - hold : 0;
 	flush_upto(l, end, false);
 }
 
 void term_live_end(struct term_live *l)
 {
-	if (l->done < l->len)
-		key_mask(l->buf + l->done, l->len - l->done, l->key);
-	flush_upto(l, l->len, true);
+	if (l->done < l->text.len)
+		key_mask(l->text.s + l->done, l->text.len - l->done, l->key);
+	flush_upto(l, l->text.len, true);
 	if (l->wrote && l->last != '\n')
 		write_all(l->fd, "\n", 1);
 }

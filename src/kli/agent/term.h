@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "strbuf.h"
+
 /* TEXT (N bytes) made safe for a terminal. When FINAL is false, a trailing
  * piece that more text could turn into something else (an unfinished SGR,
  * a lone CR, a split UTF-8 C1) is left out; *USED says how many bytes of
@@ -27,13 +29,13 @@ char *term_neutralise(const char *text, size_t n, bool final, size_t *used);
 void term_print_answer(FILE *out, const char *answer, bool tty);
 
 struct term_live {
-	int fd;            /* where the text goes */
-	bool tty;          /* neutralise */
-	const char *key;   /* masked; may be NULL */
-	char *buf;         /* the text so far */
-	size_t len, done;  /* bytes of BUF already written (or skipped as unsafe) */
-	bool wrote;        /* anything written */
-	char last;         /* the last byte written */
+	int fd;             /* where the text goes */
+	bool tty;           /* neutralise */
+	const char *key;    /* masked; may be NULL */
+	struct strbuf text; /* the text so far */
+	size_t done;        /* bytes of TEXT already written (or skipped as unsafe) */
+	bool wrote;         /* anything written */
+	char last;          /* the last byte written */
 };
 
 void term_live_init(struct term_live *l, int fd, bool tty, const char *key);

@@ -4,6 +4,7 @@
 #include "authority/constraint.h"
 #include "authority/internal.h"
 #include "path.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <errno.h>
@@ -269,13 +270,11 @@ char *constraint_render(const struct constraint *c)
 	case CON_RANGE:
 		return xasprintf("in [%lld..%lld]", c->lo, c->hi);
 	case CON_ENUM: {
-		char *s = xstrdup("one of ");
-		for (size_t i = 0; i < c->nvalues; i++) {
-			char *t = xasprintf("%s%s\"%s\"", s, i ? ", " : "", c->values[i]);
-			free(s);
-			s = t;
-		}
-		return s;
+		struct strbuf s = STRBUF_INIT;
+		sb_adds(&s, "one of ");
+		for (size_t i = 0; i < c->nvalues; i++)
+			sb_addf(&s, "%s\"%s\"", i ? ", " : "", c->values[i]);
+		return sb_detach(&s);
 	}
 	default:
 		return xstrdup("none");

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "authority/report.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <jansson.h>
 #include <string.h>
 
-/* "  ATOM" or "  ATOM  [CONSTRAINT]" appended to *s. */
-static void add_line(char **s, const char *atom, const char *constraint)
+/* "  ATOM" or "  ATOM  [CONSTRAINT]", a line. */
+static void add_line(struct strbuf *s, const char *atom, const char *constraint)
 {
-	char *t = constraint ? xasprintf("%s  %s  [%s]\n", *s, atom, constraint)
-			     : xasprintf("%s  %s\n", *s, atom);
-	free(*s);
-	*s = t;
+	if (constraint)
+		sb_addf(s, "  %s  [%s]\n", atom, constraint);
+	else
+		sb_addf(s, "  %s\n", atom);
 }
 
 char *report_text(const struct grant *g)
@@ -21,37 +22,36 @@ char *report_text(const struct grant *g)
 		return xstrdup("authority: universal (every capability, unconstrained)\n");
 	if (grant_is_none(g))
 		return xstrdup("authority: none (no capability is granted)\n");
-	char *s;
+	struct strbuf s = STRBUF_INIT;
 	if (g->scope == GRANT_EXCEPT) {
-		s = xstrdup("authority: universal except (every capability but those listed)\n");
+		sb_adds(&s, "authority: universal except (every capability but those listed)\n");
 		for (size_t i = 0; i < g->nexcluded; i++)
 			add_line(&s, g->excluded[i], NULL);
-		return s;
+		return sb_detach(&s);
 	}
-	s = xstrdup("authority:\n");
+	sb_adds(&s, "authority:\n");
 	for (size_t i = 0; i < g->ncaps; i++) {
 		const struct grant_cap *c = &g->caps[i];
 		_cleanup_free_ char *r = c->c.kind == CON_ANY ? NULL : constraint_render(&c->c);
 		add_line(&s, c->atom, r);
 	}
-	return s;
+	return sb_detach(&s);
 }
 
 char *report_exclusions_text(const struct kli_exclusions *x)
 {
 	if (!x || !x->n)
 		return xstrdup("");
-	char *s = xstrdup("excluded (kli's own files: no grant reaches them):\n");
+	struct strbuf s = STRBUF_INIT;
+	sb_adds(&s, "excluded (kli's own files: no grant reaches them):\n");
 	for (size_t i = 0; i < x->n; i++) {
 		const struct kli_exclusion *e = &x->v[i];
 		_cleanup_free_ char *path = xstrdup(e->path);
 		ctrl_scrub(path);
-		char *t = xasprintf("%s  %s  [%s%s]\n", s, path, e->why,
-				    e->tree ? ", and everything under it" : "");
-		free(s);
-		s = t;
+		sb_addf(&s, "  %s  [%s%s]\n", path, e->why,
+			e->tree ? ", and everything under it" : "");
 	}
-	return s;
+	return sb_detach(&s);
 }
 
 json_t *report_json_str(const char *s)

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "containment/containment.h"
 #include "path.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <stdarg.h>
@@ -197,13 +198,11 @@ static char *works_tail(const struct cont_atom *a)
 {
 	if (!a->nworks)
 		return xstrdup("");
-	char *s = xstrdup(writes(a->atom) ? "; writes work only under " : "; reads work under ");
-	for (size_t i = 0; i < a->nworks; i++) {
-		char *t = xasprintf("%s%s%s", s, i ? ", " : "", a->works[i]);
-		free(s);
-		s = t;
-	}
-	return s;
+	struct strbuf s = STRBUF_INIT;
+	sb_adds(&s, writes(a->atom) ? "; writes work only under " : "; reads work under ");
+	for (size_t i = 0; i < a->nworks; i++)
+		sb_addf(&s, "%s%s", i ? ", " : "", a->works[i]);
+	return sb_detach(&s);
 }
 
 static void impossible(struct containment *c, const struct grant *g)

@@ -5,10 +5,10 @@
 #include "containment/containment.h"
 #include "containment/report.h"
 #include "authority/report.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,52 +16,32 @@
 
 /* ----------------------------------------------------------------- text */
 
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-KJ_PRINTF(2, 3) static void add(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	_cleanup_free_ char *t = xvasprintf(fmt, ap);
-	va_end(ap);
-	size_t n = strlen(t);
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->s = xreallocarray(b->s, b->cap, 1);
-	}
-	memcpy(b->s + b->len, t, n + 1);
-	b->len += n;
-}
-
 static const char *flag_text(int f)
 {
 	return f == JAIL_ON ? "on" : f == JAIL_OFF ? "off" : "not stated";
 }
 
-static void part_line(struct buf *b, const char *indent, const struct cont_part *p)
+static void part_line(struct strbuf *b, const char *indent, const struct cont_part *p)
 {
 	if (strcmp(p->rule, p->verdict) == 0)
-		add(b, "%s%s: %s (%s)\n", indent, p->verdict, p->path, p->origin);
+		sb_addf(b, "%s%s: %s (%s)\n", indent, p->verdict, p->path, p->origin);
 	else
-		add(b, "%s%s: %s (%s; %s)\n", indent, p->verdict, p->path, p->rule, p->origin);
+		sb_addf(b, "%s%s: %s (%s; %s)\n", indent, p->verdict, p->path, p->rule, p->origin);
 }
 
-static void list_lines(struct buf *b, const char *what, char *const *v, size_t n)
+static void list_lines(struct strbuf *b, const char *what, char *const *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		add(b, "  %s: %s\n", what, v[i]);
+		sb_addf(b, "  %s: %s\n", what, v[i]);
 }
 
 /* What Landlock enforces, as kjail applies it: the write rules unless the
  * policy says they are off (--allow-userns), the scopes from ABI 6. "on"
  * only when the write rules are on. */
-static void landlock_text(struct buf *b, const struct containment *c)
+static void landlock_text(struct strbuf *b, const struct containment *c)
 {
 	if (c->landlock != JAIL_ON) {
-		add(b, "%s", flag_text(c->landlock));
+		sb_addf(b, "%s", flag_text(c->landlock));
 		return;
 	}
 	long abi = c->landlock_abi;
@@ -70,81 +50,81 @@ static void landlock_text(struct buf *b, const struct containment *c)
 	if (abi > 0)
 		snprintf(v, sizeof v, "ABI %ld", abi);
 	if (c->landlock_writes == JAIL_OFF && !scopes)
-		add(b, "nothing enforced (no write rules; ABI %ld has no scopes)", abi);
+		sb_addf(b, "nothing enforced (no write rules; ABI %ld has no scopes)", abi);
 	else if (c->landlock_writes == JAIL_OFF)
-		add(b, "scopes only (no write rules%s%s)", *v ? "; " : "", v);
+		sb_addf(b, "scopes only (no write rules%s%s)", *v ? "; " : "", v);
 	else if (c->landlock_writes == JAIL_UNKNOWN)
-		add(b, "on (%s%swrite rules not stated)", v, *v ? "; " : "");
+		sb_addf(b, "on (%s%swrite rules not stated)", v, *v ? "; " : "");
 	else if (*v)
-		add(b, "on (%s%s)", v, scopes ? "" : "; no scopes");
+		sb_addf(b, "on (%s%s)", v, scopes ? "" : "; no scopes");
 	else
-		add(b, "on");
+		sb_adds(b, "on");
 }
 
-static void jail_text(struct buf *b, const struct containment *c)
+static void jail_text(struct strbuf *b, const struct containment *c)
 {
-	add(b, "containment: kjail %s, backend %s\n", c->kjail_version ? c->kjail_version : "(version not stated)",
-	    c->backend ? c->backend : "not stated");
-	add(b, "  network: %s%s%s%s; seccomp: %s; landlock: ", c->network,
-	    c->network_origin ? " (" : "", c->network_origin ? c->network_origin : "",
-	    c->network_origin ? ")" : "", flag_text(c->seccomp));
+	sb_addf(b, "containment: kjail %s, backend %s\n", c->kjail_version ? c->kjail_version : "(version not stated)",
+	        c->backend ? c->backend : "not stated");
+	sb_addf(b, "  network: %s%s%s%s; seccomp: %s; landlock: ", c->network,
+	        c->network_origin ? " (" : "", c->network_origin ? c->network_origin : "",
+	        c->network_origin ? ")" : "", flag_text(c->seccomp));
 	landlock_text(b, c);
-	add(b, "\n");
+	sb_adds(b, "\n");
 	list_lines(b, "allowed host", c->hosts, c->nhosts);
 	list_lines(b, "writable", c->writable, c->nwritable);
 	list_lines(b, "private", c->private_, c->nprivate);
 	for (size_t i = 0; i < c->nmasked; i++)
 		part_line(b, "  ", &c->masked[i]);
 	if (c->nprotected)
-		add(b, "  protected: %zu path%s read-only whatever the grant says "
-		       "(--json lists them)\n", c->nprotected, c->nprotected == 1 ? " stays" : "s stay");
+		sb_addf(b, "  protected: %zu path%s read-only whatever the grant says "
+		           "(--json lists them)\n", c->nprotected, c->nprotected == 1 ? " stays" : "s stay");
 	for (size_t i = 0; i < c->natoms; i++) {
 		const struct cont_atom *a = &c->atoms[i];
-		add(b, "  %s  [%s]\n", a->atom, a->constraint);
+		sb_addf(b, "  %s  [%s]\n", a->atom, a->constraint);
 		if (strcmp(a->root, "/") == 0) { /* the whole jail: the lists above */
-			add(b, "    the whole file system, as the jail shows it above\n");
+			sb_adds(b, "    the whole file system, as the jail shows it above\n");
 			continue;
 		}
 		for (size_t j = 0; j < a->nparts && j <= TEXT_PARTS; j++)
 			part_line(b, "    ", &a->parts[j]);
 		if (a->nparts > TEXT_PARTS + 1)
-			add(b, "    ... and %zu more under it (--json lists them)\n",
-			    a->nparts - TEXT_PARTS - 1);
+			sb_addf(b, "    ... and %zu more under it (--json lists them)\n",
+			        a->nparts - TEXT_PARTS - 1);
 	}
 	if (c->exec)
-		add(b, "  process/exec  [%s]: a command gets the network (%s), writes under "
-		       "every writable path above, reads all but the masked ones\n",
-		    c->exec_constraint, c->network);
+		sb_addf(b, "  process/exec  [%s]: a command gets the network (%s), writes under "
+		           "every writable path above, reads all but the masked ones\n",
+		        c->exec_constraint, c->network);
 }
 
-static void effective_text(struct buf *b, const struct containment *c, const struct grant *g)
+static void effective_text(struct strbuf *b, const struct containment *c, const struct grant *g)
 {
-	add(b, "effective:\n");
+	sb_adds(b, "effective:\n");
 	for (size_t i = 0; i < c->natoms; i++) {
 		const struct cont_atom *a = &c->atoms[i];
 		if (strncmp(a->atom, "file/", 5) != 0) {
-			add(b, "  %s  [%s]\n", a->atom, a->constraint);
+			sb_addf(b, "  %s  [%s]\n", a->atom, a->constraint);
 			continue;
 		}
 		if (!a->nworks) {
-			add(b, "  %s  nowhere here\n", a->atom);
+			sb_addf(b, "  %s  nowhere here\n", a->atom);
 			continue;
 		}
-		add(b, "  %s  under ", a->atom);
+		sb_addf(b, "  %s  under ", a->atom);
 		for (size_t j = 0; j < a->nworks; j++)
-			add(b, "%s%s", j ? ", " : "", a->works[j]);
-		add(b, "\n");
+			sb_addf(b, "%s%s", j ? ", " : "", a->works[j]);
+		sb_adds(b, "\n");
 		for (size_t j = 0; j < a->nexcept && j < TEXT_PARTS; j++)
 			part_line(b, "    except ", &a->except[j]);
 		if (a->nexcept > TEXT_PARTS)
-			add(b, "    ... and %zu more exceptions (--json lists them)\n",
-			    a->nexcept - TEXT_PARTS);
+			sb_addf(b, "    ... and %zu more exceptions (--json lists them)\n",
+			        a->nexcept - TEXT_PARTS);
 	}
 	if (c->exec)
-		add(b, "  process/exec  [%s]  (network %s; writes only under the writable paths)\n",
-		    c->exec_constraint, c->network);
+		sb_addf(b, "  process/exec  [%s]  (network %s; writes only under the writable paths)\n",
+		        c->exec_constraint, c->network);
 	if (g->scope != GRANT_BOUNDED) {
-		add(b, "  every other atom, as granted\n");
+		sb_adds(b, "  every other atom, as granted\n");
 		return;
 	}
 	for (size_t i = 0; i < g->ncaps; i++) {
@@ -156,32 +136,32 @@ static void effective_text(struct buf *b, const struct containment *c, const str
 			continue;
 		_cleanup_free_ char *r = constraint_render(&g->caps[i].c);
 		if (g->caps[i].c.kind == CON_ANY)
-			add(b, "  %s\n", atom);
+			sb_addf(b, "  %s\n", atom);
 		else
-			add(b, "  %s  [%s]\n", atom, r);
+			sb_addf(b, "  %s  [%s]\n", atom, r);
 	}
 }
 
 char *containment_text(const struct containment *c, const struct grant *g)
 {
-	struct buf b = { 0 };
+	struct strbuf b = STRBUF_INIT;
 	if (!c->jailed) {
-		add(&b, "containment: %s\n", CONTAINMENT_NONE);
-		return b.s;
+		sb_addf(&b, "containment: %s\n", CONTAINMENT_NONE);
+		return sb_detach(&b);
 	}
 	jail_text(&b, c);
 	effective_text(&b, c, g);
 	if (!c->ngaps) {
-		add(&b, "gaps: none\n");
-		return b.s;
+		sb_adds(&b, "gaps: none\n");
+		return sb_detach(&b);
 	}
-	add(&b, "gaps:\n");
+	sb_adds(&b, "gaps:\n");
 	for (size_t i = 0; i < c->ngaps; i++)
-		add(&b, "  %s: %s\n",
-		    c->gaps[i].dir == GAP_IMPOSSIBLE ? "granted but impossible here"
-						     : "possible here beyond the grant",
-		    c->gaps[i].text);
-	return b.s;
+		sb_addf(&b, "  %s: %s\n",
+		        c->gaps[i].dir == GAP_IMPOSSIBLE ? "granted but impossible here"
+						         : "possible here beyond the grant",
+		        c->gaps[i].text);
+	return sb_detach(&b);
 }
 
 /* ----------------------------------------------------------------- JSON */

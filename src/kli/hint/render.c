@@ -5,6 +5,7 @@
 #include "hint/egress.h"
 #include "model/chat.h"
 #include "path.h"
+#include "strbuf.h"
 #include "tools/text.h"
 #include "util.h"
 
@@ -197,15 +198,13 @@ char *hint_render(const struct jail_policy *p, const struct hint_env *env,
 	_cleanup_free_ char *wy = why ? xasprintf("why: %s", why) : NULL;
 	_cleanup_free_ char *fx = xasprintf("fix: %s", fix);
 	const char *lines[] = { head, ex, obs, lr, wy, fx };
-	size_t cap = 1, len = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
-		cap += lines[i] ? strlen(lines[i]) + strlen(HINT_HEAD) + 4 : 0;
-	char *out = xmalloc(cap);
+	struct strbuf out = STRBUF_INIT;
 	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
 		if (!lines[i])
 			continue;
-		_cleanup_free_ char *l = hint_one_line(lines[i], cap);
-		len += (size_t)snprintf(out + len, cap - len, "%s%s\n", i ? "  " : HINT_HEAD, l);
+		/* made one line, not cut: what is cut was cut where it was found */
+		_cleanup_free_ char *l = hint_one_line(lines[i], strlen(lines[i]));
+		sb_addf(&out, "%s%s\n", i ? "  " : HINT_HEAD, l);
 	}
-	return out;
+	return sb_detach(&out);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "model/chat.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -59,13 +60,6 @@ char *chat_text(json_t *str)
 	return o;
 }
 
-static void append(char **s, const char *t)
-{
-	char *n = xasprintf("%s%s", *s ? *s : "", t);
-	free(*s);
-	*s = n;
-}
-
 /* A part's type, for the line naming what is not shown. */
 static const char *part_type(json_t *part)
 {
@@ -79,31 +73,32 @@ char *chat_content(json_t *content)
 		return chat_text(content);
 	if (!json_is_array(content))
 		return NULL;
-	char *text = NULL, *others = NULL;
+	/* no text part at all is NULL; an empty one is "" */
+	struct strbuf text = STRBUF_INIT, others = STRBUF_INIT;
+	size_t ntext = 0, nothers = 0;
 	size_t i;
 	json_t *part;
 	json_array_foreach(content, i, part) {
 		json_t *t = json_is_object(part) ? json_object_get(part, "text") : NULL;
-		if (json_is_string(part)) {
-			_cleanup_free_ char *p = chat_text(part);
-			append(&text, p);
-		} else if (json_is_string(t)) {
-			_cleanup_free_ char *p = chat_text(t);
-			append(&text, p);
+		if (json_is_string(part) || json_is_string(t)) {
+			_cleanup_free_ char *p = chat_text(json_is_string(part) ? part : t);
+			sb_adds(&text, p);
+			ntext++;
 		} else {
 			_cleanup_free_ char *ty = one_line(json_is_object(part) ? part_type(part)
 									  : "not an object", 40);
-			append(&others, others ? ", " : "");
-			append(&others, ty);
+			sb_addf(&others, "%s%s", nothers++ ? ", " : "", ty);
 		}
 	}
-	if (others) {
-		_cleanup_free_ char *line = xasprintf("%s[kli: the reply also held parts kli "
-						      "does not show: %s]", text ? "\n" : "", others);
-		append(&text, line);
-		free(others);
+	if (nothers)
+		sb_addf(&text, "%s[kli: the reply also held parts kli does not show: %s]",
+			ntext++ ? "\n" : "", others.s);
+	sb_release(&others);
+	if (!ntext) {
+		sb_release(&text);
+		return NULL;
 	}
-	return text;
+	return sb_detach(&text);
 }
 
 enum chat_body chat_body_kind(const char *body, size_t len)

@@ -4,20 +4,17 @@
 #include "model/key.h"
 #include "model/sse.h"
 #include "model/stream.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <curl/curl.h>
 #include <string.h>
 #include <time.h>
 
-struct buf {
-	char *data;
-	size_t len;
-	bool too_big;
-};
-
 struct exchange {
-	struct buf body;
+	struct strbuf body;  /* a whole reply, at most CHAT_MAX_REPLY bytes */
+	size_t streamed;     /* a streamed one's bytes: counted, not kept */
+	bool too_big;        /* either was larger */
 	long retry_after;   /* seconds, -1 when the server sent none */
 	long status;        /* of the last status line */
 	bool event_stream;  /* Content-Type: text/event-stream */
@@ -69,9 +66,9 @@ static bool stream_mode(const struct exchange *x, const char *p, size_t k)
 
 static size_t on_stream(struct exchange *x, char *p, size_t k)
 {
-	x->body.len += k; /* counted, not kept */
-	if (x->body.len > CHAT_MAX_REPLY) {
-		x->body.too_big = true;
+	x->streamed += k;
+	if (x->streamed > CHAT_MAX_REPLY) {
+		x->too_big = true;
 		return 0;
 	}
 	if (!sse_feed(&x->sse, p, k, on_event, x, x->stream_err, sizeof x->stream_err)) {
@@ -84,7 +81,6 @@ static size_t on_stream(struct exchange *x, char *p, size_t k)
 static size_t on_body(char *p, size_t size, size_t n, void *ud)
 {
 	struct exchange *x = ud;
-	struct buf *b = &x->body;
 	size_t k = size * n;
 	if (x->mode == BODY_UNDECIDED && k > 0)
 		x->mode = x->conf->stream && x->status >= 200 && x->status <= 299 &&
@@ -93,14 +89,10 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 				  : BODY_WHOLE;
 	if (x->mode == BODY_SSE)
 		return on_stream(x, p, k);
-	if (b->len + k > CHAT_MAX_REPLY) {
-		b->too_big = true;
+	if (!sb_add(&x->body, p, k)) {
+		x->too_big = true;
 		return 0; /* makes curl stop with CURLE_WRITE_ERROR */
 	}
-	b->data = xreallocarray(b->data, b->len + k + 1, 1);
-	memcpy(b->data + b->len, p, k);
-	b->len += k;
-	b->data[b->len] = '\0';
 	return k;
 }
 
@@ -212,7 +204,7 @@ static void transport_error(const struct model_conf *c, CURLcode rc, const char 
 			fmt_into(err, errlen, "%s", x->stream_err);
 			break;
 		}
-		if (x->body.too_big) {
+		if (x->too_big) {
 			fmt_into(err, errlen, "the model's reply from %s is larger than 16 MiB",
 				 where(c));
 			break;
@@ -226,7 +218,7 @@ static void transport_error(const struct model_conf *c, CURLcode rc, const char 
 static void http_error(const struct model_conf *c, long status, const struct exchange *x,
 		       unsigned tries, char *err, size_t errlen)
 {
-	_cleanup_free_ char *detail = x->body.len ? chat_error_detail(x->body.data, x->body.len)
+	_cleanup_free_ char *detail = x->body.len ? chat_error_detail(x->body.s, x->body.len)
 						  : NULL;
 	char after[64] = "";
 	if (tries > 1)
@@ -238,18 +230,17 @@ static void http_error(const struct model_conf *c, long status, const struct exc
 /* A server may echo the key back ("invalid key sk-..."), JSON-escaped,
  * URL-encoded or in base64: whatever the body becomes (a message, the
  * fault log, the conversation), the key is not in it. */
-static void redact_key(const char *key, struct buf *b)
+static void redact_key(const char *key, struct strbuf *b)
 {
-	if (b->data)
-		key_mask(b->data, b->len, key);
+	if (b->len)
+		key_mask(b->s, b->len, key);
 }
 
 /* The end of a 2xx answer: a stream put together, or a whole body. */
 static bool finish_reply(struct exchange *x, struct chat_reply *out, char *err, size_t errlen)
 {
 	if (x->mode != BODY_SSE)
-		return chat_reply_parse(x->body.data ? x->body.data : "", x->body.len, out, err,
-					errlen);
+		return chat_reply_parse(x->body.s, x->body.len, out, err, errlen);
 	if (!sse_finish(&x->sse, on_event, x, err, errlen))
 		return false;
 	if (!chat_stream_finish(&x->st, out, err, errlen))
@@ -280,7 +271,8 @@ static enum attempt attempt_once(const struct model_conf *c, const char *body, u
 				 const struct model_live *live, struct chat_reply *out,
 				 long *wait_ms, enum model_failure *why, char *err, size_t errlen)
 {
-	struct exchange x = { .retry_after = -1, .conf = c, .live = live };
+	struct exchange x = { .body = STRBUF_INIT_MAX(CHAT_MAX_REPLY), .retry_after = -1,
+			      .conf = c, .live = live, .sse = SSE_INIT };
 	chat_stream_init(&x.st);
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *hdrs = headers(c);
@@ -301,7 +293,7 @@ static enum attempt attempt_once(const struct model_conf *c, const char *body, u
 			res = ATTEMPT_DONE;
 	} else {
 		http_error(c, status, &x, tries, err, errlen);
-		if (chat_too_long(status, x.body.data, x.body.len))
+		if (chat_too_long(status, x.body.s, x.body.len))
 			*why = MODEL_FAIL_TOO_LONG;
 		long ms = chat_backoff_ms(tries, x.retry_after);
 		if (chat_retryable(status) && (long)tries <= c->retries && ms >= 0) {
@@ -316,7 +308,7 @@ static enum attempt attempt_once(const struct model_conf *c, const char *body, u
 	curl_easy_cleanup(h);
 out:
 	curl_slist_free_all(hdrs);
-	free(x.body.data);
+	sb_release(&x.body);
 	sse_clear(&x.sse);
 	chat_stream_clear(&x.st);
 	return res;

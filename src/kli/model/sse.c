@@ -8,9 +8,9 @@
 
 void sse_clear(struct sse *p)
 {
-	free(p->line);
-	free(p->data);
-	*p = (struct sse){ 0 };
+	sb_release(&p->line);
+	sb_release(&p->data);
+	*p = (struct sse)SSE_INIT;
 }
 
 static bool too_big(struct sse *p, char *err, size_t errlen, const char *what)
@@ -24,11 +24,9 @@ static bool too_big(struct sse *p, char *err, size_t errlen, const char *what)
 static bool dispatch(struct sse *p, sse_event_fn fn, void *ud, char *err, size_t errlen)
 {
 	bool ok = true;
-	if (p->has_data) {
-		p->data[p->datalen] = '\0';
-		ok = fn(ud, p->event[0] ? p->event : "message", p->data, p->datalen, err, errlen);
-	}
-	p->datalen = 0;
+	if (p->has_data)
+		ok = fn(ud, p->event[0] ? p->event : "message", p->data.s, p->data.len, err, errlen);
+	sb_reset(&p->data);
 	p->has_data = false;
 	p->event[0] = '\0';
 	if (!ok)
@@ -38,17 +36,11 @@ static bool dispatch(struct sse *p, sse_event_fn fn, void *ud, char *err, size_t
 
 static bool add_data(struct sse *p, const char *v, size_t n, char *err, size_t errlen)
 {
-	size_t need = p->datalen + (p->has_data ? 1 : 0) + n + 1;
-	if (need > SSE_MAX)
+	if ((p->has_data ? 1 : 0) + n > sb_room(&p->data))
 		return too_big(p, err, errlen, "an event");
-	if (need > p->datacap) {
-		p->datacap = need * 2 < SSE_MAX ? need * 2 : SSE_MAX;
-		p->data = xreallocarray(p->data, p->datacap, 1);
-	}
 	if (p->has_data)
-		p->data[p->datalen++] = '\n';
-	memcpy(p->data + p->datalen, v, n);
-	p->datalen += n;
+		sb_addc(&p->data, '\n');
+	sb_add(&p->data, v, n);
 	p->has_data = true;
 	return true;
 }
@@ -79,14 +71,15 @@ static bool line(struct sse *p, const char *l, size_t n, sse_event_fn fn, void *
 
 static bool push_byte(struct sse *p, char c, char *err, size_t errlen)
 {
-	if (p->linelen + 1 >= SSE_MAX)
-		return too_big(p, err, errlen, "a line");
-	if (p->linelen + 1 >= p->linecap) {
-		p->linecap = p->linecap ? p->linecap * 2 : 256;
-		p->line = xreallocarray(p->line, p->linecap, 1);
-	}
-	p->line[p->linelen++] = c;
-	return true;
+	return sb_addc(&p->line, c) || too_big(p, err, errlen, "a line");
+}
+
+/* The line held so far ends: handled, then emptied. */
+static bool end_line(struct sse *p, sse_event_fn fn, void *ud, char *err, size_t errlen)
+{
+	bool ok = line(p, p->line.s, p->line.len, fn, ud, err, errlen);
+	sb_reset(&p->line);
+	return ok;
 }
 
 bool sse_feed(struct sse *p, const char *buf, size_t n, sse_event_fn fn, void *ud, char *err,
@@ -101,11 +94,11 @@ bool sse_feed(struct sse *p, const char *buf, size_t n, sse_event_fn fn, void *u
 		char c = buf[i];
 		size_t at = p->offset++;
 		/* The BOM's bytes are held in the line until it is whole. */
-		if (at < 3 && p->linelen == at && c == bom[at]) {
+		if (at < 3 && p->line.len == at && c == bom[at]) {
 			if (!push_byte(p, c, err, errlen))
 				return false;
 			if (at == 2)
-				p->linelen = 0;
+				sb_reset(&p->line);
 			continue;
 		}
 		if (c == '\n' && p->after_cr) {
@@ -114,9 +107,7 @@ bool sse_feed(struct sse *p, const char *buf, size_t n, sse_event_fn fn, void *u
 		}
 		p->after_cr = c == '\r';
 		if (c == '\n' || c == '\r') {
-			size_t len = p->linelen;
-			p->linelen = 0;
-			if (!line(p, p->line ? p->line : "", len, fn, ud, err, errlen))
+			if (!end_line(p, fn, ud, err, errlen))
 				return false;
 			continue;
 		}
@@ -132,11 +123,7 @@ bool sse_finish(struct sse *p, sse_event_fn fn, void *ud, char *err, size_t errl
 		fmt_into(err, errlen, "the model's stream was already refused");
 		return false;
 	}
-	if (p->linelen > 0) {
-		size_t len = p->linelen;
-		p->linelen = 0;
-		if (!line(p, p->line, len, fn, ud, err, errlen))
-			return false;
-	}
+	if (p->line.len > 0 && !end_line(p, fn, ud, err, errlen))
+		return false;
 	return dispatch(p, fn, ud, err, errlen);
 }

@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "strbuf.h"
+
 #define SSE_MAX (16u * 1024 * 1024)
 
 /* One event: its name ("message" when none was given) and its data (LEN
@@ -24,10 +26,8 @@ typedef bool (*sse_event_fn)(void *ud, const char *event, const char *data, size
 			     char *err, size_t errlen);
 
 struct sse {
-	char *line;
-	size_t linelen, linecap;
-	char *data;
-	size_t datalen, datacap;
+	struct strbuf line; /* the line so far */
+	struct strbuf data; /* the event's data lines, joined */
 	bool has_data;
 	char event[64];
 	bool after_cr;   /* the last byte was CR: an LF right after it is the same end */
@@ -35,7 +35,8 @@ struct sse {
 	bool failed;
 };
 
-#define SSE_INIT { 0 }
+/* Either buffer holds at most SSE_MAX - 1 bytes, as a C string in SSE_MAX. */
+#define SSE_INIT { .line = STRBUF_INIT_MAX(SSE_MAX - 1), .data = STRBUF_INIT_MAX(SSE_MAX - 1) }
 
 /* Feed N bytes. False (and every later call false) when FN stopped the
  * stream or a limit was hit; ERR says which. */

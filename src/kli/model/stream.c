@@ -8,15 +8,15 @@
 
 void chat_stream_init(struct chat_stream *s)
 {
-	*s = (struct chat_stream){ .calls = json_array(), .last = -1 };
+	*s = (struct chat_stream){ .content = STRBUF_INIT, .calls = json_array(), .last = -1 };
 }
 
 void chat_stream_clear(struct chat_stream *s)
 {
-	free(s->content);
+	sb_release(&s->content);
 	free(s->finish_reason);
 	json_decref(s->calls);
-	*s = (struct chat_stream){ 0 };
+	*s = (struct chat_stream){ .content = STRBUF_INIT };
 }
 
 static bool fail(char *err, size_t errlen, const char *what)
@@ -36,12 +36,9 @@ static bool grow(struct chat_stream *s, size_t n, char *err, size_t errlen)
 static bool add_text(struct chat_stream *s, const char *t, char **added, char *err,
 		     size_t errlen)
 {
-	size_t n = strlen(t);
-	if (!grow(s, n, err, errlen))
+	if (!grow(s, strlen(t), err, errlen))
 		return false;
-	s->content = xreallocarray(s->content, s->content_len + n + 1, 1);
-	memcpy(s->content + s->content_len, t, n + 1);
-	s->content_len += n;
+	sb_adds(&s->content, t);
 	*added = xstrdup(t);
 	return true;
 }
@@ -228,7 +225,8 @@ bool chat_stream_finish(struct chat_stream *s, struct chat_reply *out, char *err
 	if (!s->done && !s->finish_reason)
 		return fail(err, errlen, "ended before the answer did (no finish_reason, no [DONE])");
 	json_t *msg = json_pack("{s:s}", "role", "assistant");
-	json_object_set_new(msg, "content", s->content ? json_string(s->content) : json_null());
+	json_object_set_new(msg, "content",
+			    s->content.len ? json_string(s->content.s) : json_null());
 	json_t *calls = json_array();
 	size_t i;
 	json_t *c;

@@ -18,19 +18,19 @@
 #include <stddef.h>
 
 #include "model/chat.h"
+#include "strbuf.h"
 
 /* More tool calls than this in one answer is a server gone wrong. */
 #define CHAT_STREAM_MAX_CALLS 128
 
 struct chat_stream {
-	char *content;     /* NULL until a chunk carries text */
-	size_t content_len;
-	json_t *calls;     /* [{"id":..,"name":..,"arguments":..}], by index */
-	long last;         /* the index of the last call a delta touched */
+	struct strbuf content; /* empty until a chunk carries text */
+	json_t *calls;         /* [{"id":..,"name":..,"arguments":..}], by index */
+	long last;             /* the index of the last call a delta touched */
 	char *finish_reason;
-	size_t size;       /* text and arguments so far, against CHAT_MAX_REPLY */
-	bool done;         /* "[DONE]" */
-	bool legacy;       /* calls came as function_call */
+	size_t size;           /* text and arguments so far, against CHAT_MAX_REPLY */
+	bool done;             /* "[DONE]" */
+	bool legacy;           /* calls came as function_call */
 };
 
 void chat_stream_init(struct chat_stream *s);

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "hint/hint.h"
 #include "path.h"
+#include "strbuf.h"
 #include "tools/text.h"
 #include "tools/bash.h"
 #include "tools/call.h"
@@ -94,20 +95,18 @@ KJ_NORETURN static void exec_command(const char *command, const struct tool_env 
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
+/* A command's output: what fits under CAPTURE_MAX, and how much did not. */
 struct capture {
-	char *data;
-	size_t len, dropped;
+	struct strbuf text;
+	size_t dropped;
 };
+
+#define CAPTURE_INIT { .text = STRBUF_INIT_MAX(CAPTURE_MAX) }
 
 static void capture_add(struct capture *c, const char *p, size_t n)
 {
-	size_t keep = c->len < CAPTURE_MAX ? CAPTURE_MAX - c->len : 0;
-	if (keep > n)
-		keep = n;
-	c->data = xreallocarray(c->data, c->len + keep + 1, 1);
-	memcpy(c->data + c->len, p, keep);
-	c->len += keep;
-	c->data[c->len] = '\0';
+	size_t keep = n < sb_room(&c->text) ? n : sb_room(&c->text);
+	sb_add(&c->text, p, keep);
 	c->dropped += n - keep;
 }
 
@@ -164,8 +163,8 @@ static char *render(struct capture *c, const char *tail)
 	if (c->dropped)
 		fmt_into(dropped, sizeof dropped, "[%zu more bytes of output were discarded]\n",
 			 c->dropped);
-	bool nl = c->len == 0 || c->data[c->len - 1] == '\n';
-	char *s = xasprintf("%s%s%s%s", c->data ? c->data : "", nl ? "" : "\n", dropped, tail);
+	bool nl = c->text.len == 0 || c->text.s[c->text.len - 1] == '\n';
+	char *s = xasprintf("%s%s%s%s", c->text.s, nl ? "" : "\n", dropped, tail);
 	utf8_scrub(s, strlen(s));
 	return s;
 }
@@ -279,7 +278,7 @@ void tool_bash(const struct tool_call *c, const struct tool_env *env, struct bar
 		return;
 	}
 	setpgid(pid, pid);
-	struct capture cap = { 0 };
+	struct capture cap = CAPTURE_INIT;
 	int status = 0;
 	bool in_time = collect(fds[0], pid, now_ms() + timeout * 1000, &cap, &status);
 	close(fds[0]);
@@ -294,9 +293,9 @@ void tool_bash(const struct tool_call *c, const struct tool_env *env, struct bar
 		out->fault = true;
 	} else {
 		_cleanup_free_ char *tail = status_line(status);
-		tool_ok(out, with_hint(render(&cap, tail), c->command, env, status, cap.data));
+		tool_ok(out, with_hint(render(&cap, tail), c->command, env, status, cap.text.s));
 	}
-	free(cap.data);
+	sb_release(&cap.text);
 }
 
 /* ----------------------------------------------------------------- jobs */
@@ -360,19 +359,19 @@ void tool_bash_output(const struct tool_call *c, const struct tool_env *env,
 		tool_fail(out, "cannot read the output of job %ld: %s", j->id, strerror(errno));
 		return;
 	}
-	struct capture cap = { 0 };
+	struct capture cap = CAPTURE_INIT;
 	char buf[65536];
 	ssize_t n;
 	while ((n = read(fd, buf, sizeof buf)) > 0)
 		capture_add(&cap, buf, (size_t)n);
-	out->aux = (long)(j->read_off + (off_t)(cap.len + cap.dropped));
+	out->aux = (long)(j->read_off + (off_t)(cap.text.len + cap.dropped));
 	_cleanup_free_ char *tail = job_state(j);
 	/* A running job shown again with nothing new: its hint was given. */
 	char *text = render(&cap, tail);
-	if (cap.len || j->done)
-		text = with_hint(text, j->command, env, j->done ? j->status : -1, cap.data);
+	if (cap.text.len || j->done)
+		text = with_hint(text, j->command, env, j->done ? j->status : -1, cap.text.s);
 	tool_ok(out, text);
-	free(cap.data);
+	sb_release(&cap.text);
 }
 
 void tool_bash_kill(const struct tool_call *c, const struct tool_env *env,
@@ -400,7 +399,7 @@ void tool_bash_jobs(const struct tool_call *c, const struct tool_env *env,
 		tool_ok(out, xstrdup("no jobs"));
 		return;
 	}
-	struct capture cap = { 0 };
+	struct capture cap = CAPTURE_INIT;
 	for (size_t i = 0; i < env->jobs->n; i++) {
 		const struct job *j = &env->jobs->v[i];
 		_cleanup_free_ char *state = job_state(j);
@@ -408,7 +407,7 @@ void tool_bash_jobs(const struct tool_call *c, const struct tool_env *env,
 		capture_add(&cap, line, strlen(line));
 	}
 	tool_ok(out, render(&cap, ""));
-	free(cap.data);
+	sb_release(&cap.text);
 }
 
 /* ----------------------------------------------------------- result-read */

@@ -10,6 +10,7 @@
 #include "tools/result.h"
 #include "model/chat.h"
 #include "path.h"
+#include "strbuf.h"
 #include "strv.h"
 #include "util.h"
 
@@ -167,17 +168,13 @@ static char *join_found(struct walk *w, const char *none, const char *more)
 {
 	if (w->found.n == 0)
 		return xstrdup(none);
-	size_t len = 1;
+	struct strbuf s = STRBUF_INIT;
 	for (size_t i = 0; i < w->found.n; i++)
-		len += strlen(w->found.v[i]) + 1;
-	char *s = xmalloc(len + strlen(more) + 2), *o = s;
-	for (size_t i = 0; i < w->found.n; i++)
-		o += sprintf(o, "%s\n", w->found.v[i]);
+		sb_addf(&s, "%s\n", w->found.v[i]);
 	if (w->more)
-		o += sprintf(o, "%s\n", more);
-	*o = '\0';
-	utf8_scrub(s, strlen(s));
-	return s;
+		sb_addf(&s, "%s\n", more);
+	utf8_scrub(s.s, s.len);
+	return sb_detach(&s);
 }
 
 /* TEXT (join_found's) with what the walk could not look into said after

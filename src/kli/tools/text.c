@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "tools/text.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <fnmatch.h>
@@ -74,20 +75,17 @@ char *text_lines(const char *text, size_t len, long first, long count, char *err
 			 total);
 		return NULL;
 	}
-	size_t cap = len + 16 * (size_t)(total + 1) + 1, o = 0;
-	char *out = xmalloc(cap);
-	out[0] = '\0';
+	struct strbuf out = STRBUF_INIT;
 	long line = 1;
 	for (size_t i = 0; i < len && (count == 0 || line < first + count);) {
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t e = nl ? (size_t)(nl - text) : len;
 		if (line >= first)
-			o += (size_t)snprintf(out + o, cap - o, "%6ld\t%.*s\n", line, (int)(e - i),
-					      text + i);
+			sb_addf(&out, "%6ld\t%.*s\n", line, (int)(e - i), text + i);
 		i = e + 1;
 		line++;
 	}
-	return out;
+	return sb_detach(&out);
 }
 
 static bool has_slash(const char *s)

@@ -301,8 +301,8 @@ static void test_take(void **state)
 		jw_kstring(&w, "k", big);
 		jw_end_object(&w);
 		char *got = jw_take(&w, "\n");
-		assert_null(w.buf);
-		assert_int_equal(w.len, 0);
+		assert_int_equal(w.sb.alloc, 0);
+		assert_int_equal(w.sb.len, 0);
 		assert_int_equal(strlen(got), n + 9); /* {"k":"..."} and the newline */
 		assert_int_equal(strncmp(got, "{\"k\":\"", 6), 0);
 		assert_string_equal(got + 6 + n, "\"}\n");

@@ -15,13 +15,13 @@
 static char root[PATH_MAX];
 
 /* root/rel, a fresh string */
-static char *at(const char *rel)
+static inline char *at(const char *rel)
 {
 	return xasprintf("%s/%s", root, rel);
 }
 
 /* an empty directory or file at root/rel */
-static void mk(const char *rel, bool dir)
+static inline void mk(const char *rel, bool dir)
 {
 	_cleanup_free_ char *p = at(rel);
 	if (dir)
@@ -34,7 +34,7 @@ static void mk(const char *rel, bool dir)
 }
 
 /* root: a new directory NAME.XXXXXX under the current one */
-static void tree_make(const char *name)
+static inline void tree_make(const char *name)
 {
 	char cwd[PATH_MAX / 2];
 	assert_non_null(getcwd(cwd, sizeof cwd));
@@ -46,7 +46,7 @@ static void tree_make(const char *name)
 	free(real);
 }
 
-static int teardown(void **state)
+static inline int teardown(void **state)
 {
 	(void)state;
 	_cleanup_free_ char *cmd = xasprintf("rm -rf '%s'", root);

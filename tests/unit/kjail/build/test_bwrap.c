@@ -10,20 +10,7 @@
 #include <string.h>
 
 #include "build/bwrap.h"
-
-static void base(struct plan *pl, const char *ws)
-{
-	memset(pl, 0, sizeof *pl);
-	pl->backend = BACKEND_BWRAP;
-	pl->workspace = xstrdup(ws);
-	pl->network = true;
-	pl->inside_id = -1;
-	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
-	plan_add(pl, OP_DEV, "/dev", "private", "x");
-	plan_add(pl, OP_PROC, "/proc", "private", "x");
-	plan_add(pl, OP_TMP, "/tmp", "private", "x");
-	plan_add(pl, OP_BIND, ws, "workspace", "current directory");
-}
+#include "../plan-fixture.h"
 
 static void check(struct plan *pl, const struct jail_fds *fds, char *const *cmd,
 		  const char *expect)
@@ -54,7 +41,7 @@ static void test_sockets(void **state)
 {
 	(void)state;
 	struct plan pl;
-	base(&pl, "/w");
+	plan_defaults(&pl, BACKEND_BWRAP, "/w", true);
 	plan_add(&pl, OP_MASK_DIR, "/home/u/.gnupg", "masked", "x");
 	plan_add(&pl, OP_MASK_DIR, "/run/user/1000", "masked", "x");
 	plan_add(&pl, OP_MASK_FILE, "/run/x.sock", "masked", "x");
@@ -82,7 +69,7 @@ static void test_inner_root(void **state)
 {
 	(void)state;
 	struct plan pl;
-	base(&pl, "/w");
+	plan_defaults(&pl, BACKEND_BWRAP, "/w", true);
 	plan_add(&pl, OP_MASK_DIR, "/home/u/.cache/kjail/ws", "masked", "x");
 	plan_add(&pl, OP_MASK_DIR, "/home/u/.ssh", "masked", "x");
 	plan_add(&pl, OP_BIND, "/home/u/.cache/kjail/ws/w-1", "toolchain caches", "x")->inner =
@@ -102,7 +89,7 @@ static void test_default(void **state)
 {
 	(void)state;
 	struct plan pl;
-	base(&pl, "/home/u/proj");
+	plan_defaults(&pl, BACKEND_BWRAP, "/home/u/proj", true);
 	char *cmd[] = { "make", "-j2", NULL };
 	check(&pl, &fds, cmd,
 	      HEAD "--unshare-pid " NS CAPS MOUNTS
@@ -114,7 +101,7 @@ static void test_no_network_masks_protected(void **state)
 {
 	(void)state;
 	struct plan pl;
-	base(&pl, "/w");
+	plan_defaults(&pl, BACKEND_BWRAP, "/w", true);
 	pl.network = false;
 	plan_add(&pl, OP_PIN, "/w/.git", "pinned", "x");
 	plan_add(&pl, OP_PROTECT, "/w/.git/hooks", "protected: git hooks", "x");
@@ -157,8 +144,7 @@ static void test_nested_userns_and_seccomp(void **state)
 {
 	(void)state;
 	struct plan pl;
-	memset(&pl, 0, sizeof pl);
-	pl.workspace = xstrdup("/w");
+	plan_empty(&pl, BACKEND_BWRAP, "/w");
 	pl.network = true;
 	pl.nested_userns = true;
 	pl.allow_userns = true;
@@ -184,12 +170,10 @@ static void test_inside_kjail(void **state)
 {
 	(void)state;
 	struct plan pl;
-	memset(&pl, 0, sizeof pl);
-	pl.workspace = xstrdup("/w");
+	plan_empty(&pl, BACKEND_BWRAP, "/w");
 	pl.network = true;
 	pl.nested_userns = true;
 	pl.in_kjail = true;
-	pl.inside_id = -1;
 	plan_add(&pl, OP_RO_ROOT, "/", "read-only", "host root");
 	plan_add(&pl, OP_DEV, "/dev", "private", "x");
 	plan_add(&pl, OP_PROC_BIND, "/proc", "read-only", "x");
@@ -209,7 +193,7 @@ static void test_awkward_paths_stay_single_words(void **state)
 {
 	(void)state;
 	struct plan pl;
-	base(&pl, "/home/u/my proj");
+	plan_defaults(&pl, BACKEND_BWRAP, "/home/u/my proj", true);
 	plan_add(&pl, OP_MASK_DIR, "/home/u/it's --bind / /", "masked", "--deny-read");
 	char *cmd[] = { "echo", "a b", "--", NULL };
 	struct strv a = STRV_INIT;
@@ -233,7 +217,7 @@ static void test_environment_as_setenv(void **state)
 {
 	(void)state;
 	struct plan pl;
-	base(&pl, "/w");
+	plan_defaults(&pl, BACKEND_BWRAP, "/w", true);
 	strv_push(&pl.env, "A=1");
 	strv_push(&pl.env, "B=x=y");
 	strv_push(&pl.env, "EMPTY=");
@@ -257,7 +241,7 @@ static void test_rw_words(void **state)
 {
 	(void)state;
 	struct plan pl;
-	base(&pl, "/w");
+	plan_defaults(&pl, BACKEND_BWRAP, "/w", true);
 	plan_add(&pl, OP_PIN, "/w/.git", "pinned", "x");
 	plan_add(&pl, OP_PROTECT, "/w/.git/hooks", "protected: git hooks", "x");
 	plan_add(&pl, OP_BIND, "/home/u/.cache", "writable", "--writable");
@@ -280,7 +264,7 @@ static void test_root_proc_read_only(void **state)
 {
 	(void)state;
 	struct plan pl;
-	base(&pl, "/w");
+	plan_defaults(&pl, BACKEND_BWRAP, "/w", true);
 	pl.proc_read_only = true;
 	strv_pushv(&pl.host_devices, bwrap_dev_nodes);
 	char *cmd[] = { "true", NULL };
@@ -297,7 +281,7 @@ static void test_devices(void **state)
 {
 	(void)state;
 	struct plan pl;
-	base(&pl, "/w");
+	plan_defaults(&pl, BACKEND_BWRAP, "/w", true);
 	static const struct dev_entry e[] = {
 		{ "/dev/nvidia0", DEV_CHAR, NULL },
 		{ "/dev/dri/card0", DEV_CHAR, NULL },

@@ -30,7 +30,7 @@
  * and fall under no mount but the read-only root. */
 #define NX "/kjail-test-nonexistent"
 
-#include "../tree-fixture.h"
+#include "../plan-fixture.h"
 
 static int setup(void **state)
 {
@@ -60,17 +60,11 @@ static void hand_plan(struct plan *pl)
 	_cleanup_free_ char *secret = at("ws/secret.txt");
 	_cleanup_free_ char *in_ws = xasprintf("built-in protection inside writable %s", ws);
 	_cleanup_free_ char *in_cache = xasprintf("built-in protection inside writable %s", cache);
-	memset(pl, 0, sizeof *pl);
-	pl->backend = BACKEND_BWRAP;
-	pl->workspace = xstrdup(ws);
+	plan_empty(pl, BACKEND_BWRAP, ws);
 	pl->network = true;
-	pl->inside_id = -1;
-	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
-	plan_add(pl, OP_DEV, "/dev", "private", "minimal /dev");
-	plan_add(pl, OP_PROC, "/proc", "private", "the jail's own processes");
-	plan_add(pl, OP_TMP, "/tmp", "private", "empty tmpfs");
+	plan_jail_mounts(pl);
 	plan_add(pl, OP_POLICY, "/tmp/.kjail", "kjail's own policy, as JSON", "built-in");
-	plan_add(pl, OP_BIND, ws, "workspace", "current directory");
+	plan_add_workspace(pl);
 	plan_add(pl, OP_BIND, cache, "writable path", "--writable");
 	plan_add(pl, OP_PIN, git, "pinned: ancestor of a protected path", in_ws);
 	plan_add(pl, OP_PROTECT, hooks, "protected: git hooks", in_ws);
@@ -158,7 +152,7 @@ static void test_mask_reach(void **state)
 {
 	(void)state;
 	struct plan pl;
-	memset(&pl, 0, sizeof pl);
+	plan_empty(&pl, BACKEND_BWRAP, NULL);
 	plan_add(&pl, OP_RO_ROOT, "/", "read-only", "host root");
 	plan_add(&pl, OP_MASK_DIR, NX "/home/.aws", "masked", "built-in credential store");
 	plan_add(&pl, OP_MASK_FILE, NX "/home/.netrc", "masked", "cfg.ini:3");
@@ -183,7 +177,7 @@ static void test_verdict_outside_every_op(void **state)
 {
 	(void)state;
 	struct plan pl;
-	memset(&pl, 0, sizeof pl);
+	plan_empty(&pl, BACKEND_BWRAP, NULL);
 	plan_add(&pl, OP_TMP, "/tmp", "private", "empty tmpfs");
 	struct verdict v;
 	explain_verdict(&pl, NX "/x", "/", &v);
@@ -201,21 +195,17 @@ static void test_verdict_outside_every_op(void **state)
 static void test_verdicts_on_a_built_plan(void **state)
 {
 	(void)state;
-	struct policy p;
-	policy_init(&p);
-	_cleanup_free_ char *home = at("home"), *cache = at("cache");
+	struct fixture f;
+	fx_init_in(&f, true, "home");
+	_cleanup_free_ char *cache = at("cache");
 	_cleanup_free_ char *secret = at("home/proj/secret.txt");
-	p.workspace = xstrdup(home);
-	str_set(&p.workspace_origin, "--workspace");
-	entry_add(&p.writable, cache, "--writable");
-	entry_add(&p.deny_read, secret, "--deny-read");
-	struct host h = { .cwd = home, .home = home, .uid = 4242, .self = "/usr/bin/kjail",
-			  .dry_run = true, .explain = true };
-	struct plan pl;
-	char err[1024] = "";
+	f.p.workspace = xstrdup(f.ws);
+	str_set(&f.p.workspace_origin, "--workspace");
+	entry_add(&f.p.writable, cache, "--writable");
+	entry_add(&f.p.deny_read, secret, "--deny-read");
 	char *envp[] = { NULL };
-	if (!plan_build(&p, &h, envp, &pl, err, sizeof err))
-		fail_msg("plan_build: %s", err);
+	if (!fx_build(&f, envp))
+		fail_msg("plan_build: %s", f.err);
 	static const struct want w[] = {
 		{ "home/.aws/credentials", "home/.aws/credentials", "masked", "masked",
 		  "built-in credential store", false },
@@ -235,9 +225,8 @@ static void test_verdicts_on_a_built_plan(void **state)
 		  "kjail's own policy, as JSON", "built-in", false },
 		{ NX "/etc/passwd", NX "/etc/passwd", "read-only", "read-only", "host root", false },
 	};
-	check_verdicts(&pl, w, ARRAY_SIZE(w));
-	plan_free(&pl);
-	policy_free(&p);
+	check_verdicts(&f.pl, w, ARRAY_SIZE(w));
+	fx_free(&f);
 }
 
 /* What a FILE* received, as a string the caller frees. */

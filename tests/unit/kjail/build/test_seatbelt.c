@@ -24,6 +24,8 @@
 #include "run/seatbelt-run.h"
 #include "path.h"
 
+#include "../plan-fixture.h"
+
 /* ----------------------------------------------------------- fixtures */
 
 #define HOME "/Users/u"
@@ -33,16 +35,7 @@
 /* A plan as plan_build makes it for user u on a Mac, in a git workspace. */
 static void mac_plan(struct plan *pl, const char *ws, bool network)
 {
-	memset(pl, 0, sizeof *pl);
-	pl->backend = BACKEND_SEATBELT;
-	pl->workspace = xstrdup(ws);
-	pl->network = network;
-	pl->inside_id = -1;
-	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
-	plan_add(pl, OP_DEV, "/dev", "private", "minimal /dev");
-	plan_add(pl, OP_PROC, "/proc", "private", "the jail's own processes");
-	plan_add(pl, OP_TMP, "/tmp", "private", "empty tmpfs");
-	plan_add(pl, OP_BIND, ws, "workspace", "current directory");
+	plan_defaults(pl, BACKEND_SEATBELT, ws, network);
 	_cleanup_free_ char *git = path_join(ws, ".git");
 	plan_add(pl, OP_PIN, git, "pinned: ancestor of a protected path", "built-in protection");
 	static const char *const present[] = { ".git/config", ".git/hooks", NULL };
@@ -73,6 +66,14 @@ static struct seatbelt_host mac_host(bool defaults)
 	h.user_tmp = xstrdup(USER_TMP);
 	h.homes[0] = xstrdup(HOME);
 	return h;
+}
+
+/* The tree a test builds a plan over (tree-fixture.h), empty to start. */
+static int setup(void **state)
+{
+	(void)state;
+	tree_make("test_seatbelt");
+	return 0;
 }
 
 /* ------------------------------------------------------------ golden */
@@ -339,8 +340,7 @@ static void test_golden_masks(void **state)
 {
 	(void)state;
 	struct plan pl;
-	memset(&pl, 0, sizeof pl);
-	pl.workspace = xstrdup(WS);
+	plan_empty(&pl, BACKEND_SEATBELT, WS);
 	pl.network = true;
 	plan_add(&pl, OP_RO_ROOT, "/", "read-only", "host root");
 	plan_add(&pl, OP_BIND, WS, "workspace", "--workspace");
@@ -386,8 +386,7 @@ static void test_golden_private_aliases(void **state)
 {
 	(void)state;
 	struct plan pl;
-	memset(&pl, 0, sizeof pl);
-	pl.workspace = xstrdup("/private/var/tmp/proj");
+	plan_empty(&pl, BACKEND_SEATBELT, "/private/var/tmp/proj");
 	pl.network = true;
 	plan_add(&pl, OP_BIND, "/private/var/tmp/proj", "workspace", "--workspace");
 	plan_add(&pl, OP_BIND, "/tmp/build", "writable path", "--writable");
@@ -420,59 +419,44 @@ static void test_golden_private_aliases(void **state)
 static void test_golden_symlinked_workspace(void **state)
 {
 	(void)state;
-	char base[PATH_MAX / 2], root[PATH_MAX];
-	assert_non_null(getcwd(base, sizeof base));
-	snprintf(root, sizeof root, "%s/test_seatbelt.XXXXXX", base);
-	assert_non_null(mkdtemp(root));
-	_cleanup_free_ char *rootreal = realpath(root, NULL);
-	assert_non_null(rootreal);
-	_cleanup_free_ char *real = path_join(rootreal, "real");
-	_cleanup_free_ char *proj = path_join(real, "proj");
-	_cleanup_free_ char *git = path_join(proj, ".git");
-	_cleanup_free_ char *link = path_join(rootreal, "link");
-	_cleanup_free_ char *via = path_join(link, "proj");
-	assert_int_equal(mkdir(real, 0755), 0);
-	assert_int_equal(mkdir(proj, 0755), 0);
-	assert_int_equal(mkdir(git, 0755), 0);
+	mk("real", true);
+	mk("real/proj", true);
+	mk("real/proj/.git", true);
+	_cleanup_free_ char *real = at("real"), *proj = at("real/proj");
+	_cleanup_free_ char *link = at("link"), *via = at("link/proj");
 	assert_int_equal(symlink(real, link), 0);
 
-	struct policy p;
-	policy_init(&p);
-	p.workspace = xstrdup(via);
-	bool_set(&p.defaults, false, "test");
-	struct host host = { .cwd = rootreal, .uid = 4242, .dry_run = true };
-	struct plan pl;
-	char err[512];
+	struct fixture f;
+	fx_init_bare(&f);
+	f.p.workspace = xstrdup(via);
+	bool_set(&f.p.defaults, false, "test");
 	char *env[] = { "PATH=/usr/bin:/bin", NULL };
-	assert_true(plan_build(&p, &host, env, &pl, err, sizeof err));
-	assert_string_equal(pl.workspace, proj);
+	assert_true(fx_build(&f, env));
+	assert_string_equal(f.pl.workspace, proj);
 
 	/* The real path, never the link, everywhere in the plan. Then the
 	 * fixture's location (which varies, and may itself have a /private
 	 * spelling) becomes /FIXTURE, so the golden holds anywhere. */
-	for (size_t i = 0; i < pl.nops; i++) {
-		assert_null(strstr(pl.ops[i].path, "/link"));
-		char *moved = subst(pl.ops[i].path, rootreal, "/FIXTURE");
-		free(pl.ops[i].path);
-		pl.ops[i].path = moved;
+	for (size_t i = 0; i < f.pl.nops; i++) {
+		assert_null(strstr(f.pl.ops[i].path, "/link"));
+		char *moved = subst(f.pl.ops[i].path, root, "/FIXTURE");
+		free(f.pl.ops[i].path);
+		f.pl.ops[i].path = moved;
 	}
-	for (size_t i = 0; i < pl.unguarded.n; i++) {
-		char *moved = subst(pl.unguarded.v[i].value, rootreal, "/FIXTURE");
-		free(pl.unguarded.v[i].value);
-		pl.unguarded.v[i].value = moved;
+	for (size_t i = 0; i < f.pl.unguarded.n; i++) {
+		char *moved = subst(f.pl.unguarded.v[i].value, root, "/FIXTURE");
+		free(f.pl.unguarded.v[i].value);
+		f.pl.unguarded.v[i].value = moved;
 	}
 	struct seatbelt_host h = { 0 };
 	struct out o;
-	generate(&pl, &h, make_cmd, &o);
+	generate(&f.pl, &h, make_cmd, &o);
 	_cleanup_free_ char *rendered = render_argv(&o.argv);
 	sbpl_check(&o.argv);
 	check_golden("symlinked-workspace.sb", o.profile);
 	check_golden("symlinked-workspace.argv", rendered);
 	out_free(&o);
-	plan_free(&pl);
-	policy_free(&p);
-	_cleanup_free_ char *rm = xasprintf("rm -rf '%s'", rootreal);
-	assert_int_equal(system(rm), 0);
+	fx_free(&f);
 }
 
 /* ------------------------------------------- acceptance 2: injection */
@@ -566,8 +550,7 @@ static void test_no_bare_rules(void **state)
 		"(deny file-write*)", "(deny network*)", NULL,
 	};
 	struct plan pl;
-	memset(&pl, 0, sizeof pl);
-	pl.workspace = xstrdup("/w");
+	plan_empty(&pl, BACKEND_SEATBELT, "/w");
 	plan_add(&pl, OP_BIND, "/w", "workspace", "x");
 	for (int net = 0; net < 2; net++) {
 		pl.network = net;
@@ -649,8 +632,7 @@ static void test_absent_names_protected(void **state)
 {
 	(void)state;
 	struct plan pl;
-	memset(&pl, 0, sizeof pl);
-	pl.workspace = xstrdup("/w");
+	plan_empty(&pl, BACKEND_SEATBELT, "/w");
 	plan_add(&pl, OP_BIND, "/w", "workspace", "x");
 	entry_add(&pl.unguarded, "/w/.git/hooks", "git hooks");
 	entry_add(&pl.unguarded, "/w/.envrc", "direnv script");
@@ -729,14 +711,14 @@ static void test_keychains_only_with_defaults(void **state)
 		seatbelt_host_free(&h);
 	}
 	/* A home of "/" would mask the system's keychains: never. */
-	struct seatbelt_host root = mac_host(true);
-	free(root.homes[0]);
-	root.homes[0] = xstrdup("/");
+	struct seatbelt_host slash = mac_host(true);
+	free(slash.homes[0]);
+	slash.homes[0] = xstrdup("/");
 	struct strv rp = STRV_INIT;
-	free(seatbelt_profile(&pl, &root, &rp));
+	free(seatbelt_profile(&pl, &slash, &rp));
 	assert_false(has_param(&rp, "MASKED_DIR_", "/Library/Keychains"));
 	strv_free(&rp);
-	seatbelt_host_free(&root);
+	seatbelt_host_free(&slash);
 	plan_free(&pl);
 	/* Never over a writable root: that would hide the workspace. */
 	mac_plan(&pl, HOME "/Library/Keychains/ws", true);
@@ -890,5 +872,5 @@ int main(void)
 		cmocka_unit_test(test_run_fails_closed),
 #endif
 	};
-	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
+	return unit_status(cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -21,7 +21,7 @@
 #include "planner/protected.h"
 #include "path.h"
 
-#include "../tree-fixture.h"
+#include "../plan-fixture.h"
 
 static int setup(void **state)
 {
@@ -44,50 +44,11 @@ static int setup(void **state)
 	return 0;
 }
 
-struct fixture {
-	struct policy p;
-	struct host h;
-	struct plan pl;
-	char err[1024];
-	char *home, *ws;
-};
-
-static void fx_init(struct fixture *f, bool dry)
-{
-	memset(f, 0, sizeof *f);
-	policy_init(&f->p);
-	f->home = at("home");
-	f->ws = at("ws");
-	f->h.cwd = f->ws;
-	f->h.home = f->home;
-	f->h.uid = 4242;
-	f->h.self = "/usr/bin/kjail";
-	f->h.dry_run = dry;
-	f->h.explain = dry;
-}
-
-/* fx_init with the workspace (and the current directory) at root/rel */
-static void fx_init_in(struct fixture *f, bool dry, const char *rel)
-{
-	fx_init(f, dry);
-	free(f->ws);
-	f->ws = at(rel);
-	f->h.cwd = f->ws;
-}
-
 /* rm -rf root/rel */
 static void remove_tree(const char *rel)
 {
 	_cleanup_free_ char *cmd = xasprintf("rm -rf '%s/%s'", root, rel);
 	assert_int_equal(system(cmd), 0);
-}
-
-static void fx_free(struct fixture *f)
-{
-	plan_free(&f->pl);
-	policy_free(&f->p);
-	free(f->home);
-	free(f->ws);
 }
 
 static const struct op *find(const struct plan *pl, enum op_kind k, const char *rel)
@@ -110,7 +71,7 @@ static void test_default_plan(void **state)
 	struct fixture f;
 	fx_init(&f, true);
 	char *envp[] = { "A_TOKEN=x", "PATH=/bin", NULL };
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	const struct op *ws = find(&f.pl, OP_BIND, "ws");
 	const struct op *pin = find(&f.pl, OP_PIN, "ws/.git");
 	const struct op *cfg = find(&f.pl, OP_PROTECT, "ws/.git/config");
@@ -156,7 +117,7 @@ static void test_hooks_created_when_running(void **state)
 	struct fixture f;
 	fx_init(&f, false);
 	char *envp[] = { NULL };
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	_cleanup_free_ char *hp = at("ws/.git/hooks");
 	struct stat st;
 	assert_int_equal(stat(hp, &st), 0);
@@ -171,7 +132,7 @@ static void test_hooks_created_when_running(void **state)
 	_cleanup_free_ char *git = at("ws/.git");
 	assert_int_equal(chown(git, 4242, 4343), 0);
 	fx_init(&f, false);
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	assert_int_equal(stat(hp, &st), 0);
 	assert_int_equal(st.st_uid, 4242);
 	assert_int_equal(st.st_gid, 4343);
@@ -190,7 +151,7 @@ static void test_masks_resolved_nested_and_inside_workspace(void **state)
 	_cleanup_free_ char *inner = at("home/.aws/credentials");
 	entry_add(&f.p.deny_read, inner, "cfg:4");
 	char *envp[] = { NULL };
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	/* the link resolved onto the built-in mask: one mask, first origin */
 	const struct op *aws = find(&f.pl, OP_MASK_DIR, "home/.aws");
 	assert_non_null(aws);
@@ -234,8 +195,8 @@ static void test_skips_only_for_explain(void **state)
 	}
 	entry_add(&f.p.deny_read, "/nonexistent-kjail-test", "--deny-read");
 	entry_add(&g.p.deny_read, "/nonexistent-kjail-test", "--deny-read");
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
-	assert_true(plan_build(&g.p, &g.h, envp, &g.pl, g.err, sizeof g.err));
+	assert_true(fx_build(&f, envp));
+	assert_true(fx_build(&g, envp));
 	assert_true(f.pl.skipped.n > 0);
 	assert_int_equal(g.pl.skipped.n, 0);
 	assert_int_equal(f.pl.nops, g.pl.nops);
@@ -261,26 +222,26 @@ static void test_refusals(void **state)
 
 	fx_init(&f, true);
 	entry_add(&f.p.deny_read, f.ws, "--deny-read");
-	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_false(fx_build(&f, envp));
 	assert_non_null(strstr(f.err, "would hide the writable workspace"));
 	fx_free(&f);
 
 	fx_init(&f, true);
 	entry_add(&f.p.writable, "/nonexistent-kjail-test", "--writable");
-	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_false(fx_build(&f, envp));
 	assert_string_equal(f.err, "--writable /nonexistent-kjail-test: no such directory (create it "
 				   "first: mkdir -p /nonexistent-kjail-test)");
 	fx_free(&f);
 
 	fx_init(&f, true);
 	entry_add(&f.p.writable, "/nonexistent-kjail-test", "cfg:2");
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	assert_string_equal(f.pl.skipped.v[0].value, "/nonexistent-kjail-test");
 	fx_free(&f);
 
 	fx_init(&f, true);
 	f.p.workspace = xstrdup("/");
-	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_false(fx_build(&f, envp));
 	assert_non_null(strstr(f.err, "refusing to make / writable"));
 	fx_free(&f);
 
@@ -293,7 +254,7 @@ static void test_refusals(void **state)
 		fx_init(&f, true);
 		f.h.uid = 0;
 		f.p.workspace = xstrdup(refused[i][0]);
-		assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+		assert_false(fx_build(&f, envp));
 		_cleanup_free_ char *want = xasprintf("refusing to make %s writable to a jail run "
 						      "as root: the machine runs programs from %s",
 						      refused[i][0], refused[i][1]);
@@ -304,20 +265,20 @@ static void test_refusals(void **state)
 		fx_init(&f, true);
 		f.h.uid = 0;
 		entry_add(&f.p.writable, refused[i][0], "--writable");
-		assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+		assert_false(fx_build(&f, envp));
 		assert_non_null(strstr(f.err, "--writable: refusing to make"));
 		fx_free(&f);
 		/* not as a user: what root owns stays read-only to them anyway */
 		fx_init(&f, true);
 		entry_add(&f.p.writable, refused[i][0], "--writable");
-		assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+		assert_true(fx_build(&f, envp));
 		fx_free(&f);
 	}
 	/* a directory inside one is the user's narrow choice */
 	fx_init(&f, true);
 	f.h.uid = 0;
 	entry_add(&f.p.writable, "/etc/ssl", "--writable");
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	fx_free(&f);
 }
 
@@ -332,7 +293,7 @@ static void test_root_read_only_devices_and_proc(void **state)
 	struct fixture f;
 	char *envp[] = { NULL };
 	fx_init(&f, true);
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	assert_false(f.pl.proc_read_only);
 	assert_int_equal(f.pl.host_devices.n, 0);
 	fx_free(&f);
@@ -340,7 +301,7 @@ static void test_root_read_only_devices_and_proc(void **state)
 	fx_init(&f, true);
 	f.h.uid = 0;
 	f.h.console = "/dev/pts/7";
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	if (f.pl.backend != BACKEND_BWRAP) {
 		fx_free(&f);
 		skip();
@@ -356,7 +317,7 @@ static void test_root_read_only_devices_and_proc(void **state)
 	fx_init(&f, true);
 	f.h.uid = 0;
 	f.p.nested_userns.value = true;
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	assert_false(f.pl.proc_read_only);
 	assert_int_equal(f.pl.host_devices.n, 6);
 	fx_free(&f);
@@ -364,7 +325,7 @@ static void test_root_read_only_devices_and_proc(void **state)
 	fx_init(&f, true);
 	f.h.uid = 0;
 	f.p.allow_userns.value = true;
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	assert_false(f.pl.proc_read_only);
 	assert_int_equal(f.pl.host_devices.n, 6);
 	fx_free(&f);
@@ -378,7 +339,7 @@ static void test_home_as_workspace(void **state)
 	f.p.workspace = at("home");
 	mk("home/.bashrc", false);
 	char *envp[] = { NULL };
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	assert_non_null(find(&f.pl, OP_PROTECT, "home/.bashrc"));
 	/* kjail's config directory is pinned even though it does not exist yet */
 	assert_non_null(find(&f.pl, OP_PROTECT, "home/.config/kjail"));
@@ -397,7 +358,7 @@ static void test_home_as_workspace(void **state)
 	f.h.home_env = home;
 	_cleanup_free_ char *cfg = at("home/.config");
 	entry_add(&f.p.writable, cfg, "--writable");
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	assert_non_null(find(&f.pl, OP_BIND, "home/.config"));
 	assert_non_null(find(&f.pl, OP_PROTECT, "home/.config/systemd"));
 	assert_null(find(&f.pl, OP_PROTECT, "home/.bashrc")); /* not writable here */
@@ -428,7 +389,7 @@ static void test_xdg_config_home_in_workspace(void **state)
 	fx_init(&f, true);
 	_cleanup_free_ char *xdg = at("ws/.xdg");
 	f.h.xdg_config_home = xdg;
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	assert_non_null(find(&f.pl, OP_PROTECT, "ws/.xdg/git"));
 	assert_non_null(find(&f.pl, OP_PROTECT, "ws/.xdg/systemd"));
 	/* an absent one is reported after the run, like ~/.config's */
@@ -441,7 +402,7 @@ static void test_xdg_config_home_in_workspace(void **state)
 	fx_init(&f, true);
 	_cleanup_free_ char *outside = at("home/xdg");
 	f.h.xdg_config_home = outside;
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	assert_null(find(&f.pl, OP_PROTECT, "home/xdg/git"));
 	fx_free(&f);
 
@@ -495,7 +456,7 @@ static void test_nested_configs_only_when_present(void **state)
 	struct fixture f;
 	char *envp[] = { NULL };
 	fx_init_in(&f, true, "tm");
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
 		assert_non_null(find(&f.pl, OP_PROTECT, files[i]));
 	assert_string_equal(find(&f.pl, OP_PROTECT, "tm/mise.toml")->rule,
@@ -570,7 +531,7 @@ static void test_worktree_config(void **state)
 		for (int dry = 1; dry >= 0; dry--) {
 			struct fixture f;
 			fx_init_in(&f, dry, "wr");
-			assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+			assert_true(fx_build(&f, envp));
 			for (size_t i = 0; i < ARRAY_SIZE(wconfigs); i++) {
 				_cleanup_free_ char *p = at(wconfigs[i]);
 				struct stat st;
@@ -682,7 +643,7 @@ static void test_global_git_config_in_workspace(void **state)
 	fx_init_in(&f, true, "nr");
 	_cleanup_free_ char *gc = at("nr/gc");
 	f.h.git_config_global = gc;
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	const struct op *o = find(&f.pl, OP_PROTECT, "nr/gc");
 	assert_non_null(o);
 	assert_string_equal(o->rule, "protected: git config read in every repository");
@@ -692,7 +653,7 @@ static void test_global_git_config_in_workspace(void **state)
 	fx_init_in(&f, true, "nr");
 	_cleanup_free_ char *absent = at("nr/absent.gitconfig");
 	f.h.git_config_global = absent;
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	assert_true(entry_list_has(&f.pl.unguarded, absent));
 	fx_free(&f);
 	remove_tree("nr");
@@ -722,7 +683,7 @@ static void test_home_links_into_workspace(void **state)
 	free(f.home);
 	f.home = at("lh");
 	f.h.home = f.home;
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	const struct op *o = find(&f.pl, OP_PROTECT, "dots/bashrc");
 	assert_non_null(o);
 	assert_string_equal(o->rule, "protected: shell startup file");
@@ -748,7 +709,7 @@ static void test_git_includes(void **state)
 	fclose(c);
 	mk("ws/shared.gitconfig", false);
 	fx_init(&f, true);
-	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, envp));
 	assert_non_null(find(&f.pl, OP_PROTECT, "ws/shared.gitconfig"));
 	_cleanup_free_ char *absent = at("ws/absent.gitconfig");
 	assert_true(entry_list_has(&f.pl.unguarded, absent));
@@ -763,7 +724,7 @@ static void test_git_includes(void **state)
 		fprintf(c, "\tpath = ../inc%d\n", i);
 	fclose(c);
 	fx_init(&f, true);
-	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_false(fx_build(&f, envp));
 	_cleanup_free_ char *want = xasprintf("%s: git config includes more than 256 files", cfg);
 	if (strncmp(f.err, want, strlen(want)) != 0)
 		fail_msg("got: %s", f.err);
@@ -781,7 +742,7 @@ static void test_git_includes(void **state)
 	fputs("[include]\n\tpath = ../shared.gitconfig\n", c);
 	fclose(c);
 	fx_init(&f, true);
-	assert_false(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_false(fx_build(&f, envp));
 	_cleanup_free_ char *want_big = xasprintf("%s: git config file over 1 MiB", big);
 	if (strncmp(f.err, want_big, strlen(want_big)) != 0)
 		fail_msg("got: %s", f.err);
@@ -821,7 +782,7 @@ static void test_masks_follow_variables(void **state)
 	f.h.xdg_data_home = xd;
 	f.h.xdg_config_home = xc;
 	char *none[] = { NULL };
-	assert_true(plan_build(&f.p, &f.h, none, &f.pl, f.err, sizeof f.err));
+	assert_true(fx_build(&f, none));
 	static const struct {
 		enum op_kind k;
 		const char *rel, *origin;
