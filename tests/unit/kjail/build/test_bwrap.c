@@ -125,7 +125,7 @@ static void test_seal(void **state)
 {
 	(void)state;
 	struct plan pl;
-	base(&pl, "/w");
+	plan_defaults(&pl, BACKEND_BWRAP, "/w", true);
 	plan_add(&pl, OP_BIND, "/r/.git", "git directory of a linked worktree", "x");
 	plan_add(&pl, OP_SEAL, "/r/.git/worktrees", "sealed: x", "x");
 	plan_add(&pl, OP_PIN, "/r/.git/worktrees/w", "pinned", "x");

@@ -49,5 +49,5 @@ int main(void)
 		cmocka_unit_test(test_recognised),
 		cmocka_unit_test(test_not_recognised),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -251,5 +251,5 @@ int main(void)
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_record_use),
 	};
-	return cmocka_run_group_tests(tests, NULL, teardown);
+	return unit_status(cmocka_run_group_tests(tests, NULL, teardown));
 }
