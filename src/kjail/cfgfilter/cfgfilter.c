@@ -2,6 +2,10 @@
 /* The checks every file passes first, then its format's filter. */
 #include "config.h"
 #include "cfgfilter/internal.h"
+#include "cfgfilter/git.h"
+#include "cfgfilter/ini.h"
+#include "cfgfilter/json.h"
+#include "cfgfilter/yaml.h"
 
 #include <stdio.h>
 #include <stdlib.h>

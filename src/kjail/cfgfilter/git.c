@@ -7,6 +7,7 @@
  * (git itself refuses most of them; kjail does not guess the rest). */
 #include "config.h"
 #include "cfgfilter/internal.h"
+#include "cfgfilter/git.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -5,6 +5,7 @@
  * continues the value above, blank lines too when one follows). */
 #include "config.h"
 #include "cfgfilter/internal.h"
+#include "cfgfilter/ini.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* What the format filters of cfgfilter.h share (cfgfilter/common.c): the
  * output buffer, the lines of the input, the secret tests. cfgfilter.c
- * dispatches to one cf_filter_FORMAT per format; each returns false with
+ * dispatches to one cf_filter_FORMAT per format, each declared in its
+ * file's header (ini.h, yaml.h, json.h, git.h); each returns false with
  * res->err set. */
 #ifndef KJ_CFGFILTER_INT_H
 #define KJ_CFGFILTER_INT_H
@@ -31,14 +32,5 @@ struct cf_line *cf_lines(const char *in, size_t len, size_t *n);
 bool cf_key_secret(const char *const *secret, const char *key, size_t n);
 
 KJ_PRINTF(3, 4) bool cf_fail(struct cf_result *res, size_t line, const char *fmt, ...);
-
-bool cf_filter_ini(bool npm, const char *const *secret, const char *in, size_t len,
-		   struct cf_result *res);
-bool cf_filter_yaml(const char *const *secret, const char *in, size_t len,
-		    struct cf_result *res);
-bool cf_filter_json(const char *const *secret, const char *in, size_t len,
-		    struct cf_result *res);
-bool cf_filter_git(const char *const *secret, const char *in, size_t len,
-		   struct cf_result *res);
 
 #endif

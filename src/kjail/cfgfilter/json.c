@@ -7,6 +7,7 @@
  * password removed, and the rest written anew in the same member order. */
 #include "config.h"
 #include "cfgfilter/internal.h"
+#include "cfgfilter/json.h"
 
 #include <jansson.h>
 #include <stdlib.h>

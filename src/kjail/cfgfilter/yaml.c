@@ -10,6 +10,7 @@
  * change the list). */
 #include "config.h"
 #include "cfgfilter/internal.h"
+#include "cfgfilter/yaml.h"
 
 #include <stdlib.h>
 #include <string.h>
