@@ -133,6 +133,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-session.test \
 	tests/integration/kli-agent-wire.test \
 	tests/integration/kli-agent-term.test \
+	tests/integration/kli-agent-stream.test \
 	tests/integration/kli-agent-seam.test \
 	tests/integration/kli-containment.test \
 	tests/integration/kli-race.test \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "agent/term.h"
-#include "model/key.h"
+#include "model/redact.h"
 #include "util.h"
 
 #include <errno.h>
@@ -119,7 +119,7 @@ void term_print_answer(FILE *out, const char *answer, bool tty)
 
 void term_live_init(struct term_live *l, int fd, bool tty, const char *key)
 {
-	*l = (struct term_live){ .fd = fd, .tty = tty, .key = key };
+	*l = (struct term_live){ .fd = fd, .tty = tty, .redact = redact_new(key) };
 }
 
 void term_live_clear(struct term_live *l)
@@ -127,6 +127,7 @@ void term_live_clear(struct term_live *l)
 	if (l->buf)
 		explicit_bzero(l->buf, l->len);
 	free(l->buf);
+	redact_free(l->redact);
 	*l = (struct term_live){ 0 };
 }
 
@@ -160,24 +161,31 @@ static void flush_upto(struct term_live *l, size_t end, bool final)
 	l->done += used;
 }
 
-void term_live_add(struct term_live *l, const char *text, size_t n)
+/* Masked text, to be written once the terminal filter lets it through. */
+static void take(struct term_live *l, char *text, size_t n)
 {
+	if (l->done == l->len)
+		l->len = l->done = 0; /* all written: start over */
 	l->buf = xreallocarray(l->buf, l->len + n + 1, 1);
 	memcpy(l->buf + l->len, text, n);
 	l->len += n;
 	l->buf[l->len] = '\0';
-	size_t hold = key_mask_holdback(l->key);
-	/* An echo ending in the new text starts after what was written. */
-	size_t from = l->done;
-	key_mask(l->buf + from, l->len - from, l->key);
-	size_t end = l->len > hold ? l->len - hold : 0;
-	flush_upto(l, end, false);
+	free(text);
+}
+
+void term_live_add(struct term_live *l, const char *text, size_t n)
+{
+	size_t m;
+	char *masked = redact_feed(l->redact, text, n, &m);
+	take(l, masked, m);
+	flush_upto(l, l->len, false);
 }
 
 void term_live_end(struct term_live *l)
 {
-	if (l->done < l->len)
-		key_mask(l->buf + l->done, l->len - l->done, l->key);
+	size_t m;
+	char *masked = redact_finish(l->redact, &m);
+	take(l, masked, m);
 	flush_upto(l, l->len, true);
 	if (l->wrote && l->last != '\n')
 		write_all(l->fd, "\n", 1);

@@ -333,9 +333,3 @@ void key_mask(char *buf, size_t len, const char *key)
 	mask_escaped(buf, len, key);
 }
 
-size_t key_mask_holdback(const char *key)
-{
-	if (!key || strlen(key) < KEY_SHORT)
-		return 0;
-	return 6 * strlen(key);
-}

@@ -62,11 +62,6 @@ size_t key_b64_forms(const char *key, char *out[KEY_B64_FORMS]);
 #define KEY_ECHO_OPEN ((size_t)-1)
 size_t key_echo_end(const char *buf, size_t len, size_t i, const char *key, bool more);
 
-/* How many bytes at the end of a text may be the start of an echo that
- * more text could complete: a printer holds these back (6 per key byte,
- * the longest form). 0 when key_mask would mask nothing. */
-size_t key_mask_holdback(const char *key);
-
 /* explicit_bzero, then free. */
 void key_free(char *key);
 
