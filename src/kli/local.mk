@@ -34,6 +34,7 @@ libkli_a_SOURCES = \
 	src/kli/model/chat.c src/kli/model/chat.h \
 	src/kli/model/client.c src/kli/model/client.h \
 	src/kli/model/key.c src/kli/model/key.h \
+	src/kli/model/redact.c src/kli/model/redact.h \
 	src/kli/model/sse.c src/kli/model/sse.h \
 	src/kli/model/stream.c src/kli/model/stream.h \
 	src/kli/agent/term.c src/kli/agent/term.h \
@@ -73,6 +74,7 @@ tests_unit_kli_settings_test_settings_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 KLI_AGENT_UNIT_TESTS = \
 	tests/unit/kli/model/test_model \
 	tests/unit/kli/model/test_wire \
+	tests/unit/kli/model/test_redact \
 	tests/unit/kli/tools/test_tools \
 	tests/unit/kli/authority/test_mediate \
 	tests/unit/kli/agent/test_barrier \
@@ -88,6 +90,10 @@ tests_unit_kli_model_test_wire_SOURCES = tests/unit/kli/model/test_wire.c
 tests_unit_kli_model_test_wire_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_kli_model_test_wire_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
 tests_unit_kli_model_test_wire_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_kli_model_test_redact_SOURCES = tests/unit/kli/model/test_redact.c
+tests_unit_kli_model_test_redact_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_kli_model_test_redact_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_kli_model_test_redact_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 tests_unit_kli_tools_test_tools_SOURCES = tests/unit/kli/tools/test_tools.c
 tests_unit_kli_tools_test_tools_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_kli_tools_test_tools_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
@@ -127,6 +133,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-session.test \
 	tests/integration/kli-agent-wire.test \
 	tests/integration/kli-agent-term.test \
+	tests/integration/kli-agent-stream.test \
 	tests/integration/kli-agent-seam.test \
 	tests/integration/kli-containment.test \
 	tests/integration/kli-race.test \
@@ -184,10 +191,12 @@ FUZZ_REPLY_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_reply.c \
 	$(srcdir)/src/kli/model/chat.c \
 	$(srcdir)/src/kli/model/key.c \
+	$(srcdir)/src/kli/model/redact.c \
 	$(srcdir)/src/kli/agent/term.c \
 	$(srcdir)/src/common/path.c \
 	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
-tests/fuzz/fuzz_reply: $(FUZZ_REPLY_SRCS) src/kli/model/chat.h src/kli/model/key.h src/kli/agent/term.h tests/fuzz/fuzz.h config.h
+tests/fuzz/fuzz_reply: $(FUZZ_REPLY_SRCS) src/kli/model/chat.h src/kli/model/key.h \
+	src/kli/model/redact.h src/kli/agent/term.h tests/fuzz/fuzz.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -I$(srcdir)/src/kli $(JANSSON_CFLAGS) -o $@ \
 	  $(FUZZ_REPLY_SRCS) $(JANSSON_LIBS) $(LIBBSD_LIBS)

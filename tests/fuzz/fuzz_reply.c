@@ -6,11 +6,14 @@
  * Input: one reply body. Whatever parses must be a reply kli can act on
  * (every call has a name, an id, and ids are unique) that survives the
  * fault barrier's round trip unchanged; an echo of a key drawn from the
- * input's first bytes is gone after key_mask; the terminal filter leaves
- * no escape but SGR. Nothing may crash, leak or trip a sanitizer. */
+ * input's first bytes is gone after key_mask, and the streaming masker
+ * (model/redact.h) fed the body in pieces gives what key_mask gives; the
+ * terminal filter leaves no escape but SGR. Nothing may crash, leak or
+ * trip a sanitizer. */
 #include "config.h"
 #include "model/chat.h"
 #include "model/key.h"
+#include "model/redact.h"
 #include "agent/term.h"
 #include "util.h"
 #include "fuzz.h"
@@ -54,6 +57,34 @@ static void key_from(const uint8_t *data, size_t size, char key[24])
 	key[n] = '\0';
 }
 
+/* TEXT (N bytes) fed to the streaming masker in pieces whose lengths the
+ * input's bytes pick: WANT (key_mask of the whole), whatever they are. */
+static void check_stream(const char *text, size_t n, const char *key, const char *want,
+			 const uint8_t *data, size_t size)
+{
+	struct redact *r = redact_new(key);
+	char *got = xmalloc(n + 1);
+	size_t at = 0, done = 0, m;
+	for (size_t i = 0; at < n; i++) {
+		size_t k = 1 + (size ? data[i % size] % 16 : 0);
+		if (k > n - at)
+			k = n - at;
+		char *o = redact_feed(r, text + at, k, &m);
+		CHECK(done + m <= n);
+		memcpy(got + done, o, m);
+		done += m;
+		at += k;
+		free(o);
+	}
+	char *o = redact_finish(r, &m);
+	CHECK(done + m == n);
+	memcpy(got + done, o, m);
+	free(o);
+	CHECK(memcmp(got, want, n) == 0);
+	free(got);
+	redact_free(r);
+}
+
 static void check_mask(const uint8_t *data, size_t size)
 {
 	char key[24];
@@ -62,7 +93,11 @@ static void check_mask(const uint8_t *data, size_t size)
 	memcpy(b, data, size);
 	memcpy(b + size, key, strlen(key) + 1); /* always one echo, at the end */
 	size_t n = size + strlen(key);
+	char *text = xmalloc(n);
+	memcpy(text, b, n);
 	key_mask(b, n, key);
+	check_stream(text, n, key, b, data, size);
+	free(text);
 	/* The mask is '*': a key holding '*' can reappear from an echo's
 	 * stars and the bytes around it (a key of stars is its own mask). */
 	if (!strchr(key, '*'))

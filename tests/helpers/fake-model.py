@@ -34,6 +34,10 @@ Any turn may carry "delay": SECONDS, slept before answering, and:
   "ignore_stream": true answer whole even when a stream was asked for
   "split": K            a stream's text and arguments in pieces of K
                         characters (default 2), one event each
+  "interval": SECONDS   a stream's events written one at a time, SECONDS
+                        apart (no Content-Length: the stream ends when the
+                        connection closes); with --sent, the time each was
+                        written
 A request with "stream": true gets its answer as server-sent events (one
 chunk a delta, tool calls split over many deltas, then [DONE]).
 
@@ -119,7 +123,7 @@ def pieces(text, k):
 
 
 def chunks(completion, k):
-    """The completion as the deltas of a stream."""
+    """The completion as the deltas of a stream, one event a string."""
     msg = completion["choices"][0]["message"]
     reason = completion["choices"][0]["finish_reason"]
     out = [{"role": "assistant"}]
@@ -142,12 +146,13 @@ def chunks(completion, k):
                "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in out]
     events.append({"id": completion["id"], "object": "chat.completion.chunk",
                    "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
-    return "".join("data: %s\n\n" % json.dumps(e) for e in events) + "data: [DONE]\n\n"
+    return ["data: %s\n\n" % json.dumps(e) for e in events] + ["data: [DONE]\n\n"]
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     script = None
+    sent = None
 
     def log_message(self, fmt, *args):
         pass
@@ -211,8 +216,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except (ValueError, AttributeError):
             asked = False
         headers = {}
-        if (asked and not turn.get("ignore_stream")) or turn.get("sse"):
-            body, ctype = chunks(c, int(turn.get("split", 2))).encode(), "text/event-stream"
+        streamed = (asked and not turn.get("ignore_stream")) or turn.get("sse")
+        if streamed and turn.get("interval"):
+            self.trickle(chunks(c, int(turn.get("split", 2))), float(turn["interval"]))
+            return
+        if streamed:
+            body, ctype = "".join(chunks(c, int(turn.get("split", 2)))).encode(), "text/event-stream"
         else:
             body, ctype = json.dumps(c).encode(), "application/json"
         if turn.get("bom"):
@@ -221,6 +230,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
             body = gzip.compress(body)
             headers["Content-Encoding"] = "gzip"
         self.send(200, body, headers, ctype=ctype)
+
+    def trickle(self, events, interval):
+        """A stream written an event at a time, INTERVAL seconds apart."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.flush()
+        for i, e in enumerate(events):
+            if i:
+                time.sleep(interval)
+            self.wfile.write(e.encode())
+            self.wfile.flush()
+            if self.sent:
+                with open(self.sent, "a") as f:
+                    f.write("%.6f %s\n" % (time.time(), e.strip()))
+        self.close_connection = True
 
 
 class TCPServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
@@ -244,6 +270,9 @@ def main():
     ap.add_argument("--ready", metavar="FILE", help="create FILE once listening")
     ap.add_argument("--key", help="expected API key (compared, never recorded)")
     ap.add_argument("--lifetime", type=float, default=60.0, help="exit after SECONDS")
+    ap.add_argument("--sent", metavar="FILE",
+                    help="append the time (epoch seconds) and text of each event "
+                         "of an \"interval\" stream, once written")
     a = ap.parse_args()
     if not a.tcp and not a.unix:
         ap.error("give --tcp, --unix or both")
@@ -252,6 +281,7 @@ def main():
     if not isinstance(turns, list):
         ap.error("the script must be a JSON list of turns")
     Handler.script = Script(turns, a.record, a.key)
+    Handler.sent = a.sent
 
     servers = []
     if a.tcp:

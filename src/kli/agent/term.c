@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "agent/term.h"
-#include "model/key.h"
+#include "model/redact.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -103,7 +103,7 @@ void term_print_answer(FILE *out, const char *answer, bool tty)
 
 void term_live_init(struct term_live *l, int fd, bool tty, const char *key)
 {
-	*l = (struct term_live){ .fd = fd, .tty = tty, .key = key, .text = STRBUF_INIT };
+	*l = (struct term_live){ .fd = fd, .tty = tty, .redact = redact_new(key), .text = STRBUF_INIT };
 }
 
 void term_live_clear(struct term_live *l)
@@ -111,6 +111,7 @@ void term_live_clear(struct term_live *l)
 	if (l->text.alloc)
 		explicit_bzero(l->text.s, l->text.len);
 	sb_release(&l->text);
+	redact_free(l->redact);
 	*l = (struct term_live){ 0 };
 }
 
@@ -144,21 +145,30 @@ static void flush_upto(struct term_live *l, size_t end, bool final)
 	l->done += used;
 }
 
+/* Masked text, to be written once the terminal filter lets it through. */
+static void take(struct term_live *l, char *text, size_t n)
+{
+	if (l->done == l->text.len) {
+		sb_reset(&l->text); /* all written: start over */
+		l->done = 0;
+	}
+	sb_add(&l->text, text, n);
+	free(text);
+}
+
 void term_live_add(struct term_live *l, const char *text, size_t n)
 {
-	sb_add(&l->text, text, n);
-	size_t hold = key_mask_holdback(l->key);
-	/* An echo ending in the new text starts after what was written. */
-	size_t from = l->done;
-	key_mask(l->text.s + from, l->text.len - from, l->key);
-	size_t end = l->text.len > hold ? l->text.len - hold : 0;
-	flush_upto(l, end, false);
+	size_t m;
+	char *masked = redact_feed(l->redact, text, n, &m);
+	take(l, masked, m);
+	flush_upto(l, l->text.len, false);
 }
 
 void term_live_end(struct term_live *l)
 {
-	if (l->done < l->text.len)
-		key_mask(l->text.s + l->done, l->text.len - l->done, l->key);
+	size_t m;
+	char *masked = redact_finish(l->redact, &m);
+	take(l, masked, m);
 	flush_upto(l, l->text.len, true);
 	if (l->wrote && l->last != '\n')
 		write_all(l->fd, "\n", 1);

@@ -8,8 +8,9 @@
  * exact text: only what kli prints for a person goes through here.
  *
  * And the live printer of a streamed answer: text as it arrives, with the
- * key masked (key_mask) and, on a terminal, neutralised, holding back only
- * the bytes a later piece could still change. */
+ * key masked (model/redact.h: as key_mask masks the whole text) and, on a
+ * terminal, neutralised, holding back only the bytes a later piece could
+ * still change. */
 #ifndef KLI_TERM_H
 #define KLI_TERM_H
 
@@ -28,11 +29,13 @@ char *term_neutralise(const char *text, size_t n, bool final, size_t *used);
 /* The answer on OUT, neutralised when TTY, with a final newline. */
 void term_print_answer(FILE *out, const char *answer, bool tty);
 
+struct redact;
+
 struct term_live {
 	int fd;             /* where the text goes */
 	bool tty;           /* neutralise */
-	const char *key;    /* masked; may be NULL */
-	struct strbuf text; /* the text so far */
+	struct redact *redact; /* masks the key */
+	struct strbuf text; /* masked text not yet all written */
 	size_t done;        /* bytes of TEXT already written (or skipped as unsafe) */
 	bool wrote;         /* anything written */
 	char last;          /* the last byte written */

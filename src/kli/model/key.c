@@ -151,25 +151,57 @@ static int hexval(char c)
 	return -1;
 }
 
-static int hex2(const char *p)
+/* The ways a key byte may be written, as key_mask knows them: as is;
+ * \" \\ \/ for those three; \u00XX; %XX (hex digits of either case). */
+struct form {
+	size_t n;
+	char lit[6];  /* the byte, or with HEX[k] a hex digit's value */
+	bool hex[6];
+};
+
+static size_t forms_of(char c, struct form f[4])
 {
-	int a = hexval(p[0]), b = hexval(p[1]);
-	return a < 0 || b < 0 ? -1 : a * 16 + b;
+	unsigned char u = (unsigned char)c;
+	size_t n = 0;
+	f[n++] = (struct form){ 1, { c }, { false } };
+	if (strchr("\"\\/", c))
+		f[n++] = (struct form){ 2, { '\\', c }, { false } };
+	f[n++] = (struct form){ 6, { '\\', 'u', '0', '0', (char)(u >> 4), (char)(u & 15) },
+				{ false, false, false, false, true, true } };
+	f[n++] = (struct form){ 3, { '%', (char)(u >> 4), (char)(u & 15) },
+				{ false, true, true } };
+	return n;
 }
 
-/* The ways C may be written at BUF[J]: the end of each, into next[]. */
-static size_t forms(const char *buf, size_t len, size_t j, char c, size_t next[4])
+enum fit { FIT_NO, FIT_YES, FIT_OPEN };
+
+/* Whether BUF[J..] is form F; FIT_OPEN when the LEN bytes known agree
+ * with it as far as they go and MORE may follow. */
+static enum fit fits(const char *buf, size_t len, size_t j, const struct form *f, bool more)
 {
-	size_t n = 0;
-	if (j < len && buf[j] == c)
-		next[n++] = j + 1;
-	if (j + 1 < len && buf[j] == '\\' && buf[j + 1] == c && strchr("\"\\/", c))
-		next[n++] = j + 2;
-	if (j + 5 < len && buf[j] == '\\' && buf[j + 1] == 'u' && hex2(buf + j + 2) == 0 &&
-	    hex2(buf + j + 4) == (unsigned char)c)
-		next[n++] = j + 6;
-	if (j + 2 < len && buf[j] == '%' && hex2(buf + j + 1) == (unsigned char)c)
-		next[n++] = j + 3;
+	for (size_t k = 0; k < f->n; k++) {
+		if (j + k >= len)
+			return more ? FIT_OPEN : FIT_NO;
+		if (f->hex[k] ? hexval(buf[j + k]) != f->lit[k] : buf[j + k] != f->lit[k])
+			return FIT_NO;
+	}
+	return FIT_YES;
+}
+
+/* The ways C may be written at BUF[J]: the end of each, into next[]; *OPEN
+ * when one depends on bytes not known yet. */
+static size_t forms(const char *buf, size_t len, size_t j, char c, bool more, size_t next[4],
+		    bool *open)
+{
+	struct form f[4];
+	size_t nf = forms_of(c, f), n = 0;
+	for (size_t a = 0; a < nf; a++) {
+		enum fit r = fits(buf, len, j, &f[a], more);
+		if (r == FIT_OPEN)
+			*open = true;
+		else if (r == FIT_YES)
+			next[n++] = j + f[a].n;
+	}
 	return n;
 }
 
@@ -177,7 +209,7 @@ static size_t forms(const char *buf, size_t len, size_t j, char c, size_t next[4
  * overlap ('\\' alone or as an escape), so every position reachable after
  * each key byte is kept; they are few (each form is 1 to 6 bytes). */
 #define MASK_FRONTIER 64
-static size_t echo_end(const char *buf, size_t len, size_t i, const char *key)
+size_t key_echo_end(const char *buf, size_t len, size_t i, const char *key, bool more)
 {
 	size_t cur[MASK_FRONTIER], nxt[MASK_FRONTIER], ncur = 1;
 	cur[0] = i;
@@ -185,7 +217,13 @@ static size_t echo_end(const char *buf, size_t len, size_t i, const char *key)
 		size_t nn = 0;
 		for (size_t a = 0; a < ncur; a++) {
 			size_t f[4];
-			size_t nf = forms(buf, len, cur[a], *k, f);
+			bool open = false;
+			size_t nf = forms(buf, len, cur[a], *k, more, f, &open);
+			/* One undecided form leaves the whole echo undecided,
+			 * even one a full frontier would drop: more held
+			 * back, never less masked. */
+			if (open)
+				return KEY_ECHO_OPEN;
 			for (size_t b = 0; b < nf; b++) {
 				bool dup = false;
 				for (size_t d = 0; d < nn && !dup; d++)
@@ -212,7 +250,7 @@ static void mask_escaped(char *buf, size_t len, const char *key)
 			i++;
 			continue;
 		}
-		size_t end = echo_end(buf, len, i, key);
+		size_t end = key_echo_end(buf, len, i, key, false);
 		if (end == 0) {
 			i++;
 			continue;
@@ -246,6 +284,7 @@ static char *b64_core(const char *key, size_t klen, unsigned off, const char *ab
 			out[o++] = abc[(v >> s) & 63];
 	}
 	out[o] = '\0';
+	explicit_bzero(in, n);
 	free(in);
 	/* off 1: the first group's first two characters hold a zero byte;
 	 * off 2: its first three. */
@@ -256,23 +295,34 @@ static char *b64_core(const char *key, size_t klen, unsigned off, const char *ab
 	return out;
 }
 
-static void mask_base64(char *buf, size_t len, const char *key)
+size_t key_b64_forms(const char *key, char *out[KEY_B64_FORMS])
 {
 	static const char *const abcs[] = {
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
 	};
-	size_t klen = strlen(key);
+	size_t klen = strlen(key), n = 0;
 	for (size_t a = 0; a < 2; a++)
 		for (unsigned off = 0; off < 3; off++) {
-			_cleanup_free_ char *core = b64_core(key, klen, off, abcs[a]);
-			size_t c = strlen(core);
-			if (c < KEY_SHORT)
-				continue;
-			for (char *p = buf; (p = memmem(p, len - (size_t)(p - buf), core, c));
-			     p += c)
-				memset(p, '*', c);
+			char *core = b64_core(key, klen, off, abcs[a]);
+			if (strlen(core) < KEY_SHORT)
+				key_free(core);
+			else
+				out[n++] = core;
 		}
+	return n;
+}
+
+static void mask_base64(char *buf, size_t len, const char *key)
+{
+	char *cores[KEY_B64_FORMS];
+	size_t n = key_b64_forms(key, cores);
+	for (size_t i = 0; i < n; i++) {
+		size_t c = strlen(cores[i]);
+		for (char *p = buf; (p = memmem(p, len - (size_t)(p - buf), cores[i], c)); p += c)
+			memset(p, '*', c);
+		key_free(cores[i]);
+	}
 }
 
 void key_mask(char *buf, size_t len, const char *key)
@@ -283,9 +333,3 @@ void key_mask(char *buf, size_t len, const char *key)
 	mask_escaped(buf, len, key);
 }
 
-size_t key_mask_holdback(const char *key)
-{
-	if (!key || strlen(key) < KEY_SHORT)
-		return 0;
-	return 6 * strlen(key);
-}

@@ -45,10 +45,22 @@ bool key_valid(const char *key);
  * since masking every "x" would break every reply. Pure. */
 void key_mask(char *buf, size_t len, const char *key);
 
-/* How many bytes at the end of a text may be the start of an echo that
- * more text could complete: a printer holds these back (6 per key byte,
- * the longest form). 0 when key_mask would mask nothing. */
-size_t key_mask_holdback(const char *key);
+/* The two halves of key_mask, for a masker that sees a text in pieces
+ * (model/redact.h); key_mask is the base64 forms, then the echoes.
+ *
+ * The base64 forms of KEY key_mask masks, in the order it masks them
+ * (each occurrence, leftmost first, not overlapping): standard, then
+ * URL-safe alphabet, each at offsets 0, 1 and 2; those of KEY_SHORT
+ * characters or more. Into OUT, each to be freed with key_free; how many. */
+#define KEY_B64_FORMS 6
+size_t key_b64_forms(const char *key, char *out[KEY_B64_FORMS]);
+
+/* The end of the longest echo of KEY (as is, JSON-escaped or URL-encoded,
+ * each byte its own way) starting at BUF[I], of LEN bytes; 0 when none.
+ * When MORE, bytes may follow BUF[LEN]: KEY_ECHO_OPEN when they could
+ * still change the answer. */
+#define KEY_ECHO_OPEN ((size_t)-1)
+size_t key_echo_end(const char *buf, size_t len, size_t i, const char *key, bool more);
 
 /* explicit_bzero, then free. */
 void key_free(char *key);
