@@ -119,6 +119,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-man.test \
 	tests/integration/kli-agent-tools.test \
 	tests/integration/kli-agent-faults.test \
+	tests/integration/kli-agent-net.test \
 	tests/integration/kli-agent-task.test \
 	tests/integration/kli-agent-key.test \
 	tests/integration/kli-agent-jail.test \

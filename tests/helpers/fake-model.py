@@ -35,7 +35,11 @@ Any turn may carry "delay": SECONDS, slept before answering, and:
   "split": K            a stream's text and arguments in pieces of K
                         characters (default 2), one event each
 A request with "stream": true gets its answer as server-sent events (one
-chunk a delta, tool calls split over many deltas, then [DONE]).
+chunk a delta, tool calls split over many deltas, then [DONE]). A stream
+may be sent as it goes, event by event, the body ending when the
+connection closes (no Content-Length), with:
+  "pace": SECONDS       a pause after each event
+  "stall": [K, SECONDS] silence for SECONDS after the first K events
 
 The server exits after --lifetime seconds (default 60), on SIGTERM, or on
 POST /quit. It only ever binds loopback addresses.
@@ -119,7 +123,7 @@ def pieces(text, k):
 
 
 def chunks(completion, k):
-    """The completion as the deltas of a stream."""
+    """The completion as the deltas of a stream, one SSE event a string."""
     msg = completion["choices"][0]["message"]
     reason = completion["choices"][0]["finish_reason"]
     out = [{"role": "assistant"}]
@@ -142,7 +146,10 @@ def chunks(completion, k):
                "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in out]
     events.append({"id": completion["id"], "object": "chat.completion.chunk",
                    "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
-    return "".join("data: %s\n\n" % json.dumps(e) for e in events) + "data: [DONE]\n\n"
+    return ["data: %s\n\n" % json.dumps(e) for e in events] + ["data: [DONE]\n\n"]
+
+
+PACED = ("pace", "stall")
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -211,8 +218,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except (ValueError, AttributeError):
             asked = False
         headers = {}
-        if (asked and not turn.get("ignore_stream")) or turn.get("sse"):
-            body, ctype = chunks(c, int(turn.get("split", 2))).encode(), "text/event-stream"
+        streamed = (asked and not turn.get("ignore_stream")) or turn.get("sse")
+        if streamed and any(k in turn for k in PACED):
+            self.paced(turn, chunks(c, int(turn.get("split", 2))))
+            return
+        if streamed:
+            body = "".join(chunks(c, int(turn.get("split", 2)))).encode()
+            ctype = "text/event-stream"
         else:
             body, ctype = json.dumps(c).encode(), "application/json"
         if turn.get("bom"):
@@ -221,6 +233,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
             body = gzip.compress(body)
             headers["Content-Encoding"] = "gzip"
         self.send(200, body, headers, ctype=ctype)
+
+    def paced(self, turn, events):
+        """A stream written as it goes; its end is the connection's."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.flush()
+        self.close_connection = True
+        stall = turn.get("stall")
+        for i, e in enumerate(events):
+            if stall and i == int(stall[0]):
+                time.sleep(float(stall[1]))
+            try:
+                self.wfile.write(e.encode())
+                self.wfile.flush()
+            except OSError:
+                return  # kli hung up
+            time.sleep(float(turn.get("pace", 0)))
 
 
 class TCPServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
@@ -235,6 +266,26 @@ class UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
         return conn, ("local", 0)
 
 
+def backlog_full():
+    """A listening socket that never accepts, its queue filled by connections
+    of its own: the kernel drops any further SYN, so a client's connect
+    waits (for its connect timeout) as it would for an unreachable host."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(0)
+    fillers = []
+    for _ in range(3):
+        c = socket.socket()
+        c.setblocking(False)
+        try:
+            c.connect(s.getsockname())
+        except BlockingIOError:
+            pass
+        fillers.append(c)
+    time.sleep(0.2)
+    return s, fillers  # all kept open for the server's life
+
+
 def main():
     ap = argparse.ArgumentParser(description="scripted chat-completions server for tests")
     ap.add_argument("--script", required=True, help="JSON list of turns")
@@ -244,6 +295,9 @@ def main():
     ap.add_argument("--ready", metavar="FILE", help="create FILE once listening")
     ap.add_argument("--key", help="expected API key (compared, never recorded)")
     ap.add_argument("--lifetime", type=float, default=60.0, help="exit after SECONDS")
+    ap.add_argument("--backlog-full", metavar="PORT_FILE",
+                    help="also listen on another loopback port whose queue is kept full, so "
+                         "a connection to it never completes; its port to PORT_FILE")
     a = ap.parse_args()
     if not a.tcp and not a.unix:
         ap.error("give --tcp, --unix or both")
@@ -265,6 +319,12 @@ def main():
         if os.path.exists(a.unix):
             os.unlink(a.unix)
         servers.append(UnixServer(a.unix, Handler))
+    if a.backlog_full:
+        stuck = backlog_full()
+        tmp = a.backlog_full + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % stuck[0].getsockname()[1])
+        os.rename(tmp, a.backlog_full)
     for s in servers:
         threading.Thread(target=s.serve_forever, daemon=True).start()
     if a.ready:

@@ -29,7 +29,19 @@ struct exchange {
 	struct chat_stream st;
 	bool stream_failed;
 	char stream_err[600];
+	/* the idle limit: the time of the last byte either way, 0 until connected */
+	long long last_ms;
+	curl_off_t up, down;  /* bytes counted at the last progress call */
+	bool idle_cut;        /* the transfer was stopped by the idle limit */
+	CURL *handle;
 };
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 void model_global_init(void)
 {
@@ -86,6 +98,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 	struct exchange *x = ud;
 	struct buf *b = &x->body;
 	size_t k = size * n;
+	x->last_ms = now_ms();
 	if (x->mode == BODY_UNDECIDED && k > 0)
 		x->mode = x->conf->stream && x->status >= 200 && x->status <= 299 &&
 					  stream_mode(x, p, k)
@@ -108,6 +121,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 {
 	struct exchange *x = ud;
 	size_t k = size * n;
+	x->last_ms = now_ms();
 	static const char name[] = "retry-after:";
 	static const char ctype[] = "content-type:";
 	if (k > 9 && strncmp(p, "HTTP/", 5) == 0) {
@@ -124,6 +138,46 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 		x->retry_after = chat_retry_after(v);
 	}
 	return k;
+}
+
+/* Whether the connection was made (and the request about to go out, or
+ * some of it sent: a time in microseconds can be 0 on a fast socket). */
+static bool connected(CURL *h)
+{
+	curl_off_t pre = 0, sent = 0;
+	curl_easy_getinfo(h, CURLINFO_PRETRANSFER_TIME_T, &pre);
+	curl_easy_getinfo(h, CURLINFO_SIZE_UPLOAD_T, &sent);
+	return pre > 0 || sent > 0;
+}
+
+/* The idle limit. libcurl's own low-speed limit averages the speed over
+ * seconds, so it would cut a stall only several seconds late and cannot
+ * tell "no byte yet" from "slow": instead the clock starts once connected
+ * (connecting has its own limit), restarts at every byte sent or received,
+ * and this callback, which libcurl calls at least once a second, stops the
+ * transfer when the silence is longer than idle_timeout. */
+static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	(void)dltotal;
+	(void)ultotal;
+	struct exchange *x = ud;
+	long long now = now_ms();
+	if (x->last_ms == 0) {
+		if (ulnow == 0 && dlnow == 0 && !connected(x->handle))
+			return 0; /* still connecting */
+		x->last_ms = now;
+	}
+	if (ulnow != x->up || dlnow != x->down) {
+		x->up = ulnow;
+		x->down = dlnow;
+		x->last_ms = now;
+	}
+	if (now - x->last_ms > x->conf->idle_timeout * 1000L) {
+		x->idle_cut = true;
+		return 1; /* CURLE_ABORTED_BY_CALLBACK */
+	}
+	return 0;
 }
 
 static void set_protocols(CURL *h)
@@ -151,6 +205,12 @@ static struct curl_slist *headers(const struct model_conf *c)
 	return h;
 }
 
+/* Connecting is bounded by the smaller of the two limits. */
+static long connect_limit(const struct model_conf *c)
+{
+	return c->connect_timeout < c->timeout ? c->connect_timeout : c->timeout;
+}
+
 static CURL *easy(const struct model_conf *c, const char *body, struct exchange *x,
 		  struct curl_slist *hdrs, char *errbuf)
 {
@@ -167,7 +227,11 @@ static CURL *easy(const struct model_conf *c, const char *body, struct exchange 
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, c->timeout);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, c->timeout < 30 ? c->timeout : 30L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, connect_limit(c));
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, x);
+	x->handle = h;
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
@@ -185,15 +249,34 @@ static const char *where(const struct model_conf *c)
 	return c->base_url;
 }
 
+/* Which limit ran out, in one line naming its key. */
+static void timeout_error(const struct model_conf *c, CURL *h, char *err, size_t errlen)
+{
+	if (!connected(h))
+		fmt_into(err, errlen, "cannot connect to the model at %s within %ld s ([model] %s)",
+			 where(c), connect_limit(c),
+			 c->connect_timeout < c->timeout ? "connect-timeout" : "timeout");
+	else
+		fmt_into(err, errlen, "the model at %s did not finish its answer within %ld s "
+				      "([model] timeout)", where(c), c->timeout);
+}
+
 /* One line for a transport failure, with the fix where there is one. */
-static void transport_error(const struct model_conf *c, CURLcode rc, const char *errbuf,
-			    const struct exchange *x, char *err, size_t errlen)
+static void transport_error(const struct model_conf *c, CURL *h, CURLcode rc,
+			    const char *errbuf, const struct exchange *x, char *err, size_t errlen)
 {
 	const char *detail = errbuf[0] ? errbuf : curl_easy_strerror(rc);
 	switch (rc) {
 	case CURLE_OPERATION_TIMEDOUT:
-		fmt_into(err, errlen, "the model at %s did not answer within %ld s "
-				      "([model] timeout)", where(c), c->timeout);
+		timeout_error(c, h, err, errlen);
+		break;
+	case CURLE_ABORTED_BY_CALLBACK:
+		if (x->idle_cut) {
+			fmt_into(err, errlen, "the model at %s sent nothing for %ld s "
+					      "([model] idle-timeout)", where(c), c->idle_timeout);
+			break;
+		}
+		fmt_into(err, errlen, "talking to the model at %s failed: %s", where(c), detail);
 		break;
 	case CURLE_COULDNT_CONNECT:
 	case CURLE_COULDNT_RESOLVE_HOST:
@@ -295,7 +378,7 @@ static enum attempt attempt_once(const struct model_conf *c, const char *body, u
 	long status = 0;
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	if (rc != CURLE_OK) {
-		transport_error(c, rc, errbuf, &x, err, errlen);
+		transport_error(c, h, rc, errbuf, &x, err, errlen);
 	} else if (status >= 200 && status <= 299) {
 		if (finish_reply(&x, out, err, errlen))
 			res = ATTEMPT_DONE;

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* The model client: one chat-completions exchange over libcurl, with
  * retries on 429 and 5xx. Runs inside a fault barrier child (see agent.c),
- * so whatever libcurl or a hostile server does to it, the agent survives. */
+ * so whatever libcurl or a hostile server does to it, the agent survives.
+ *
+ * Three limits, each named in the line that reports it: connecting
+ * (connect_timeout), silence once connected (idle_timeout: no byte sent
+ * or received for that long, the wait for the first byte included), and
+ * the whole exchange (timeout). A stream that keeps sending is never cut
+ * by the idle limit, however long the answer. */
 #ifndef KLI_MODEL_CLIENT_H
 #define KLI_MODEL_CLIENT_H
 
@@ -16,7 +22,9 @@ struct model_conf {
 	char *unix_path;  /* NULL: TCP */
 	char *model;
 	char *key;        /* NULL: no Authorization header */
-	long timeout;     /* seconds, for one HTTP exchange */
+	long timeout;     /* seconds, for one whole HTTP exchange */
+	long idle_timeout;    /* seconds without a byte, once connected */
+	long connect_timeout; /* seconds to connect (TLS included) */
 	long retries;     /* further tries after a 429 or 5xx */
 	bool stream;      /* ask for SSE ([model] stream) */
 };
@@ -33,7 +41,9 @@ enum model_failure {
 	MODEL_FAIL_TOO_LONG,  /* the server said the request is too long (chat_too_long) */
 };
 
-#define MODEL_DEFAULT_TIMEOUT 300L
+#define MODEL_DEFAULT_TIMEOUT 3600L
+#define MODEL_DEFAULT_IDLE_TIMEOUT 300L
+#define MODEL_DEFAULT_CONNECT_TIMEOUT 30L
 #define MODEL_DEFAULT_RETRIES 2L
 
 /* An upper bound on how long model_exchange can take: the fault barrier
