@@ -36,6 +36,7 @@ libkli_a_SOURCES = \
 	src/kli/model/key.c src/kli/model/key.h \
 	src/kli/model/sse.c src/kli/model/sse.h \
 	src/kli/model/stream.c src/kli/model/stream.h \
+	src/kli/model/replay.c src/kli/model/replay.h \
 	src/kli/agent/term.c src/kli/agent/term.h \
 	src/kli/tools/tools.c src/kli/tools/tools.h src/kli/tools/call.h src/kli/tools/result.c \
 	src/kli/tools/result.h src/kli/tools/files.h src/kli/tools/edit.h src/kli/tools/bash.h \

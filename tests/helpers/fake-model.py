@@ -40,6 +40,11 @@ may be sent as it goes, event by event, the body ending when the
 connection closes (no Content-Length), with:
   "pace": SECONDS       a pause after each event
   "stall": [K, SECONDS] silence for SECONDS after the first K events
+  "cut": K              the connection closed after K events (no [DONE])
+  "error_frame": K      after K events, {"error":{"message":"scripted error
+                        frame"}}, then the end
+  "garbage": K          after K events, a data line that is not JSON, then
+                        the end
 
 The server exits after --lifetime seconds (default 60), on SIGTERM, or on
 POST /quit. It only ever binds loopback addresses.
@@ -149,7 +154,10 @@ def chunks(completion, k):
     return ["data: %s\n\n" % json.dumps(e) for e in events] + ["data: [DONE]\n\n"]
 
 
-PACED = ("pace", "stall")
+PACED = ("pace", "stall", "cut", "error_frame", "garbage")
+ERROR_FRAME = 'data: {"error": {"message": "scripted error frame"}}\n\n'
+GARBAGE = 'data: {"choices": [oops\n\n'
+
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -243,6 +251,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.flush()
         self.close_connection = True
         stall = turn.get("stall")
+        for key, last in (("cut", None), ("error_frame", ERROR_FRAME), ("garbage", GARBAGE)):
+            if key in turn:
+                events = events[:int(turn[key])] + ([last] if last else [])
         for i, e in enumerate(events):
             if stall and i == int(stall[0]):
                 time.sleep(float(stall[1]))

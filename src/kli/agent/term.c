@@ -182,3 +182,19 @@ void term_live_end(struct term_live *l)
 	if (l->wrote && l->last != '\n')
 		write_all(l->fd, "\n", 1);
 }
+
+void term_live_restart(struct term_live *l)
+{
+	term_live_end(l);
+	struct term_live fresh;
+	term_live_init(&fresh, l->fd, l->tty, l->key);
+	fresh.wrote = l->wrote;
+	fresh.last = l->wrote ? '\n' : 0; /* term_live_end ended the line */
+	term_live_clear(l);
+	*l = fresh;
+}
+
+bool term_live_midline(const struct term_live *l)
+{
+	return l->wrote && l->last != '\n';
+}

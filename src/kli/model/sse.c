@@ -38,6 +38,8 @@ static bool dispatch(struct sse *p, sse_event_fn fn, void *ud, char *err, size_t
 
 static bool add_data(struct sse *p, const char *v, size_t n, char *err, size_t errlen)
 {
+	if (!p->has_data)
+		p->event_at = p->line_at;
 	size_t need = p->datalen + (p->has_data ? 1 : 0) + n + 1;
 	if (need > SSE_MAX)
 		return too_big(p, err, errlen, "an event");
@@ -104,12 +106,15 @@ bool sse_feed(struct sse *p, const char *buf, size_t n, sse_event_fn fn, void *u
 		if (at < 3 && p->linelen == at && c == bom[at]) {
 			if (!push_byte(p, c, err, errlen))
 				return false;
-			if (at == 2)
+			if (at == 2) {
 				p->linelen = 0;
+				p->line_at = 3;
+			}
 			continue;
 		}
 		if (c == '\n' && p->after_cr) {
 			p->after_cr = false;
+			p->line_at = at + 1;
 			continue;
 		}
 		p->after_cr = c == '\r';
@@ -118,6 +123,7 @@ bool sse_feed(struct sse *p, const char *buf, size_t n, sse_event_fn fn, void *u
 			p->linelen = 0;
 			if (!line(p, p->line ? p->line : "", len, fn, ud, err, errlen))
 				return false;
+			p->line_at = at + 1;
 			continue;
 		}
 		if (!push_byte(p, c, err, errlen))
