@@ -21,6 +21,7 @@ libkli_a_SOURCES = \
 	src/kli/agent/agent.c src/kli/agent/agent.h src/kli/agent/state.h \
 	src/kli/agent/events.c src/kli/agent/events.h src/kli/agent/turn.c src/kli/agent/turn.h \
 	src/kli/agent/state.c src/kli/agent/tool-call.c src/kli/agent/tool-call.h src/kli/agent/trim.c src/kli/agent/trim.h \
+	src/kli/agent/truncated.c src/kli/agent/truncated.h \
 	src/kli/agent/environ.c src/kli/agent/environ.h \
 	src/kli/agent/session.c src/kli/agent/session.h \
 	src/kli/containment/jailpolicy.c src/kli/containment/jailpolicy.h \

@@ -12,7 +12,9 @@ header is compared with --key when given, and recorded only as
 
 A turn is an object:
   {"tool_calls": [{"name": N, "arguments": {...} or "text", "id": I}],
-   "content": optional text}                 a turn calling tools
+   "content": optional text}                 a turn calling tools (with
+                                             "finish": "length", one cut
+                                             at the output limit)
   {"final": TEXT}                            a final answer
   {"final": TEXT, "finish": "length"}        one cut at the output limit
   {"status": 500, "body": ..., "headers": {"Retry-After": "1"}}
@@ -105,7 +107,7 @@ def completion(turn, n):
                           "function": {"name": c["name"], "arguments": args}})
         msg["tool_calls"] = calls
         msg["content"] = turn.get("content")
-        reason = "tool_calls"
+        reason = turn.get("finish", "tool_calls")
     elif "function_call" in turn:
         fc = dict(turn["function_call"])
         if not isinstance(fc.get("arguments", ""), str):
