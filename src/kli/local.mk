@@ -21,6 +21,7 @@ libkli_a_SOURCES = \
 	src/kli/agent/agent.c src/kli/agent/agent.h src/kli/agent/state.h \
 	src/kli/agent/events.c src/kli/agent/events.h src/kli/agent/turn.c src/kli/agent/turn.h \
 	src/kli/agent/state.c src/kli/agent/tool-call.c src/kli/agent/tool-call.h src/kli/agent/trim.c src/kli/agent/trim.h \
+	src/kli/agent/truncated.c src/kli/agent/truncated.h \
 	src/kli/agent/environ.c src/kli/agent/environ.h \
 	src/kli/agent/session.c src/kli/agent/session.h \
 	src/kli/containment/jailpolicy.c src/kli/containment/jailpolicy.h \
@@ -37,6 +38,7 @@ libkli_a_SOURCES = \
 	src/kli/model/redact.c src/kli/model/redact.h \
 	src/kli/model/sse.c src/kli/model/sse.h \
 	src/kli/model/stream.c src/kli/model/stream.h \
+	src/kli/model/replay.c src/kli/model/replay.h \
 	src/kli/agent/term.c src/kli/agent/term.h \
 	src/kli/tools/tools.c src/kli/tools/tools.h src/kli/tools/call.h src/kli/tools/result.c \
 	src/kli/tools/result.h src/kli/tools/files.h src/kli/tools/edit.h src/kli/tools/bash.h \
@@ -125,6 +127,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-man.test \
 	tests/integration/kli-agent-tools.test \
 	tests/integration/kli-agent-faults.test \
+	tests/integration/kli-agent-net.test \
 	tests/integration/kli-agent-task.test \
 	tests/integration/kli-agent-key.test \
 	tests/integration/kli-agent-jail.test \

@@ -367,6 +367,10 @@ static void model_setup(const struct kli_settings *s, const char *home, const ch
 		.base_url = xstrdup(s->model.base_url),
 		.model = xstrdup(s->model.model),
 		.timeout = s->model.timeout > 0 ? s->model.timeout : MODEL_DEFAULT_TIMEOUT,
+		.idle_timeout = s->model.idle_timeout > 0 ? s->model.idle_timeout
+							  : MODEL_DEFAULT_IDLE_TIMEOUT,
+		.connect_timeout = s->model.connect_timeout > 0 ? s->model.connect_timeout
+								: MODEL_DEFAULT_CONNECT_TIMEOUT,
 		.retries = s->model.retries >= 0 ? s->model.retries : MODEL_DEFAULT_RETRIES,
 	};
 	if (!chat_endpoint(m->base_url, &m->url, &m->unix_path, err, sizeof err))

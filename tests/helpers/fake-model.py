@@ -12,7 +12,9 @@ header is compared with --key when given, and recorded only as
 
 A turn is an object:
   {"tool_calls": [{"name": N, "arguments": {...} or "text", "id": I}],
-   "content": optional text}                 a turn calling tools
+   "content": optional text}                 a turn calling tools (with
+                                             "finish": "length", one cut
+                                             at the output limit)
   {"final": TEXT}                            a final answer
   {"final": TEXT, "finish": "length"}        one cut at the output limit
   {"status": 500, "body": ..., "headers": {"Retry-After": "1"}}
@@ -39,7 +41,16 @@ Any turn may carry "delay": SECONDS, slept before answering, and:
                         connection closes); with --sent, the time each was
                         written
 A request with "stream": true gets its answer as server-sent events (one
-chunk a delta, tool calls split over many deltas, then [DONE]).
+chunk a delta, tool calls split over many deltas, then [DONE]). A stream
+may be sent as it goes, event by event, the body ending when the
+connection closes (no Content-Length), with:
+  "pace": SECONDS       a pause after each event
+  "stall": [K, SECONDS] silence for SECONDS after the first K events
+  "cut": K              the connection closed after K events (no [DONE])
+  "error_frame": K      after K events, {"error":{"message":"scripted error
+                        frame"}}, then the end
+  "garbage": K          after K events, a data line that is not JSON, then
+                        the end
 
 The server exits after --lifetime seconds (default 60), on SIGTERM, or on
 POST /quit. It only ever binds loopback addresses.
@@ -100,7 +111,7 @@ def completion(turn, n):
                           "function": {"name": c["name"], "arguments": args}})
         msg["tool_calls"] = calls
         msg["content"] = turn.get("content")
-        reason = "tool_calls"
+        reason = turn.get("finish", "tool_calls")
     elif "function_call" in turn:
         fc = dict(turn["function_call"])
         if not isinstance(fc.get("arguments", ""), str):
@@ -123,7 +134,7 @@ def pieces(text, k):
 
 
 def chunks(completion, k):
-    """The completion as the deltas of a stream, one event a string."""
+    """The completion as the deltas of a stream, one SSE event a string."""
     msg = completion["choices"][0]["message"]
     reason = completion["choices"][0]["finish_reason"]
     out = [{"role": "assistant"}]
@@ -147,6 +158,12 @@ def chunks(completion, k):
     events.append({"id": completion["id"], "object": "chat.completion.chunk",
                    "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
     return ["data: %s\n\n" % json.dumps(e) for e in events] + ["data: [DONE]\n\n"]
+
+
+PACED = ("pace", "stall", "cut", "error_frame", "garbage")
+ERROR_FRAME = 'data: {"error": {"message": "scripted error frame"}}\n\n'
+GARBAGE = 'data: {"choices": [oops\n\n'
+
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -220,8 +237,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if streamed and turn.get("interval"):
             self.trickle(chunks(c, int(turn.get("split", 2))), float(turn["interval"]))
             return
+        if streamed and any(k in turn for k in PACED):
+            self.paced(turn, chunks(c, int(turn.get("split", 2))))
+            return
         if streamed:
-            body, ctype = "".join(chunks(c, int(turn.get("split", 2)))).encode(), "text/event-stream"
+            body = "".join(chunks(c, int(turn.get("split", 2)))).encode()
+            ctype = "text/event-stream"
         else:
             body, ctype = json.dumps(c).encode(), "application/json"
         if turn.get("bom"):
@@ -248,6 +269,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     f.write("%.6f %s\n" % (time.time(), e.strip()))
         self.close_connection = True
 
+    def paced(self, turn, events):
+        """A stream written as it goes; its end is the connection's."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.flush()
+        self.close_connection = True
+        stall = turn.get("stall")
+        for key, last in (("cut", None), ("error_frame", ERROR_FRAME), ("garbage", GARBAGE)):
+            if key in turn:
+                events = events[:int(turn[key])] + ([last] if last else [])
+        for i, e in enumerate(events):
+            if stall and i == int(stall[0]):
+                time.sleep(float(stall[1]))
+            try:
+                self.wfile.write(e.encode())
+                self.wfile.flush()
+            except OSError:
+                return  # kli hung up
+            time.sleep(float(turn.get("pace", 0)))
 
 class TCPServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
@@ -259,6 +301,26 @@ class UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     def get_request(self):
         conn, _ = self.socket.accept()
         return conn, ("local", 0)
+
+
+def backlog_full():
+    """A listening socket that never accepts, its queue filled by connections
+    of its own: the kernel drops any further SYN, so a client's connect
+    waits (for its connect timeout) as it would for an unreachable host."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(0)
+    fillers = []
+    for _ in range(3):
+        c = socket.socket()
+        c.setblocking(False)
+        try:
+            c.connect(s.getsockname())
+        except BlockingIOError:
+            pass
+        fillers.append(c)
+    time.sleep(0.2)
+    return s, fillers  # all kept open for the server's life
 
 
 def main():
@@ -273,6 +335,9 @@ def main():
     ap.add_argument("--sent", metavar="FILE",
                     help="append the time (epoch seconds) and text of each event "
                          "of an \"interval\" stream, once written")
+    ap.add_argument("--backlog-full", metavar="PORT_FILE",
+                    help="also listen on another loopback port whose queue is kept full, so "
+                         "a connection to it never completes; its port to PORT_FILE")
     a = ap.parse_args()
     if not a.tcp and not a.unix:
         ap.error("give --tcp, --unix or both")
@@ -295,6 +360,12 @@ def main():
         if os.path.exists(a.unix):
             os.unlink(a.unix)
         servers.append(UnixServer(a.unix, Handler))
+    if a.backlog_full:
+        stuck = backlog_full()
+        tmp = a.backlog_full + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % stuck[0].getsockname()[1])
+        os.rename(tmp, a.backlog_full)
     for s in servers:
         threading.Thread(target=s.serve_forever, daemon=True).start()
     if a.ready:

@@ -9,6 +9,7 @@
 #include "agent/turn.h"
 #include "agent/tool-call.h"
 #include "agent/trim.h"
+#include "agent/truncated.h"
 #include "agent/barrier.h"
 #include "hint/hint.h"
 #include "authority/mediate.h"
@@ -40,6 +41,7 @@ bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answe
 	json_array_append_new(a->history, json_pack("{s:s, s:o}", "role", "user", "content",
 						    agent_jstr(prompt)));
 	bool trimmed = false;
+	int truncated = 0; /* replies in a row whose calls were cut off */
 	for (long turn = 1; turn <= max_turns; turn++) {
 		struct chat_reply r;
 		bool too_long, shown;
@@ -53,6 +55,17 @@ bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answe
 		}
 		trimmed = false; /* each rejection gets its one trimmed retry */
 		agent_emit_turn(a, turn, &r);
+		/* A call cut off at the output limit is never run. */
+		if (agent_calls_truncated(&r)) {
+			agent_refuse_truncated(a, &r);
+			chat_reply_clear(&r);
+			if (++truncated < AGENT_MAX_TRUNCATED)
+				continue;
+			*error = agent_truncated_error();
+			emit_error(a, *error);
+			return false;
+		}
+		truncated = 0;
 		json_array_append_new(a->history, chat_reply_message(&r));
 		/* Tool calls of a filtered answer may be cut anywhere: none is run. */
 		if (r.finish_reason && strcmp(r.finish_reason, "content_filter") == 0) {

@@ -9,7 +9,8 @@
  *
  * The parts, each with its header: state (the run's and an agent's state),
  * turn (one model turn behind a barrier), tool-call (one tool call:
- * mediate, barrier, result), trim (the context limit), events (--json),
+ * mediate, barrier, result), trim (the context limit), truncated (calls
+ * cut off at the output limit), events (--json),
  * environ (what a command's environment holds). */
 #ifndef KLI_AGENT_H
 #define KLI_AGENT_H
@@ -22,7 +23,9 @@
  * conversation is too long for its context, the bodies of the oldest tool
  * results are dropped (each keeps a line saying what it was and how to
  * read it again) and the turn is tried once more, said on stderr and as a
- * "trimmed" event. True with *answer the final
+ * "trimmed" event. Tool calls cut off at the model's output limit are not
+ * run (agent/truncated.h): the model is told and asked again, and after
+ * three such replies in a row the prompt fails. True with *answer the final
  * answer; false with *error one line, and *answer, when not NULL, an
  * answer the model cut short at its output limit (shown, then the error).
  * The conversation is kept, so a second prompt continues it. */

@@ -173,3 +173,18 @@ void term_live_end(struct term_live *l)
 	if (l->wrote && l->last != '\n')
 		write_all(l->fd, "\n", 1);
 }
+
+void term_live_restart(struct term_live *l)
+{
+	term_live_end(l); /* after redact_finish the matcher starts a new text */
+	if (l->text.alloc)
+		explicit_bzero(l->text.s, l->text.len);
+	sb_reset(&l->text);
+	l->done = 0;
+	l->last = l->wrote ? '\n' : 0; /* term_live_end ended the line */
+}
+
+bool term_live_midline(const struct term_live *l)
+{
+	return l->wrote && l->last != '\n';
+}

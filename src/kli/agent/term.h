@@ -45,6 +45,11 @@ void term_live_init(struct term_live *l, int fd, bool tty, const char *key);
 void term_live_add(struct term_live *l, const char *text, size_t n);
 /* Write what was held back, and a newline when the text did not end in one. */
 void term_live_end(struct term_live *l);
+/* Another answer replaces the one being shown: end it (term_live_end) and
+ * start afresh on the next line. */
+void term_live_restart(struct term_live *l);
+/* Whether the text written so far stops in the middle of a line. */
+bool term_live_midline(const struct term_live *l);
 void term_live_clear(struct term_live *l);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct model_job {
 	const struct model_conf *conf;
@@ -27,6 +28,22 @@ static void live_text(void *ud, const char *s, size_t n)
 	term_live_add(ud, s, n);
 }
 
+/* A line on stderr; on a terminal, below the streamed text, not after it
+ * on its line. Nothing is added to standard output: the answer there
+ * stays as the model wrote it. */
+static void live_note(void *ud, const char *line)
+{
+	struct term_live *l = ud;
+	if (l->tty && term_live_midline(l) && isatty(STDERR_FILENO))
+		fputc('\n', stderr);
+	warn_msg("%s", line);
+}
+
+static void live_restart(void *ud)
+{
+	term_live_restart(ud);
+}
+
 static void model_child(void *arg, struct barrier_out *out)
 {
 	const struct model_job *job = arg;
@@ -34,10 +51,11 @@ static void model_child(void *arg, struct barrier_out *out)
 	char err[600];
 	struct term_live tl;
 	term_live_init(&tl, job->live_fd, job->live_tty, job->conf->key);
-	struct model_live live = { live_text, &tl };
+	bool shown = job->live_fd >= 0;
+	struct model_live live = { shown ? live_text : NULL, live_note,
+				   shown ? live_restart : NULL, &tl };
 	enum model_failure why;
-	bool ok = model_exchange(job->conf, job->body, job->live_fd >= 0 ? &live : NULL, &r, &why,
-				 err, sizeof err);
+	bool ok = model_exchange(job->conf, job->body, &live, &r, &why, err, sizeof err);
 	term_live_end(&tl);
 	if (tl.wrote)
 		out->aux |= MODEL_AUX_SHOWN;

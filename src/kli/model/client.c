@@ -2,6 +2,7 @@
 #include "config.h"
 #include "model/client.h"
 #include "model/key.h"
+#include "model/replay.h"
 #include "model/sse.h"
 #include "model/stream.h"
 #include "strbuf.h"
@@ -21,12 +22,25 @@ struct exchange {
 	/* streaming: decided at the first byte of a 2xx body */
 	const struct model_conf *conf;
 	const struct model_live *live;
+	struct replay *replay;  /* what earlier tries showed (model/replay.h) */
 	enum { BODY_UNDECIDED, BODY_WHOLE, BODY_SSE } mode;
 	struct sse sse;
 	struct chat_stream st;
 	bool stream_failed;
 	char stream_err[600];
+	/* the idle limit: the time of the last byte either way, 0 until connected */
+	long long last_ms;
+	curl_off_t up, down;  /* bytes counted at the last progress call */
+	bool idle_cut;        /* the transfer was stopped by the idle limit */
+	CURL *handle;
 };
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 void model_global_init(void)
 {
@@ -39,6 +53,52 @@ long model_deadline(const struct model_conf *c)
 	return per_try * (c->retries + 1) + 10;
 }
 
+/* One line for the person watching: the live printer's, or stderr. */
+static void note(const struct model_live *live, const char *line)
+{
+	if (live && live->note)
+		live->note(live->ud, line);
+	else
+		warn_msg("%s", line);
+}
+
+/* The text shown so far is not how the new answer goes: say so. */
+static void restarted(const struct model_live *live)
+{
+	if (live->restart)
+		live->restart(live->ud);
+	note(live, "the answer restarted (the retry's text differs from what was shown)");
+}
+
+/* Text of this try, shown unless an earlier try showed it already. */
+static void show(struct exchange *x, const char *s, size_t n)
+{
+	const struct model_live *live = x->live;
+	if (!live || !live->text)
+		return;
+	const char *out;
+	size_t k;
+	if (replay_text(x->replay, s, n, &out, &k) == REPLAY_RESTART)
+		restarted(live);
+	if (k)
+		live->text(live->ud, out, k);
+}
+
+/* This try's answer is whole: an earlier try may have shown more. */
+static void show_end(struct exchange *x)
+{
+	const struct model_live *live = x->live;
+	if (!live || !live->text)
+		return;
+	const char *out;
+	size_t k;
+	if (replay_end(x->replay, &out, &k) == REPLAY_RESTART) {
+		restarted(live);
+		if (k)
+			live->text(live->ud, out, k);
+	}
+}
+
 /* One event of a stream: masked, then assembled, its new text shown. */
 static bool on_event(void *ud, const char *event, const char *data, size_t len, char *err,
 		     size_t errlen)
@@ -48,10 +108,11 @@ static bool on_event(void *ud, const char *event, const char *data, size_t len, 
 	char *copy = xstrndup(data, len);
 	key_mask(copy, len, x->conf->key);
 	char *added = NULL;
+	x->st.at = x->sse.event_at;
 	bool ok = chat_stream_event(&x->st, copy, len, &added, err, errlen);
 	free(copy);
-	if (added && x->live && x->live->text)
-		x->live->text(x->live->ud, added, strlen(added));
+	if (added)
+		show(x, added, strlen(added));
 	free(added);
 	return ok;
 }
@@ -82,6 +143,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 {
 	struct exchange *x = ud;
 	size_t k = size * n;
+	x->last_ms = now_ms();
 	if (x->mode == BODY_UNDECIDED && k > 0)
 		x->mode = x->conf->stream && x->status >= 200 && x->status <= 299 &&
 					  stream_mode(x, p, k)
@@ -100,6 +162,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 {
 	struct exchange *x = ud;
 	size_t k = size * n;
+	x->last_ms = now_ms();
 	static const char name[] = "retry-after:";
 	static const char ctype[] = "content-type:";
 	if (k > 9 && strncmp(p, "HTTP/", 5) == 0) {
@@ -116,6 +179,46 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 		x->retry_after = chat_retry_after(v);
 	}
 	return k;
+}
+
+/* Whether the connection was made (and the request about to go out, or
+ * some of it sent: a time in microseconds can be 0 on a fast socket). */
+static bool connected(CURL *h)
+{
+	curl_off_t pre = 0, sent = 0;
+	curl_easy_getinfo(h, CURLINFO_PRETRANSFER_TIME_T, &pre);
+	curl_easy_getinfo(h, CURLINFO_SIZE_UPLOAD_T, &sent);
+	return pre > 0 || sent > 0;
+}
+
+/* The idle limit. libcurl's own low-speed limit averages the speed over
+ * seconds, so it would cut a stall only several seconds late and cannot
+ * tell "no byte yet" from "slow": instead the clock starts once connected
+ * (connecting has its own limit), restarts at every byte sent or received,
+ * and this callback, which libcurl calls at least once a second, stops the
+ * transfer when the silence is longer than idle_timeout. */
+static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	(void)dltotal;
+	(void)ultotal;
+	struct exchange *x = ud;
+	long long now = now_ms();
+	if (x->last_ms == 0) {
+		if (ulnow == 0 && dlnow == 0 && !connected(x->handle))
+			return 0; /* still connecting */
+		x->last_ms = now;
+	}
+	if (ulnow != x->up || dlnow != x->down) {
+		x->up = ulnow;
+		x->down = dlnow;
+		x->last_ms = now;
+	}
+	if (now - x->last_ms > x->conf->idle_timeout * 1000L) {
+		x->idle_cut = true;
+		return 1; /* CURLE_ABORTED_BY_CALLBACK */
+	}
+	return 0;
 }
 
 static void set_protocols(CURL *h)
@@ -143,6 +246,12 @@ static struct curl_slist *headers(const struct model_conf *c)
 	return h;
 }
 
+/* Connecting is bounded by the smaller of the two limits. */
+static long connect_limit(const struct model_conf *c)
+{
+	return c->connect_timeout < c->timeout ? c->connect_timeout : c->timeout;
+}
+
 static CURL *easy(const struct model_conf *c, const char *body, struct exchange *x,
 		  struct curl_slist *hdrs, char *errbuf)
 {
@@ -159,7 +268,11 @@ static CURL *easy(const struct model_conf *c, const char *body, struct exchange 
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, c->timeout);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, c->timeout < 30 ? c->timeout : 30L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, connect_limit(c));
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, x);
+	x->handle = h;
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
@@ -177,15 +290,34 @@ static const char *where(const struct model_conf *c)
 	return c->base_url;
 }
 
+/* Which limit ran out, in one line naming its key. */
+static void timeout_error(const struct model_conf *c, CURL *h, char *err, size_t errlen)
+{
+	if (!connected(h))
+		fmt_into(err, errlen, "cannot connect to the model at %s within %ld s ([model] %s)",
+			 where(c), connect_limit(c),
+			 c->connect_timeout < c->timeout ? "connect-timeout" : "timeout");
+	else
+		fmt_into(err, errlen, "the model at %s did not finish its answer within %ld s "
+				      "([model] timeout)", where(c), c->timeout);
+}
+
 /* One line for a transport failure, with the fix where there is one. */
-static void transport_error(const struct model_conf *c, CURLcode rc, const char *errbuf,
-			    const struct exchange *x, char *err, size_t errlen)
+static void transport_error(const struct model_conf *c, CURL *h, CURLcode rc,
+			    const char *errbuf, const struct exchange *x, char *err, size_t errlen)
 {
 	const char *detail = errbuf[0] ? errbuf : curl_easy_strerror(rc);
 	switch (rc) {
 	case CURLE_OPERATION_TIMEDOUT:
-		fmt_into(err, errlen, "the model at %s did not answer within %ld s "
-				      "([model] timeout)", where(c), c->timeout);
+		timeout_error(c, h, err, errlen);
+		break;
+	case CURLE_ABORTED_BY_CALLBACK:
+		if (x->idle_cut) {
+			fmt_into(err, errlen, "the model at %s sent nothing for %ld s "
+					      "([model] idle-timeout)", where(c), c->idle_timeout);
+			break;
+		}
+		fmt_into(err, errlen, "talking to the model at %s failed: %s", where(c), detail);
 		break;
 	case CURLE_COULDNT_CONNECT:
 	case CURLE_COULDNT_RESOLVE_HOST:
@@ -216,15 +348,36 @@ static void transport_error(const struct model_conf *c, CURLcode rc, const char 
 }
 
 static void http_error(const struct model_conf *c, long status, const struct exchange *x,
-		       unsigned tries, char *err, size_t errlen)
+		       char *err, size_t errlen)
 {
 	_cleanup_free_ char *detail = x->body.len ? chat_error_detail(x->body.s, x->body.len)
 						  : NULL;
-	char after[64] = "";
-	if (tries > 1)
-		fmt_into(after, sizeof after, " (after %u tries)", tries);
-	fmt_into(err, errlen, "the model server at %s answered HTTP %ld%s%s%s", where(c), status,
-		 after, detail ? ": " : "", detail ? detail : "");
+	fmt_into(err, errlen, "the model server at %s answered HTTP %ld%s%s", where(c), status,
+		 detail ? ": " : "", detail ? detail : "");
+}
+
+/* Whether a transport failure is worth another try: the server was
+ * reached and its answer broke off (the connection dropped or reset, the
+ * body cut short, an error frame or a malformed event in a stream, a
+ * stream gone silent), which a new try need not repeat. Not: no
+ * connection, the whole-exchange limit, a reply too large, or silence
+ * before the first byte of the body (a server still working on the
+ * request would only get it twice). */
+static bool broke_off(CURLcode rc, const struct exchange *x)
+{
+	switch (rc) {
+	case CURLE_GOT_NOTHING:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_PARTIAL_FILE:
+		return true;
+	case CURLE_WRITE_ERROR:
+		return x->stream_failed && !x->too_big;
+	case CURLE_ABORTED_BY_CALLBACK:
+		return x->idle_cut && (x->body.len > 0 || x->streamed > 0);
+	default:
+		return false;
+	}
 }
 
 /* A server may echo the key back ("invalid key sk-..."), JSON-escaped,
@@ -267,12 +420,25 @@ static void sleep_ms(long ms)
 
 enum attempt { ATTEMPT_DONE, ATTEMPT_FAILED, ATTEMPT_RETRY };
 
+/* A 2xx answer in: the reply, and on the screen what no try showed yet. */
+static bool answered(struct exchange *x, struct chat_reply *out, char *err, size_t errlen)
+{
+	if (!finish_reply(x, out, err, errlen))
+		return false;
+	/* An earlier try streamed part of an answer that comes whole now. */
+	if (x->mode != BODY_SSE && x->replay->len > 0 && out->content)
+		show(x, out->content, strlen(out->content));
+	show_end(x);
+	return true;
+}
+
 static enum attempt attempt_once(const struct model_conf *c, const char *body, unsigned tries,
-				 const struct model_live *live, struct chat_reply *out,
-				 long *wait_ms, enum model_failure *why, char *err, size_t errlen)
+				 const struct model_live *live, struct replay *replay,
+				 struct chat_reply *out, long *wait_ms, enum model_failure *why,
+				 char *err, size_t errlen)
 {
 	struct exchange x = { .body = STRBUF_INIT_MAX(CHAT_MAX_REPLY), .retry_after = -1,
-			      .conf = c, .live = live, .sse = SSE_INIT };
+			      .conf = c, .live = live, .replay = replay, .sse = SSE_INIT };
 	chat_stream_init(&x.st);
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *hdrs = headers(c);
@@ -286,24 +452,29 @@ static enum attempt attempt_once(const struct model_conf *c, const char *body, u
 	redact_key(c->key, &x.body);
 	long status = 0;
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	bool again = false;
 	if (rc != CURLE_OK) {
-		transport_error(c, rc, errbuf, &x, err, errlen);
+		transport_error(c, h, rc, errbuf, &x, err, errlen);
+		again = broke_off(rc, &x);
 	} else if (status >= 200 && status <= 299) {
-		if (finish_reply(&x, out, err, errlen))
+		if (answered(&x, out, err, errlen))
 			res = ATTEMPT_DONE;
+		/* a stream that ended early or badly; a whole body is as sent */
+		again = res != ATTEMPT_DONE && x.mode == BODY_SSE;
 	} else {
-		http_error(c, status, &x, tries, err, errlen);
+		http_error(c, status, &x, err, errlen);
 		if (chat_too_long(status, x.body.s, x.body.len))
 			*why = MODEL_FAIL_TOO_LONG;
-		long ms = chat_backoff_ms(tries, x.retry_after);
-		if (chat_retryable(status) && (long)tries <= c->retries && ms >= 0) {
-			*wait_ms = ms;
-			res = ATTEMPT_RETRY;
-		} else if (ms < 0) {
-			size_t n = strlen(err);
-			fmt_into(err + n, errlen - n, " (it asks to retry after %ld s: too long)",
-				 x.retry_after);
-		}
+		again = chat_retryable(status);
+	}
+	long ms = chat_backoff_ms(tries, x.retry_after);
+	if (again && (long)tries <= c->retries && ms >= 0) {
+		*wait_ms = ms;
+		res = ATTEMPT_RETRY;
+	} else if (again && ms < 0) {
+		size_t n = strlen(err);
+		fmt_into(err + n, errlen - n, " (it asks to retry after %ld s: too long)",
+			 x.retry_after);
 	}
 	curl_easy_cleanup(h);
 out:
@@ -320,12 +491,25 @@ bool model_exchange(const struct model_conf *c, const char *body,
 {
 	*out = (struct chat_reply){ 0 };
 	*why = MODEL_FAIL_OTHER;
-	for (unsigned tries = 1;; tries++) {
+	struct replay replay;
+	replay_init(&replay);
+	enum attempt a;
+	unsigned tries = 1;
+	for (;; tries++) {
 		long wait_ms = 0;
-		enum attempt a = attempt_once(c, body, tries, live, out, &wait_ms, why, err,
-					      errlen);
+		a = attempt_once(c, body, tries, live, &replay, out, &wait_ms, why, err, errlen);
 		if (a != ATTEMPT_RETRY)
-			return a == ATTEMPT_DONE;
+			break;
+		_cleanup_free_ char *line = xasprintf("retrying (%u/%ld): %s", tries + 1,
+						      c->retries + 1, err);
+		note(live, line);
 		sleep_ms(wait_ms);
+		replay_retry(&replay);
 	}
+	replay_clear(&replay);
+	if (a == ATTEMPT_FAILED && tries > 1) {
+		size_t n = strlen(err);
+		fmt_into(err + n, errlen - n, " (after %u tries)", tries);
+	}
+	return a == ATTEMPT_DONE;
 }

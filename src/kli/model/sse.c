@@ -36,6 +36,8 @@ static bool dispatch(struct sse *p, sse_event_fn fn, void *ud, char *err, size_t
 
 static bool add_data(struct sse *p, const char *v, size_t n, char *err, size_t errlen)
 {
+	if (!p->has_data)
+		p->event_at = p->line_at;
 	if ((p->has_data ? 1 : 0) + n > sb_room(&p->data))
 		return too_big(p, err, errlen, "an event");
 	if (p->has_data)
@@ -97,18 +99,22 @@ bool sse_feed(struct sse *p, const char *buf, size_t n, sse_event_fn fn, void *u
 		if (at < 3 && p->line.len == at && c == bom[at]) {
 			if (!push_byte(p, c, err, errlen))
 				return false;
-			if (at == 2)
+			if (at == 2) {
 				sb_reset(&p->line);
+				p->line_at = 3;
+			}
 			continue;
 		}
 		if (c == '\n' && p->after_cr) {
 			p->after_cr = false;
+			p->line_at = at + 1;
 			continue;
 		}
 		p->after_cr = c == '\r';
 		if (c == '\n' || c == '\r') {
 			if (!end_line(p, fn, ud, err, errlen))
 				return false;
+			p->line_at = at + 1;
 			continue;
 		}
 		if (!push_byte(p, c, err, errlen))

@@ -32,6 +32,9 @@ struct sse {
 	char event[64];
 	bool after_cr;   /* the last byte was CR: an LF right after it is the same end */
 	size_t offset;   /* bytes seen, for the BOM */
+	size_t line_at;  /* the stream offset of the current line */
+	size_t event_at; /* the offset of the first line of the event being
+			  * built or dispatched, for messages */
 	bool failed;
 };
 

@@ -204,9 +204,10 @@ bool chat_stream_event(struct chat_stream *s, const char *data, size_t len, char
 	json_error_t jerr;
 	json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
 	if (!root) {
-		char what[200];
-		fmt_into(what, sizeof what, "has an event that is not valid JSON (%s at byte %d)",
-			 jerr.text, jerr.position);
+		char what[400];
+		fmt_into(what, sizeof what, "has an event that is not valid JSON at byte %zu of "
+					    "the stream (%s, at byte %d of the event)",
+			 s->at, jerr.text, jerr.position);
 		return fail(err, errlen, what);
 	}
 	bool ok = chunk(s, root, added, err, errlen);

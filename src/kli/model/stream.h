@@ -31,6 +31,8 @@ struct chat_stream {
 	size_t size;           /* text and arguments so far, against CHAT_MAX_REPLY */
 	bool done;             /* "[DONE]" */
 	bool legacy;           /* calls came as function_call */
+	size_t at;             /* where the event being read starts in the stream
+				* (the caller's to set), for messages */
 };
 
 void chat_stream_init(struct chat_stream *s);

@@ -44,7 +44,9 @@ struct kli_model {
 	char *model;
 	char *api_key_file;  /* as written; "~/" is expanded by the client */
 	char *api_key_env;
-	long timeout;        /* seconds; 0 when not set */
+	long timeout;        /* seconds for a whole exchange; 0 when not set */
+	long idle_timeout;   /* seconds without a byte; 0 when not set */
+	long connect_timeout; /* seconds to connect; 0 when not set */
 	long retries;        /* -1 when not set */
 	int stream;          /* 1/0: stream = true/false; -1 when not set */
 };

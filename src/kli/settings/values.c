@@ -70,6 +70,16 @@ bool settings_model_item(struct kli_model *m, const struct ini_item *it, char *e
 			fmt_into(err, errlen, "timeout must be whole seconds from 1 to 86400");
 			return false;
 		}
+	} else if (strcmp(k, "idle-timeout") == 0) {
+		if (!parse_long(v, 1, 86400, &m->idle_timeout)) {
+			fmt_into(err, errlen, "idle-timeout must be whole seconds from 1 to 86400");
+			return false;
+		}
+	} else if (strcmp(k, "connect-timeout") == 0) {
+		if (!parse_long(v, 1, 300, &m->connect_timeout)) {
+			fmt_into(err, errlen, "connect-timeout must be whole seconds from 1 to 300");
+			return false;
+		}
 	} else if (strcmp(k, "stream") == 0) {
 		bool b;
 		if (!ini_parse_bool(v, &b)) {

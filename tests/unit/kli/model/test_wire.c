@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* kli's wire to real servers, the pure parts: the SSE parser (every split
  * of a stream gives the same events), the streamed reply put back
- * together (the same reply as the whole one), and the terminal filter. */
+ * together (the same reply as the whole one), what a retried stream shows,
+ * and the terminal filter. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "model/chat.h"
+#include "model/replay.h"
 #include "model/sse.h"
 #include "model/stream.h"
 #include "agent/term.h"
@@ -85,6 +87,48 @@ static void test_sse_stop(void **state)
 	assert_string_equal(err, "no");
 	assert_false(sse_feed(&p, "data: y\n\n", 9, collect, NULL, err, sizeof err));
 	sse_clear(&p);
+}
+
+/* Where each event starts in the stream, at every split: a malformed
+ * one is named by its byte offset. */
+struct at {
+	struct sse *p;
+	size_t v[8], n;
+};
+
+static bool note_at(void *ud, const char *event, const char *data, size_t len, char *err,
+		    size_t errlen)
+{
+	(void)event, (void)data, (void)len, (void)err, (void)errlen;
+	struct at *a = ud;
+	if (a->n < 8)
+		a->v[a->n++] = a->p->event_at;
+	return true;
+}
+
+static void test_sse_offsets(void **state)
+{
+	(void)state;
+	/* events at 3 (after the BOM), 22 (after a comment, CR LF) and 42
+	 * (an event's first data line, where a malformed one would be) */
+	const char *stream = "\xef\xbb\xbf" "data: one\r\n\r\n"
+			     ": hi\r\ndata: two\n\n"
+			     "event: e\ndata: x\ndata: y";
+	for (size_t k = 1; k <= strlen(stream); k++) {
+		struct sse p = SSE_INIT;
+		struct at a = { .p = &p };
+		char err[200];
+		size_t n = strlen(stream);
+		for (size_t i = 0; i < n; i += k)
+			assert_true(sse_feed(&p, stream + i, n - i < k ? n - i : k, note_at, &a, err,
+					     sizeof err));
+		assert_true(sse_finish(&p, note_at, &a, err, sizeof err));
+		sse_clear(&p);
+		assert_int_equal(a.n, 3);
+		if (a.v[0] != 3 || a.v[1] != 22 || a.v[2] != 42)
+			fail_msg("pieces of %zu: events at %zu, %zu, %zu", k, a.v[0], a.v[1],
+				 a.v[2]);
+	}
 }
 
 /* ------------------------------------------------------------- stream */
@@ -164,9 +208,17 @@ static void test_stream_shapes(void **state)
 	assert_false(stream_of(cut, 1, &r, added, err));
 	assert_string_equal(err, "the model's stream ended before the answer did (no "
 				 "finish_reason, no [DONE])");
-	/* not JSON; an index out of range */
-	static const char *const bad[] = { "{nope" };
-	assert_false(stream_of(bad, 1, &r, added, err));
+	/* not JSON: named by where it is in the stream; an index out of range */
+	struct chat_stream st;
+	chat_stream_init(&st);
+	st.at = 845;
+	char *a = NULL;
+	assert_false(chat_stream_event(&st, "{nope", 5, &a, err, 300));
+	assert_null(a);
+	chat_stream_clear(&st);
+	assert_string_equal(err, "the model's stream has an event that is not valid JSON at byte "
+				 "845 of the stream (string or '}' expected near 'nope', at byte 5 "
+				 "of the event)");
 	static const char *const far[] = {
 		"{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":100000000,\"function\":{}}]}}]}",
 	};
@@ -180,6 +232,74 @@ static void test_stream_shapes(void **state)
 	assert_true(stream_of(parts, 2, &r, added, err));
 	assert_string_equal(r.content, "x\\0y");
 	chat_reply_clear(&r);
+}
+
+/* ------------------------------------------------------------ replay */
+
+/* The tries, each a list of pieces (NULL-terminated, the tries too), fed
+ * through a replay: what is shown, with "|RESTART|" where the answer
+ * restarted. */
+static void replayed(const char *const *const *tries, char *shown, size_t cap)
+{
+	struct replay r;
+	replay_init(&r);
+	shown[0] = '\0';
+	for (size_t t = 0; tries[t]; t++) {
+		if (t > 0)
+			replay_retry(&r);
+		const char *out;
+		size_t k;
+		for (size_t i = 0; tries[t][i]; i++) {
+			if (replay_text(&r, tries[t][i], strlen(tries[t][i]), &out, &k) ==
+			    REPLAY_RESTART)
+				strlcat(shown, "|RESTART|", cap);
+			snprintf(shown + strlen(shown), cap - strlen(shown), "%.*s", (int)k, out);
+		}
+		/* every try but the last broke off; the last is whole */
+		if (!tries[t + 1] && replay_end(&r, &out, &k) == REPLAY_RESTART) {
+			strlcat(shown, "|RESTART|", cap);
+			snprintf(shown + strlen(shown), cap - strlen(shown), "%.*s", (int)k, out);
+		}
+	}
+	replay_clear(&r);
+}
+
+static void replay_is(const char *const *const *tries, const char *want)
+{
+	char shown[512];
+	replayed(tries, shown, sizeof shown);
+	if (strcmp(shown, want) != 0)
+		fail_msg("shown \"%s\", want \"%s\"", shown, want);
+}
+
+static void test_replay(void **state)
+{
+	(void)state;
+	static const char *const cut[] = { "The ", "answ", "er i", NULL };
+	static const char *const whole[] = { "The ", "answ", "er i", "s 42.", NULL };
+	static const char *const other_split[] = { "Th", "e answer is", " 42.", NULL };
+	static const char *const one_piece[] = { "The answer is 42.", NULL };
+	static const char *const differs[] = { "The ", "ANSWER is 42.", NULL };
+	static const char *const shorter[] = { "The", NULL };
+	static const char *const nothing[] = { NULL };
+	/* the first try goes straight through */
+	replay_is((const char *const *const[]){ whole, NULL }, "The answer is 42.");
+	/* a retry repeating the text shows only the rest, however it is split */
+	replay_is((const char *const *const[]){ cut, whole, NULL }, "The answer is 42.");
+	replay_is((const char *const *const[]){ cut, other_split, NULL }, "The answer is 42.");
+	replay_is((const char *const *const[]){ cut, one_piece, NULL }, "The answer is 42.");
+	replay_is((const char *const *const[]){ cut, cut, one_piece, NULL }, "The answer is 42.");
+	/* one that differs restarts, shown whole from its start */
+	replay_is((const char *const *const[]){ cut, differs, NULL },
+		  "The answer i|RESTART|The ANSWER is 42.");
+	/* ... and a third try is compared with the restarted answer */
+	replay_is((const char *const *const[]){ cut, differs, cut, NULL },
+		  "The answer i|RESTART|The ANSWER is 42.|RESTART|The answer i");
+	/* one that ends short of what was shown restarts at its end */
+	replay_is((const char *const *const[]){ cut, shorter, NULL }, "The answer i|RESTART|The");
+	replay_is((const char *const *const[]){ cut, nothing, NULL }, "The answer i|RESTART|");
+	/* nothing shown before: nothing to compare */
+	replay_is((const char *const *const[]){ nothing, differs, NULL }, "The ANSWER is 42.");
 }
 
 /* -------------------------------------------------------------- term */
@@ -217,6 +337,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sse),
 		cmocka_unit_test(test_sse_stop),
+		cmocka_unit_test(test_sse_offsets),
+		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_stream_calls),
 		cmocka_unit_test(test_stream_shapes),
 		cmocka_unit_test(test_term),

@@ -180,6 +180,8 @@ static void test_no_config(void **state)
 	assert_int_equal(s.nsources, 0);
 	assert_null(s.model.base_url);
 	assert_int_equal(s.model.timeout, 0);
+	assert_int_equal(s.model.idle_timeout, 0);
+	assert_int_equal(s.model.connect_timeout, 0);
 	assert_int_equal(s.model.retries, -1);
 	settings_clear(&s);
 	/* Files named but absent are no config either. */
@@ -401,7 +403,8 @@ static void test_model_and_bash(void **state)
 	struct fx *t = *state;
 	struct kli_settings s;
 	char err[600];
-	assert_true(load(t, "[model]\nbase-url = http://127.0.0.1:8080/v1\nmodel = base\ntimeout = 5\n",
+	assert_true(load(t, "[model]\nbase-url = http://127.0.0.1:8080/v1\nmodel = base\ntimeout = 5\n"
+			 "idle-timeout = 4\nconnect-timeout = 3\n",
 			 "[model]\nmodel = qwen2.5-coder  ; the one we use\napi-key-file = ~/.config/kli/key\n"
 			 "api-key-env = OPENAI_API_KEY\nretries = 0\n[bash]\nenv-allowlist = PATH, LANG\n"
 			 "env-allowlist = LC_*\nenv-allowlist =\ntimeout = 7\n",
@@ -411,6 +414,8 @@ static void test_model_and_bash(void **state)
 	assert_string_equal(s.model.api_key_file, "~/.config/kli/key");
 	assert_string_equal(s.model.api_key_env, "OPENAI_API_KEY");
 	assert_int_equal(s.model.timeout, 5);
+	assert_int_equal(s.model.idle_timeout, 4);
+	assert_int_equal(s.model.connect_timeout, 3);
 	assert_int_equal(s.model.retries, 0);
 	assert_int_equal(s.bash_env.n, 3);
 	assert_string_equal(s.bash_env.v[0], "PATH");
@@ -428,6 +433,10 @@ static void test_model_and_bash(void **state)
 		{ "[model]\ntimeout = 0\n", "timeout must be whole seconds from 1 to 86400" },
 		{ "[model]\ntimeout = 10s\n", "timeout must be whole seconds from 1 to 86400" },
 		{ "[model]\ntimeout = -5\n", "timeout must be whole seconds from 1 to 86400" },
+		{ "[model]\nidle-timeout = 0\n", "idle-timeout must be whole seconds from 1 to 86400" },
+		{ "[model]\nidle-timeout = 3s\n", "idle-timeout must be whole seconds from 1 to 86400" },
+		{ "[model]\nconnect-timeout = 301\n",
+		  "connect-timeout must be whole seconds from 1 to 300" },
 		{ "[model]\nretries = 101\n", "retries must be a whole number from 0 to 100" },
 		{ "[model]\nretries = 99999999999999999999999\n",
 		  "retries must be a whole number from 0 to 100" },
