@@ -48,6 +48,7 @@ libkjail_a_SOURCES = \
 	src/kjail/run/seatbelt-run.c src/kjail/run/seatbelt-run.h \
 	src/kjail/proxy/rules.c src/kjail/proxy/rules.h \
 	src/kjail/proxy/parse.c src/kjail/proxy/parse.h \
+	src/kjail/proxy/tls.c src/kjail/proxy/tls.h \
 	src/kjail/proxy/conn.c src/kjail/proxy/proxy.h src/kjail/proxy/internal.h \
 	src/kjail/proxy/conn.h src/kjail/proxy/log.h src/kjail/proxy/relay.h src/kjail/proxy/serve.h \
 	src/kjail/proxy/spawn.h \
@@ -188,15 +189,22 @@ fuzz-mountinfo-run:
 .PHONY: fuzz-mountinfo-run
 
 # The egress proxy (issue 26): the allowlist, the descriptor hand-over with
-# proxy_spawn, the request parsers.
-check_PROGRAMS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse
-TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse
+# proxy_spawn, the request parsers; the ClientHello reader (issue 38).
+check_PROGRAMS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
+	tests/unit/kjail/proxy/test_tls
+TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
+	tests/unit/kjail/proxy/test_tls
 tests_unit_kjail_proxy_test_rules_SOURCES = tests/unit/kjail/proxy/test_rules.c
 tests_unit_kjail_proxy_test_rules_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_proxy_test_parse_SOURCES = tests/unit/kjail/proxy/test_parse.c
 tests_unit_kjail_proxy_test_parse_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_parse_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# the ClientHellos it reads are captures (tests/data/tls, README there)
+tests_unit_kjail_proxy_test_tls_SOURCES = tests/unit/kjail/proxy/test_tls.c
+tests_unit_kjail_proxy_test_tls_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_proxy_test_tls_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+EXTRA_DIST += tests/data/tls
 
 # libFuzzer harness for the egress proxy's parsers and the allowlist
 # (seeds in tests/fuzz/corpus/proxy, tokens in tests/fuzz/proxy.dict).
