@@ -320,8 +320,10 @@ static double one_rtt(bool proxied, const char *host)
 	int fd = open_stream(proxied, host);
 	if (fd < 0)
 		return -1;
-	char e[2] = { 'E', 'x' }, c = 0;
-	bool ok = write_full(fd, e, 2) && read_full(fd, &c, 1) && c == 'x';
+	/* a line end: "Ex" alone could still become an HTTP request line,
+	 * which the proxy waits to read (proxy/inspect.h) */
+	char e[2] = { 'E', '\n' }, c = 0;
+	bool ok = write_full(fd, e, 2) && read_full(fd, &c, 1) && c == '\n';
 	double dt = now_s() - t0;
 	close(fd);
 	return ok ? dt : -1;

@@ -80,12 +80,14 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-explain.test \
 	tests/integration/kjail-newcomer.test \
 	tests/integration/kjail-cache-prune.test \
+	tests/integration/proxy-sni.test \
 	tests/integration/bench-smoke.test
 TESTS += $(KJAIL_INTEGRATION_TESTS)
 # Run through the shell, so a lost executable bit cannot break the suite.
 TEST_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integration/tap.sh \
 	tests/helpers/egress-servers.py tests/helpers/socks5-connect.py \
+	tests/helpers/sni-front.py tests/helpers/sni-client.py \
 	tests/data/gitconfig-corpus
 # The tests' fixtures, should a run be interrupted before its trap.
 clean-local: clean-kjail-integration

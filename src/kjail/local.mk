@@ -51,6 +51,8 @@ libkjail_a_SOURCES = \
 	src/kjail/run/seatbelt-run.c src/kjail/run/seatbelt-run.h \
 	src/kjail/proxy/rules.c src/kjail/proxy/rules.h \
 	src/kjail/proxy/parse.c src/kjail/proxy/parse.h \
+	src/kjail/proxy/tls.c src/kjail/proxy/tls.h \
+	src/kjail/proxy/inspect.c src/kjail/proxy/inspect.h \
 	src/kjail/proxy/conn.c src/kjail/proxy/proxy.h src/kjail/proxy/internal.h \
 	src/kjail/proxy/conn.h src/kjail/proxy/log.h src/kjail/proxy/relay.h src/kjail/proxy/serve.h \
 	src/kjail/proxy/spawn.h \
@@ -202,18 +204,30 @@ fuzz-mountinfo-run:
 .PHONY: fuzz-mountinfo-run
 
 # The egress proxy (issue 26): the allowlist, the descriptor hand-over with
-# proxy_spawn, the request parsers.
-check_PROGRAMS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse
-TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse
+# proxy_spawn, the request parsers; the ClientHello reader and what watches
+# a tunnel (issue 38).
+check_PROGRAMS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
+	tests/unit/kjail/proxy/test_tls tests/unit/kjail/proxy/test_inspect
+TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
+	tests/unit/kjail/proxy/test_tls tests/unit/kjail/proxy/test_inspect
 tests_unit_kjail_proxy_test_rules_SOURCES = tests/unit/kjail/proxy/test_rules.c
 tests_unit_kjail_proxy_test_rules_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_proxy_test_parse_SOURCES = tests/unit/kjail/proxy/test_parse.c
 tests_unit_kjail_proxy_test_parse_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_parse_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# the ClientHellos it reads are captures (tests/data/tls, README there)
+tests_unit_kjail_proxy_test_tls_SOURCES = tests/unit/kjail/proxy/test_tls.c
+tests_unit_kjail_proxy_test_tls_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_proxy_test_tls_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_proxy_test_inspect_SOURCES = tests/unit/kjail/proxy/test_inspect.c
+tests_unit_kjail_proxy_test_inspect_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_proxy_test_inspect_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+EXTRA_DIST += tests/data/tls
 
-# libFuzzer harness for the egress proxy's parsers and the allowlist
-# (seeds in tests/fuzz/corpus/proxy, tokens in tests/fuzz/proxy.dict).
+# libFuzzer harness for the egress proxy's parsers, the allowlist, the
+# ClientHello reader and what watches a tunnel (seeds in
+# tests/fuzz/corpus/proxy, tokens in tests/fuzz/proxy.dict).
 if HAVE_CLANG
 FUZZ_TARGETS += tests/fuzz/fuzz_proxy
 endif
@@ -222,8 +236,11 @@ CLEANFILES += tests/fuzz/fuzz_proxy
 FUZZ_PROXY_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_proxy.c \
 	$(srcdir)/src/kjail/proxy/parse.c \
-	$(srcdir)/src/kjail/proxy/rules.c
-tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/parse.h src/kjail/proxy/rules.h config.h
+	$(srcdir)/src/kjail/proxy/rules.c \
+	$(srcdir)/src/kjail/proxy/tls.c \
+	$(srcdir)/src/kjail/proxy/inspect.c
+tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/parse.h src/kjail/proxy/rules.h \
+		src/kjail/proxy/tls.h src/kjail/proxy/inspect.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROXY_SRCS)
 

@@ -12,6 +12,7 @@
 #include "proxy/log.h"
 #include "proxy/relay.h"
 #include "proxy/parse.h"
+#include "proxy/inspect.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -43,6 +44,7 @@ struct conn {
 	size_t len;
 	long long deadline;
 	struct proxy_record rec;
+	struct inspect gate;
 	char host[PP_HOST_MAX];
 	char reason[3 * PP_HOST_MAX + 200];
 	char address[INET6_ADDRSTRLEN];
@@ -315,6 +317,37 @@ static void bad_request(struct conn *k, const char *why)
 		http_error(k, 400, "Bad Request");
 }
 
+/* A refusal after the tunnel was answered: the client gets an alert or a
+ * 403 if it speaks TLS or HTTP, else the connection just closes. */
+static void refuse_inside(struct conn *k)
+{
+	/* TLS alert record: fatal (2), access_denied (49) */
+	static const unsigned char alert[] = { 21, 3, 3, 0, 2, 2, 49 };
+	const struct inspect *g = &k->gate;
+	const char *why = g->why ? g->why : "too much sent before the proxy could decide";
+	const char *name = g->http_host[0] ? g->http_host : g->sni;
+	bool v6 = strchr(k->host, ':') != NULL;
+	snprintf(k->reason, sizeof k->reason, "kjail: %s%s%s:%u: %s%s%s%s", v6 ? "[" : "", k->host,
+		 v6 ? "]" : "", k->rec.port, why, *name ? " (" : "", name, *name ? ")" : "");
+	k->rec.verdict = "refused";
+	k->rec.reason = why;
+	if (g->why && g->answer == INSPECT_TLS_ALERT)
+		reply(k, alert, sizeof alert);
+	else if (g->why && g->answer == INSPECT_HTTP_403)
+		http_error(k, 403, "Forbidden");
+}
+
+/* Relays through the gate, then notes what it saw. */
+static void relay(struct conn *k, const struct relay_start *st)
+{
+	bool ok = proxy_relay(k->cfd, k->sfd, st, k->s->idle_ms, k->s->stop_fd, &k->rec.bytes_out,
+			      &k->rec.bytes_in);
+	k->rec.sni = k->gate.sni[0] ? k->gate.sni : NULL;
+	k->rec.http_host = k->gate.http_host[0] ? k->gate.http_host : NULL;
+	if (!ok)
+		refuse_inside(k);
+}
+
 static void serve_http(struct conn *k)
 {
 	struct pp_http h;
@@ -332,6 +365,14 @@ static void serve_http(struct conn *k)
 		return;
 	}
 	k->rec.proto = h.connect ? "connect" : "http";
+	/* an absolute-form request is framed as the server will frame it,
+	 * strictly, before anything is connected */
+	struct pp_request q;
+	if (!h.connect &&
+	    pp_http_request(k->buf, h.head_len, PROXY_HEADER_MAX, &q, &why) != PP_OK) {
+		bad_request(k, why);
+		return;
+	}
 	snprintf(k->host, sizeof k->host, "%s", h.host);
 	k->rec.port = h.port;
 	enum outcome o = decide_and_connect(k);
@@ -339,27 +380,29 @@ static void serve_http(struct conn *k)
 		answer(k, o);
 		return;
 	}
-	const char *rest = k->buf + h.head_len;
-	size_t nrest = k->len - h.head_len;
+	struct relay_start rs = { .early = k->buf + h.head_len, .nearly = k->len - h.head_len,
+				  .gate = &k->gate };
 	if (h.connect) {
 		static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 		if (!proxy_send_all(k->cfd, ok, sizeof ok - 1, k->s->idle_ms, k->s->stop_fd))
 			return;
-		proxy_relay(k->cfd, k->sfd, rest, nrest, k->s->idle_ms, k->s->stop_fd,
-			    &k->rec.bytes_out, &k->rec.bytes_in);
+		inspect_tunnel(&k->gate, k->s->c->rules, k->s->c->nrules, k->host, k->rec.port);
+		relay(k, &rs);
 		return;
 	}
-	size_t cap = PROXY_HEADER_MAX + PP_HOST_MAX + 64 + nrest;
+	/* its body goes on, framed as the server will frame it; nothing
+	 * after it (the server was told Connection: close) */
+	inspect_proxy_request(&k->gate, &q);
+	size_t cap = PROXY_HEADER_MAX + PP_HOST_MAX + 64;
 	char *head = malloc(cap);
-	size_t n = head ? pp_http_rewrite(k->buf, &h, head, cap - nrest) : 0;
-	if (n == 0) {
+	rs.nhead = head ? pp_http_rewrite(k->buf, &h, head, cap) : 0;
+	if (rs.nhead == 0) {
 		free(head);
 		fail_with(k, UNREACHABLE, "out of memory");
 		return;
 	}
-	memcpy(head + n, rest, nrest);
-	proxy_relay(k->cfd, k->sfd, head, n + nrest, k->s->idle_ms, k->s->stop_fd,
-		    &k->rec.bytes_out, &k->rec.bytes_in);
+	rs.head = head;
+	relay(k, &rs);
 	free(head);
 }
 
@@ -418,8 +461,10 @@ static void serve_socks(struct conn *k)
 		return;
 	}
 	socks_reply(k, 0);
-	proxy_relay(k->cfd, k->sfd, k->buf + used, k->len - used, k->s->idle_ms, k->s->stop_fd,
-		    &k->rec.bytes_out, &k->rec.bytes_in);
+	inspect_tunnel(&k->gate, k->s->c->rules, k->s->c->nrules, k->host, k->rec.port);
+	struct relay_start rs = { .early = k->buf + used, .nearly = k->len - used,
+				  .gate = &k->gate };
+	relay(k, &rs);
 }
 
 static void *conn_main(void *arg)

@@ -45,6 +45,8 @@ int proxy_log_write(int fd, const struct proxy_record *r)
 	json_object_set_new(o, "rule", str_or_null(r->rule));
 	json_object_set_new(o, "origin", str_or_null(r->origin));
 	json_object_set_new(o, "address", str_or_null(r->address));
+	json_object_set_new(o, "sni", str_or_null(r->sni));
+	json_object_set_new(o, "http_host", str_or_null(r->http_host));
 	json_object_set_new(o, "bytes_out", json_integer((json_int_t)r->bytes_out));
 	json_object_set_new(o, "bytes_in", json_integer((json_int_t)r->bytes_in));
 	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);

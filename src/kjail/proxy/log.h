@@ -15,6 +15,8 @@ struct proxy_record {
 	const char *rule;     /* the rule's text, or NULL */
 	const char *origin;
 	const char *address;  /* the address connected to, or NULL */
+	const char *sni;      /* the name a tunnel's ClientHello carried, or NULL */
+	const char *http_host; /* the host an HTTP request in it named, or NULL */
 	unsigned long long bytes_out, bytes_in;
 };
 

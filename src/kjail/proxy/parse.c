@@ -48,6 +48,9 @@ static unsigned port_num(const char *s, size_t n)
 	return v <= 65535 ? v : 0;
 }
 
+/* A Host header's value may name no port: h->port is then 0. */
+#define PORT_OPTIONAL 0x10000u
+
 /* HOST[:PORT] or [V6][:PORT] (s, n bytes) into h; a port is required when
  * defport is 0. */
 static const char *authority(const char *s, size_t n, unsigned defport, struct pp_http *h)
@@ -88,7 +91,7 @@ static const char *authority(const char *s, size_t n, unsigned defport, struct p
 	if (rn == 0) {
 		if (!defport)
 			return "CONNECT needs HOST:PORT";
-		h->port = defport;
+		h->port = defport == PORT_OPTIONAL ? 0 : defport;
 		return NULL;
 	}
 	if (rest[0] != ':' || !(h->port = port_num(rest + 1, rn - 1)))
@@ -129,8 +132,17 @@ static const char *target(const char *t, size_t n, struct pp_http *h)
 	return NULL;
 }
 
-/* The request line (without its line end). */
-static const char *request_line(const char *s, size_t n, struct pp_http *h)
+/* "METHOD SP TARGET SP HTTP/1.x" (s, n bytes, no line end) into its
+ * parts: the method is s[0 .. *m), the target t[0 .. *tn), the version at
+ * *v. NULL, or why not. */
+struct line {
+	size_t m;
+	const char *t;
+	size_t tn;
+	const char *v;
+};
+
+static const char *line_parts(const char *s, size_t n, struct line *l)
 {
 	size_t m = 0;
 	while (m < n && tchar((unsigned char)s[m]))
@@ -145,15 +157,26 @@ static const char *request_line(const char *s, size_t n, struct pp_http *h)
 		if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7f)
 			return "a control or non-ASCII byte in the request target";
 	const char *v = sp + 1;
-	if ((size_t)(s + n - v) != 8 || (memcmp(v, "HTTP/1.1", 8) != 0 && memcmp(v, "HTTP/1.0", 8) != 0))
+	if ((size_t)(s + n - v) != 8 ||
+	    (memcmp(v, "HTTP/1.1", 8) != 0 && memcmp(v, "HTTP/1.0", 8) != 0))
 		return "not HTTP/1.0 or HTTP/1.1";
-	h->method_len = m;
-	h->connect = m == 7 && memcmp(s, "CONNECT", 7) == 0;
-	h->version_off = (size_t)(v - s);
-	size_t t_off = (size_t)(t - s);
-	const char *w = target(t, (size_t)(sp - t), h);
+	*l = (struct line){ m, t, (size_t)(sp - t), v };
+	return NULL;
+}
+
+/* The request line (without its line end). */
+static const char *request_line(const char *s, size_t n, struct pp_http *h)
+{
+	struct line l;
+	const char *w = line_parts(s, n, &l);
+	if (w)
+		return w;
+	h->method_len = l.m;
+	h->connect = l.m == 7 && memcmp(s, "CONNECT", 7) == 0;
+	h->version_off = (size_t)(l.v - s);
+	w = target(l.t, l.tn, h);
 	if (!h->connect)
-		h->path_off += t_off;
+		h->path_off += (size_t)(l.t - s);
 	return w;
 }
 
@@ -188,12 +211,124 @@ static const char *header_line(const char *s, size_t n, unsigned *hosts)
 	return NULL;
 }
 
-enum pp_status pp_http_head(const char *buf, size_t len, size_t max, struct pp_http *out,
-			    const char **why)
+/* A request inside a tunnel: its target, as an origin server takes it. */
+static const char *origin_target(const char *t, size_t n, bool options, struct pp_request *q)
+{
+	if (n > 0 && t[0] == '/')
+		return memchr(t, '#', n) ? "a fragment in the request target" : NULL;
+	if (n == 1 && t[0] == '*')
+		return options ? NULL : "the target * is for OPTIONS only";
+	size_t skip = prefix_ci(t, n, "http://") ? 7 : prefix_ci(t, n, "https://") ? 8 : 0;
+	if (!skip)
+		return "a request target that is neither /PATH, * nor an http(s):// URL";
+	const char *a = t + skip, *end = t + n, *p = a;
+	while (p < end && *p != '/' && *p != '?' && *p != '#' && *p != '@')
+		p++;
+	if (p < end && *p == '@')
+		return "a user part in the URL";
+	if (memchr(p, '#', (size_t)(end - p)))
+		return "a fragment in the URL";
+	struct pp_http h;
+	memset(&h, 0, sizeof h);
+	const char *w = authority(a, (size_t)(p - a), skip == 7 ? 80 : 443, &h);
+	if (w)
+		return w;
+	memcpy(q->url_host, h.host, sizeof q->url_host);
+	q->url_port = h.port;
+	return NULL;
+}
+
+static const char *origin_request_line(const char *s, size_t n, struct pp_request *q)
+{
+	struct line l;
+	const char *w = line_parts(s, n, &l);
+	if (w)
+		return w;
+	q->http10 = l.v[7] == '0';
+	if (l.m == 7 && memcmp(s, "CONNECT", 7) == 0)
+		return "a CONNECT inside a tunnel";
+	return origin_target(l.t, l.tn, l.m == 7 && memcmp(s, "OPTIONS", 7) == 0, q);
+}
+
+/* A header's value without the optional white space around it. */
+static void header_value(const char *s, size_t n, const char **v, size_t *vn)
+{
+	const char *colon = memchr(s, ':', n);
+	const char *p = colon + 1, *end = s + n;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	*v = p;
+	*vn = (size_t)(end - p);
+}
+
+static bool name_is(const char *s, size_t n, const char *name)
+{
+	size_t k = strlen(name);
+	return n > k && s[k] == ':' && strncasecmp(s, name, k) == 0;
+}
+
+static bool value_is(const char *v, size_t n, const char *want)
+{
+	return n == strlen(want) && strncasecmp(v, want, n) == 0;
+}
+
+/* What an origin server frames or routes the request by, from one header
+ * line already checked by header_line(). */
+static const char *origin_header(const char *s, size_t n, struct pp_request *q)
+{
+	const char *v;
+	size_t vn;
+	if (name_is(s, n, "host")) {
+		header_value(s, n, &v, &vn);
+		q->has_host = true;
+		if (vn == 0)
+			return NULL; /* an empty Host: no name */
+		struct pp_http h;
+		memset(&h, 0, sizeof h);
+		const char *w = authority(v, vn, PORT_OPTIONAL, &h);
+		if (w)
+			return w;
+		memcpy(q->host, h.host, sizeof q->host);
+		q->host_port = h.port;
+	} else if (name_is(s, n, "content-length")) {
+		header_value(s, n, &v, &vn);
+		if (q->has_length)
+			return "more than one Content-Length";
+		if (vn == 0 || vn > 18)
+			return "a Content-Length that is not a number up to 18 digits";
+		for (size_t i = 0; i < vn; i++) {
+			if (v[i] < '0' || v[i] > '9')
+				return "a Content-Length that is not a number up to 18 digits";
+			q->length = q->length * 10 + (unsigned)(v[i] - '0');
+		}
+		q->has_length = true;
+	} else if (name_is(s, n, "transfer-encoding")) {
+		header_value(s, n, &v, &vn);
+		if (q->chunked)
+			return "more than one Transfer-Encoding";
+		if (!value_is(v, vn, "chunked"))
+			return "a Transfer-Encoding other than chunked";
+		q->chunked = true;
+	} else if (name_is(s, n, "upgrade")) {
+		header_value(s, n, &v, &vn);
+		if (q->upgrade)
+			return "more than one Upgrade";
+		q->upgrade = true;
+		q->websocket = value_is(v, vn, "websocket");
+	}
+	return NULL;
+}
+
+/* Both heads, line by line: the request line by request_line() (a proxy
+ * request into *h) or origin_request_line() (into *q), the headers by
+ * header_line() and, for *q, origin_header(). */
+static enum pp_status parse_head(const char *buf, size_t len, size_t max, struct pp_http *h,
+				 struct pp_request *q, const char **why)
 {
 	size_t pos = 0, lines = 0;
 	unsigned hosts = 0;
-	memset(out, 0, sizeof *out);
 	for (;;) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - buf) : len;
@@ -218,22 +353,49 @@ enum pp_status pp_http_head(const char *buf, size_t len, size_t max, struct pp_h
 		const char *line = buf + pos;
 		const char *w = NULL;
 		if (lines == 0) {
-			w = request_line(line, ln, out);
-			out->headers_off = end + 1;
+			w = h ? request_line(line, ln, h) : origin_request_line(line, ln, q);
+			if (h)
+				h->headers_off = end + 1;
 		} else if (ln == 0) {
-			out->head_len = end + 1;
+			if (h)
+				h->head_len = end + 1;
+			else
+				q->head_len = end + 1;
 			*why = NULL;
 			return PP_OK;
 		} else if (lines > PP_HEADER_LINES_MAX) {
 			w = "too many header lines";
 		} else {
 			w = header_line(line, ln, &hosts);
+			if (!w && q)
+				w = origin_header(line, ln, q);
 		}
 		if (w)
 			return fail(why, w);
 		lines++;
 		pos = end + 1;
 	}
+}
+
+enum pp_status pp_http_head(const char *buf, size_t len, size_t max, struct pp_http *out,
+			    const char **why)
+{
+	memset(out, 0, sizeof *out);
+	return parse_head(buf, len, max, out, NULL, why);
+}
+
+enum pp_status pp_http_request(const char *buf, size_t len, size_t max, struct pp_request *out,
+			       const char **why)
+{
+	memset(out, 0, sizeof *out);
+	enum pp_status st = parse_head(buf, len, max, NULL, out, why);
+	if (st != PP_OK)
+		return st;
+	if (out->chunked && out->has_length)
+		return fail(why, "both Content-Length and Transfer-Encoding");
+	if (out->chunked && out->http10)
+		return fail(why, "a Transfer-Encoding in an HTTP/1.0 request");
+	return PP_OK;
 }
 
 static bool hop_header(const char *s, size_t n)

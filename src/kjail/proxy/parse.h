@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The proxy's request parsers: an HTTP request head (CONNECT or an
- * absolute-form http:// request) and SOCKS5's greeting and request. Pure
+ * absolute-form http:// request), a request head inside a tunnel (as the
+ * origin server reads it) and SOCKS5's greeting and request. Pure
  * and incremental: each takes the bytes received so far (buf, len) and
  * answers PP_NEED_MORE (call again with more), PP_OK (*used bytes make the
  * message; what follows is the client's payload) or PP_ERROR (*why: a
@@ -55,6 +56,32 @@ enum pp_status pp_http_head(const char *buf, size_t len, size_t max, struct pp_h
  * "Host: HOST[:PORT]" and "Connection: close". Returns its length, or 0
  * if it does not fit in cap. */
 size_t pp_http_rewrite(const char *buf, const struct pp_http *h, char *out, size_t cap);
+
+/* A request inside a tunnel (CONNECT or SOCKS5), as an origin server
+ * reads it: the same lines as pp_http_head, a target that is a /PATH, "*"
+ * (OPTIONS only) or an absolute http:// or https:// URL (its host into
+ * url_host; a server routes by it and ignores Host, RFC 9112 3.2.2);
+ * CONNECT is an error. What frames it, strictly, so that the proxy and
+ * the server find the same next request: at most one Content-Length (1 to
+ * 18 digits), at most one Transfer-Encoding and only "chunked", not both,
+ * not chunked in HTTP/1.0; at most one Upgrade. */
+struct pp_request {
+	bool has_host;               /* a Host header, maybe empty */
+	char host[PP_HOST_MAX];      /* its host ("" when none or empty) */
+	unsigned host_port;          /* its port; 0 when it names none */
+	char url_host[PP_HOST_MAX];  /* an absolute-form target's host, else "" */
+	unsigned url_port;           /* its port (80, 443 by the scheme) */
+	bool http10;
+	bool has_length;
+	unsigned long long length;   /* Content-Length */
+	bool chunked;                /* Transfer-Encoding: chunked */
+	bool upgrade;                /* an Upgrade header */
+	bool websocket;              /* and it asks for websocket, no more */
+	size_t head_len;             /* the whole head, its empty line included */
+};
+
+enum pp_status pp_http_request(const char *buf, size_t len, size_t max, struct pp_request *out,
+			       const char **why);
 
 enum pp_status pp_socks_greeting(const unsigned char *buf, size_t len, size_t *used,
 				 bool *noauth, const char **why);

@@ -10,6 +10,9 @@
  *
  * HTTP: CONNECT host:port (any TLS, no interception) and absolute-form
  * requests (GET http://host/path), sent on with a Connection: close.
+ * A tunnel's first bytes are read before they are relayed: the name a
+ * TLS ClientHello or an HTTP request in it carries must be one the rules
+ * allow for its destination (proxy/inspect.h).
  * SOCKS5: no authentication, the CONNECT command, IPv4, IPv6 and domain
  * name addresses. Every destination is checked against the rules
  * (proxy/rules.h) before anything is resolved; a name is resolved here (the
@@ -21,7 +24,7 @@
  *   {"time":"2026-12-02T05:00:00Z","proto":"connect"|"http"|"socks5",
  *    "host":H,"port":P,"verdict":"allowed"|"refused"|"failed",
  *    "reason":R|null,"rule":TEXT|null,"origin":ORIGIN|null,"address":A|null,
- *    "bytes_out":N,"bytes_in":N}
+ *    "sni":NAME|null,"http_host":NAME|null,"bytes_out":N,"bytes_in":N}
  * (a refused one when refused, an allowed one when it closes). "failed":
  * a request that could not be served though no rule refused it: a bad
  * request (host null), a name that does not resolve, a connect that

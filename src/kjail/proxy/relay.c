@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* Moving a tunnel's bytes: read and write through one buffer per
- * direction, one poll loop per connection for both directions. */
+ * direction, one poll loop per connection for both directions. The
+ * client's bytes may first pass a gate (proxy/inspect.h) that reads them
+ * in place: what it has not decided stays in the buffer behind what it
+ * let through, and more is read after it. */
 #include "config.h"
 
 #include "proxy/relay.h"
+#include "proxy/inspect.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,9 +39,14 @@ struct dir {
 	size_t cap;     /* the buffer's size */
 	size_t off;     /* where the unsent bytes start */
 	size_t pending; /* read from `from`, not yet written to `to` */
+	size_t held;    /* after them: read, not yet decided by the gate */
 	bool eof;       /* `from` ended */
 	bool done;      /* and `to` was shut down for writing */
 	unsigned long long moved;
+	struct inspect *gate; /* client->server: decides; server->client: feeds it */
+	struct dir *peer;
+	bool stale;     /* the gate has something new to decide on */
+	bool refused;
 };
 
 static bool again(void)
@@ -69,16 +79,70 @@ static void maybe_grow(struct dir *d)
 	}
 }
 
+/* The gate's verdict on the held bytes (pending is 0): false when it
+ * refused. */
+static bool decide(struct dir *d)
+{
+	d->stale = false;
+	long k = inspect_client(d->gate, d->buf + d->off, d->held, d->eof);
+	if (k < 0) {
+		d->refused = true;
+		return false;
+	}
+	if (d->gate->sink) {
+		d->off += (size_t)k; /* dropped */
+	} else {
+		d->pending = (size_t)k;
+		/* more may be decidable once these are sent */
+		d->stale = k > 0 && d->held > (size_t)k;
+	}
+	d->held -= (size_t)k;
+	if (inspect_done(d->gate)) {
+		d->pending += d->held;
+		d->held = 0;
+		d->gate = NULL;
+	}
+	return true;
+}
+
+/* The server's bytes, shown to the gate while it wants them. */
+static void watch(struct dir *d, const char *b, size_t n, bool eof)
+{
+	struct dir *up = d->peer;
+	if (!up || !up->gate || !inspect_wants_server(up->gate))
+		return;
+	inspect_server(up->gate, b, n, eof);
+	up->stale = true;
+}
+
 /* false: the direction failed (the connection ends) */
 static bool pump_in(struct dir *d)
 {
-	maybe_grow(d);
-	ssize_t r = recv(d->from, d->buf, d->cap, 0);
-	if (r > 0) {
-		d->pending = (size_t)r;
+	if (d->held > 0 && d->off > 0) {
+		memmove(d->buf, d->buf + d->off, d->held);
 		d->off = 0;
+	}
+	if (d->held == 0)
+		d->off = 0;
+	maybe_grow(d);
+	if (d->held >= d->cap) { /* the gate holds no more than INSPECT_HOLD_MAX */
+		d->refused = true;
+		return false;
+	}
+	char *at = d->buf + d->held;
+	ssize_t r = recv(d->from, at, d->cap - d->held, 0);
+	if (r > 0) {
+		if (d->gate) {
+			d->held += (size_t)r;
+			d->stale = true;
+		} else {
+			d->pending = (size_t)r;
+		}
+		watch(d, at, (size_t)r, false);
 	} else if (r == 0) {
 		d->eof = true;
+		d->stale = true;
+		watch(d, NULL, 0, true);
 	} else if (!again()) {
 		return false;
 	}
@@ -156,9 +220,11 @@ static bool dir_step(struct dir *d)
 		return true;
 	if (!d->eof && room(d) && !pump_in(d))
 		return false;
+	if (d->gate && d->stale && d->pending == 0 && !decide(d))
+		return false;
 	if (d->pending && !pump_out(d))
 		return false;
-	if (d->eof && d->pending == 0) {
+	if (d->eof && d->pending == 0 && d->held == 0) {
 		shutdown(d->to, SHUT_WR);
 		d->done = true;
 	}
@@ -175,31 +241,42 @@ static bool relay_steps(struct dir *up, struct dir *down)
 		size_t pend = up->pending + down->pending;
 		if (!dir_step(up) || !dir_step(down))
 			return false;
-		if (up->moved + down->moved == before && up->pending + down->pending == pend)
+		if (up->moved + down->moved == before && up->pending + down->pending == pend &&
+		    !(up->gate && up->stale && up->pending == 0))
 			return true;
 	}
 	return true;
 }
 
-void proxy_relay(int a, int b, const char *pre, size_t n, int idle_ms, int stop_fd,
+bool proxy_relay(int a, int b, const struct relay_start *st, int idle_ms, int stop_fd,
 		 unsigned long long *out, unsigned long long *in)
 {
-	struct dir up = { .from = a, .to = b }, down = { .from = b, .to = a };
+	struct dir up = { .from = a, .to = b, .gate = st->gate },
+		   down = { .from = b, .to = a, .peer = &up };
 	*out = *in = 0;
 	nonblock(a);
 	nonblock(b);
-	if (n > 0) {
-		if (!proxy_send_all(b, pre, n, idle_ms, stop_fd))
-			return;
-		*out = n;
+	if (st->nhead > 0) {
+		if (!proxy_send_all(b, st->head, st->nhead, idle_ms, stop_fd))
+			return true;
+		*out = st->nhead;
 	}
 	if (!dir_open(&up))
-		return;
+		return true;
 	if (!dir_open(&down)) {
 		dir_close(&up);
-		return;
+		return true;
 	}
-	while (!(up.done && down.done)) {
+	if (st->nearly > 0 && st->nearly <= up.cap) {
+		memcpy(up.buf, st->early, st->nearly);
+		if (up.gate)
+			up.held = st->nearly;
+		else
+			up.pending = st->nearly;
+	}
+	up.stale = up.gate != NULL;
+	bool ok = relay_steps(&up, &down);
+	while (ok && !(up.done && down.done)) {
 		short aev = 0, bev = 0;
 		want(&up, &aev, &bev);
 		want(&down, &bev, &aev);
@@ -215,11 +292,11 @@ void proxy_relay(int a, int b, const char *pre, size_t n, int idle_ms, int stop_
 			break;
 		if (r < 0)
 			continue;
-		if (!relay_steps(&up, &down))
-			break;
+		ok = relay_steps(&up, &down);
 	}
 	*out += up.moved;
 	*in = down.moved;
 	dir_close(&up);
 	dir_close(&down);
+	return !up.refused;
 }

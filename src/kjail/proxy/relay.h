@@ -6,12 +6,28 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct inspect;
+
+/* How a relay starts: what goes to the server first, and who watches. */
+struct relay_start {
+	const char *head;       /* sent to the server first, as it is */
+	size_t nhead;
+	const char *early;      /* the client's bytes read with its request */
+	size_t nearly;          /* (at most INSPECT_HOLD_MAX) */
+	struct inspect *gate;   /* NULL, or what decides the client's bytes
+				 * before they go (proxy/inspect.h) */
+};
+
 /* Moves bytes both ways between the client a and the server b (both
  * made non-blocking here) until both sides have ended or one fails, idle_ms
- * pass without a byte, or stop_fd becomes readable; first sends the n
- * bytes at pre to b. Half-closes pass through (shutdown(SHUT_WR)).
- * Counts a->b in *out and b->a in *in. */
-void proxy_relay(int a, int b, const char *pre, size_t n, int idle_ms, int stop_fd,
+ * pass without a byte, or stop_fd becomes readable; first sends st's head,
+ * then the client's early bytes and everything it sends after them,
+ * through st->gate if there is one: the client's bytes wait there until
+ * decided, the server's pass at once (the gate sees its first ones). Once
+ * the gate is done it is out of the way. Half-closes pass through
+ * (shutdown(SHUT_WR)). Counts a->b in *out and b->a in *in. false when the
+ * gate refused: the caller answers the client (st->gate says how). */
+bool proxy_relay(int a, int b, const struct relay_start *st, int idle_ms, int stop_fd,
 		 unsigned long long *out, unsigned long long *in);
 
 /* Sends all n bytes to fd (non-blocking or not) within timeout_ms; false

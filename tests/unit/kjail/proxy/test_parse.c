@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The proxy's request parsers (proxy/parse.c): HTTP heads and SOCKS5
- * messages, whole and byte by byte (every prefix of a good message is
- * NEED_MORE), the garbage they must refuse, and the head an absolute-form
- * request is sent on with. */
+/* The proxy's request parsers (proxy/parse.c): HTTP heads, the requests
+ * inside a tunnel and SOCKS5 messages, whole and byte by byte (every
+ * prefix of a good message is NEED_MORE), the garbage they must refuse,
+ * and the head an absolute-form request is sent on with. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -59,7 +59,8 @@ static void test_http_good(void **state)
 		{ "GET http://example.org?q HTTP/1.1\r\n\r\n", false, "example.org", 80, "?q" },
 		{ "GET http://[::1]:8080/x HTTP/1.1\r\nX-Tab:\tv\r\nX-Empty:\r\n\r\n", false, "::1",
 		  8080, "/x" },
-		{ "DELETE http://a.b/c HTTP/1.1\r\nX: caf\xc3\xa9\r\n\r\n", false, "a.b", 80, "/c" },
+		{ "DELETE http://a.b/c HTTP/1.1\r\nX: caf\xc3\xa9\r\n\r\n",
+		  false, "a.b", 80, "/c" },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
 		struct pp_http h;
@@ -151,6 +152,92 @@ static void test_http_bad(void **state)
 	strcat(many, "\r\n");
 	assert_int_equal(head(many, &h, &why), PP_ERROR);
 	assert_non_null(strstr(why, "too many"));
+}
+
+/* A request inside a tunnel, as the origin server reads it. */
+static void test_request(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *req;
+		const char *host;
+		unsigned host_port;
+		const char *url_host;
+		unsigned url_port;
+		unsigned long long length;
+		bool chunked, upgrade, websocket;
+	} t[] = {
+		{ "GET / HTTP/1.1\r\nHost: allowed.test\r\n\r\n",
+		  "allowed.test", 0, "", 0, 0, false, false, false },
+		{ "GET /a?b HTTP/1.1\r\nhost:\tAllowed.Test.:8080 \r\n\r\n",
+		  "Allowed.Test.", 8080, "", 0, 0, false, false, false },
+		{ "GET / HTTP/1.1\r\nHost: [2001:db8::1]:443\r\n\r\n",
+		  "2001:db8::1", 443, "", 0, 0, false, false, false },
+		{ "GET / HTTP/1.0\n\n", "", 0, "", 0, 0, false, false, false },
+		{ "GET / HTTP/1.1\r\nHost:\r\n\r\n", "", 0, "", 0, 0, false, false, false },
+		{ "OPTIONS * HTTP/1.1\r\nHost: a.b\r\n\r\n",
+		  "a.b", 0, "", 0, 0, false, false, false },
+		{ "GET http://other.test/x HTTP/1.1\r\nHost: allowed.test\r\n\r\n",
+		  "allowed.test", 0, "other.test", 80, 0, false, false, false },
+		{ "GET HTTPS://other.test:8443 HTTP/1.1\r\n\r\n",
+		  "", 0, "other.test", 8443, 0, false, false, false },
+		{ "POST / HTTP/1.1\r\nContent-Length:  0012 \r\n\r\n",
+		  "", 0, "", 0, 12, false, false, false },
+		{ "POST / HTTP/1.1\r\nTransfer-Encoding: CHUNKED\r\n\r\n",
+		  "", 0, "", 0, 0, true, false, false },
+		{ "GET / HTTP/1.1\r\nUpgrade: WebSocket\r\n\r\n",
+		  "", 0, "", 0, 0, false, true, true },
+		{ "GET / HTTP/1.1\r\nUpgrade: h2c\r\n\r\n", "", 0, "", 0, 0, false, true, false },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct pp_request q;
+		const char *why = NULL;
+		size_t n = strlen(t[i].req);
+		for (size_t j = 0; j < n; j++)
+			if (pp_http_request(t[i].req, j, MAX, &q, &why) != PP_NEED_MORE)
+				fail_msg("prefix %zu of %s: %s", j, t[i].req, why ? why : "OK");
+		if (pp_http_request(t[i].req, n, MAX, &q, &why) != PP_OK)
+			fail_msg("%s: %s", t[i].req, why);
+		assert_int_equal(q.head_len, n);
+		assert_string_equal(q.host, t[i].host);
+		assert_int_equal(q.host_port, t[i].host_port);
+		assert_string_equal(q.url_host, t[i].url_host);
+		assert_int_equal(q.url_port, t[i].url_port);
+		assert_int_equal(q.length, t[i].length);
+		assert_int_equal(q.chunked, t[i].chunked);
+		assert_int_equal(q.upgrade, t[i].upgrade);
+		assert_int_equal(q.websocket, t[i].websocket);
+	}
+	static const char *const bad[] = {
+		"CONNECT a.b:443 HTTP/1.1\r\n\r\n",
+		"GET a.b HTTP/1.1\r\n\r\n",
+		"GET ftp://a.b/ HTTP/1.1\r\n\r\n",
+		"GET http://u@a.b/ HTTP/1.1\r\n\r\n",
+		"GET /#f HTTP/1.1\r\n\r\n",
+		"GET * HTTP/1.1\r\n\r\n",
+		"GET / HTTP/1.1\r\nHost: a b\r\n\r\n",
+		"GET / HTTP/1.1\r\nHost: a.b:\r\n\r\n",
+		"GET / HTTP/1.1\r\nHost: a.b:0\r\n\r\n",
+		"GET / HTTP/1.1\r\nHost: a.b\r\nHost: a.b\r\n\r\n",
+		"GET / HTTP/1.1\r\nContent-Length: 1,1\r\n\r\n",
+		"GET / HTTP/1.1\r\nContent-Length: +1\r\n\r\n",
+		"GET / HTTP/1.1\r\nContent-Length:\r\n\r\n",
+		"GET / HTTP/1.1\r\nContent-Length: 1234567890123456789\r\n\r\n",
+		"GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n",
+		"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 1\r\n\r\n",
+		"GET / HTTP/1.1\r\nTransfer-Encoding: identity\r\n\r\n",
+		"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
+		"GET / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n",
+		"GET / HTTP/1.1\r\nUpgrade: websocket\r\nUpgrade: websocket\r\n\r\n",
+		"GET / HTTP/1.1\r\nX: a\r\n b\r\n\r\n",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct pp_request q;
+		const char *why = NULL;
+		if (pp_http_request(bad[i], strlen(bad[i]), MAX, &q, &why) != PP_ERROR)
+			fail_msg("accepted: %s", bad[i]);
+		assert_non_null(why);
+	}
 }
 
 static void test_rewrite(void **state)
@@ -267,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_http_good),
 		cmocka_unit_test(test_http_bad),
+		cmocka_unit_test(test_request),
 		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_socks),
 	};
