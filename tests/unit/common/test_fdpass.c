@@ -2,9 +2,9 @@
 /* fdpass.c over a socketpair: descriptors and their tags arrive together,
  * close-on-exec; malformed messages (no descriptor, a tag without its
  * NUL, more descriptors than asked for) are EPROTO with nothing left
- * open; a hang-up is 0. Then the way kjail uses it: proxy_spawn() takes a
- * listener over the socket, answers 'k', refuses a host no rule allows,
- * and ends on proxy_stop(). */
+ * open; a hang-up is 0. Then the way kjail uses it: proxy_spawn() starts
+ * the built kjail-proxy, which takes a listener over the socket, answers
+ * 'k', refuses a host no rule allows, and ends on proxy_stop(). */
 #include "config.h"
 
 #include <stdarg.h>
@@ -150,7 +150,7 @@ static void test_spawn(void **state)
 	int sp[2];
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp), 0);
 	int stop = -1;
-	pid_t pid = proxy_spawn(&c, sp[1], &stop);
+	pid_t pid = proxy_spawn(KJ_TOP_BUILDDIR "/" PROXY_PROGRAM, &c, sp[1], &stop);
 	assert_true(pid > 0);
 	close(sp[1]);
 	unsigned short port;
