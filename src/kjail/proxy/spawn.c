@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The proxy's process (see proxy.h): forked from kjail, dies with it,
  * executes kjail-proxy with four descriptors and no environment, takes
- * its configuration over a socket, and serves until told to stop. */
+ * its configuration over a socket, and is waited for when told to stop. */
 #include "config.h"
 
 #include "proxy/handoff.h"
@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -132,21 +133,62 @@ pid_t proxy_spawn(const char *prog, const struct proxy_config *c, int ctl_fd, in
 	return pid;
 }
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Blocks until pid has ended or the deadline has passed: poll on a pidfd
+ * where there is one (Linux 5.3); else waitpid(WNOHANG) between waits
+ * that double from 1 ms to 64 ms (macOS), so an exit is seen at most as
+ * late again as it took, and never more than 64 ms late. True with *st
+ * once pid has been reaped. */
+static bool wait_until(pid_t pid, long long deadline, int *st)
+{
+#if defined(__linux__) && defined(SYS_pidfd_open)
+	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pfd >= 0) {
+		for (;;) {
+			long long left = deadline - now_ms();
+			struct pollfd pf = { pfd, POLLIN, 0 };
+			int r = left > 0 ? poll(&pf, 1, (int)left) : 0;
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		close(pfd);
+		pid_t r;
+		while ((r = waitpid(pid, st, WNOHANG)) < 0 && errno == EINTR)
+			;
+		return r == pid;
+	}
+#endif
+	for (long step = 1;; step = step < 64 ? step * 2 : 64) {
+		pid_t r = waitpid(pid, st, WNOHANG);
+		if (r == pid)
+			return true;
+		if (r < 0 && errno != EINTR)
+			return false;
+		long long left = deadline - now_ms();
+		if (left <= 0)
+			return false;
+		long ms = step < left ? step : (long)left;
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+}
+
 int proxy_stop(pid_t pid, int stop_wfd)
 {
 	int st = 0;
+	long long deadline = now_ms() + PROXY_STOP_DEADLINE_MS;
 	close(stop_wfd);
 	/* it stops at once and waits a few seconds for its connections;
-	 * past that, it is killed */
-	for (int i = 0; i < 100; i++) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-		if (r == pid)
-			return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
-	}
+	 * past the deadline, it is killed */
+	if (wait_until(pid, deadline, &st))
+		return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;

@@ -25,7 +25,13 @@ enum { PROXY_FD_CTL = 3, PROXY_FD_LOG = 4, PROXY_FD_STOP = 5, PROXY_FD_CONFIG = 
  * why on stderr and never answers 'k'. */
 pid_t proxy_spawn(const char *prog, const struct proxy_config *c, int ctl_fd, int *stop_wfd);
 
-/* Ends the proxy: closes stop_wfd and waits for pid. 0 if it ended well. */
+/* How long proxy_stop() waits before it kills the proxy: the proxy's own
+ * wait for its connections (proxy/serve.c) and a margin. */
+#define PROXY_STOP_DEADLINE_MS 10000
+
+/* Ends the proxy: closes stop_wfd and waits for pid, blocking (a pidfd
+ * where the kernel has them) until it ends or the deadline has passed,
+ * then SIGKILL. 0 if it ended well by itself. */
 int proxy_stop(pid_t pid, int stop_wfd);
 
 #endif
