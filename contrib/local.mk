@@ -48,6 +48,7 @@ AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)'; export MAKE;
 
 print-install-dirs:
 	@echo 'bindir=$(bindir)'
+	@echo 'pkglibexecdir=$(pkglibexecdir)'
 	@echo 'man1dir=$(man1dir)'
 	@echo 'man5dir=$(man5dir)'
 	@echo 'bashcompletiondir=$(bashcompletiondir)'

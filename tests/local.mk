@@ -115,3 +115,15 @@ tests_helpers_proxy_run_SOURCES = tests/helpers/proxy-run.c
 tests_helpers_proxy_run_LDADD = $(KJAIL_LIBS)
 TESTS += tests/integration/proxy-engine.test
 EXTRA_DIST += tests/integration/proxy-engine.test tests/helpers/proxy-peer.py
+
+# The proxy's privileges (issue 38): kjail-proxy's identity, capabilities,
+# filter and environment read from /proc while it serves a jail, and its
+# confinement tried call by call through the function it applies it with.
+if OS_LINUX
+check_PROGRAMS += tests/helpers/proxy-sandbox-try
+tests_helpers_proxy_sandbox_try_SOURCES = tests/helpers/proxy-sandbox-try.c tests/helpers/errname.h
+tests_helpers_proxy_sandbox_try_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+tests_helpers_proxy_sandbox_try_LDADD = $(KJAIL_LIBS)
+endif
+TESTS += tests/integration/proxy-privsep.test
+EXTRA_DIST += tests/integration/proxy-privsep.test tests/helpers/dns-answer.py

@@ -41,9 +41,11 @@ tests_unit_common_test_jsonw_LDADD = $(COMMON_LIBS) $(JANSSON_LIBS) $(CMOCKA_LIB
 tests_unit_common_test_strpool_SOURCES = tests/unit/common/test_strpool.c
 tests_unit_common_test_strpool_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_common_test_strpool_LDADD = $(COMMON_LIBS) $(CMOCKA_LIBS)
-# test_fdpass hands descriptors to a real proxy_spawn: it links kjail.
+# test_fdpass hands descriptors to a real proxy_spawn: it links kjail and
+# runs the built kjail-proxy.
 check_PROGRAMS += tests/unit/common/test_fdpass
 TESTS += tests/unit/common/test_fdpass
 tests_unit_common_test_fdpass_SOURCES = tests/unit/common/test_fdpass.c
 tests_unit_common_test_fdpass_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_common_test_fdpass_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_TOP_BUILDDIR='"$(abs_top_builddir)"'
 tests_unit_common_test_fdpass_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

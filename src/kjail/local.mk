@@ -57,15 +57,28 @@ libkjail_a_SOURCES = \
 	src/kjail/proxy/conn.h src/kjail/proxy/log.h src/kjail/proxy/relay.h src/kjail/proxy/serve.h \
 	src/kjail/proxy/spawn.h \
 	src/kjail/proxy/serve.c src/kjail/proxy/relay.c src/kjail/proxy/log.c \
-	src/kjail/proxy/spawn.c
+	src/kjail/proxy/spawn.c \
+	src/kjail/proxy/handoff.c src/kjail/proxy/handoff.h \
+	src/kjail/proxy/privdrop.c src/kjail/proxy/privdrop.h \
+	src/kjail/proxy/sandbox.c src/kjail/proxy/sandbox.h
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS) $(PTHREAD_CFLAGS)
 libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
+
+# The egress proxy's program (proxy/kjail-proxy.c), executed by kjail for
+# --allow-host: its own image, with only the proxy's code linked in (the
+# archive's other objects stay out), on Linux and macOS alike. Not a mode
+# of kjail-entry: that one runs inside the jail, links no jansson,
+# libseccomp or threads, and must stay small; this one runs outside it.
+pkglibexec_PROGRAMS = kjail-proxy
+kjail_proxy_SOURCES = src/kjail/proxy/kjail-proxy.c
+kjail_proxy_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(PTHREAD_CFLAGS)
+kjail_proxy_LDADD = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS) $(PTHREAD_LIBS)
 
 # The jail's first program (entry/core.c): Landlock, the user's stderr and
 # signal dispositions back, descriptor hygiene, exec. One program, the same
 # in every build.
 if OS_LINUX
-pkglibexec_PROGRAMS = kjail-entry
+pkglibexec_PROGRAMS += kjail-entry
 kjail_entry_SOURCES = src/kjail/entry/entry.c src/kjail/entry/core.c src/kjail/entry/entry.h \
 	src/kjail/entry/abi.h src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
 	src/common/fdpass.c src/common/fdpass.h \
@@ -213,6 +226,19 @@ TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
 tests_unit_kjail_proxy_test_rules_SOURCES = tests/unit/kjail/proxy/test_rules.c
 tests_unit_kjail_proxy_test_rules_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# kjail-proxy's own parts (issue 38): what kjail hands it, who it becomes.
+check_PROGRAMS += tests/unit/kjail/proxy/test_handoff
+TESTS += tests/unit/kjail/proxy/test_handoff
+tests_unit_kjail_proxy_test_handoff_SOURCES = tests/unit/kjail/proxy/test_handoff.c
+tests_unit_kjail_proxy_test_handoff_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_proxy_test_handoff_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+if OS_LINUX
+check_PROGRAMS += tests/unit/kjail/proxy/test_privdrop
+TESTS += tests/unit/kjail/proxy/test_privdrop
+tests_unit_kjail_proxy_test_privdrop_SOURCES = tests/unit/kjail/proxy/test_privdrop.c
+tests_unit_kjail_proxy_test_privdrop_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_proxy_test_privdrop_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+endif
 tests_unit_kjail_proxy_test_parse_SOURCES = tests/unit/kjail/proxy/test_parse.c
 tests_unit_kjail_proxy_test_parse_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_parse_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
@@ -243,6 +269,23 @@ tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/pars
 		src/kjail/proxy/tls.h src/kjail/proxy/inspect.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROXY_SRCS)
+
+# libFuzzer harness for what kjail hands its proxy program (issue 38):
+# any bytes, and a message accepted is one the writer makes (seeds in
+# tests/fuzz/corpus/handoff).
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_handoff
+endif
+EXTRA_DIST += tests/fuzz/fuzz_handoff.c
+CLEANFILES += tests/fuzz/fuzz_handoff
+FUZZ_HANDOFF_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_handoff.c \
+	$(srcdir)/src/kjail/proxy/handoff.c \
+	$(srcdir)/src/kjail/proxy/rules.c \
+	$(srcdir)/src/common/util.c
+tests/fuzz/fuzz_handoff: $(FUZZ_HANDOFF_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/handoff.h src/kjail/proxy/rules.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_HANDOFF_SRCS) $(LIBBSD_LIBS)
 
 # --device=gpu (issue 30): the builder from a table of /dev layouts.
 check_PROGRAMS += tests/unit/kjail/policy/test_device

@@ -99,6 +99,21 @@ static bool add_writable(int ruleset, const char *path)
 	return ok;
 }
 
+/* When the rules were all added (rc LL_APPLIED): no_new_privs, then the
+ * ruleset fd enforced on this process; closes fd either way. */
+static int enforce(int fd, int rc, char *err, size_t errlen)
+{
+	if (rc == LL_APPLIED && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		fmt_into(err, errlen, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
+		rc = LL_FAILED;
+	} else if (rc == LL_APPLIED && syscall(__NR_landlock_restrict_self, fd, 0) < 0) {
+		fmt_into(err, errlen, "landlock_restrict_self: %s", strerror(errno));
+		rc = LL_FAILED;
+	}
+	close(fd);
+	return rc;
+}
+
 int landlock_apply(const char *const *rw, size_t nrw, const int std[3], bool mounts,
 		   char *err, size_t errlen)
 {
@@ -141,15 +156,60 @@ int landlock_apply(const char *const *rw, size_t nrw, const int std[3], bool mou
 			rc = LL_FAILED;
 		}
 	}
-	if (rc == LL_APPLIED && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
-		fmt_into(err, errlen, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
-		rc = LL_FAILED;
-	} else if (rc == LL_APPLIED && syscall(__NR_landlock_restrict_self, fd, 0) < 0) {
-		fmt_into(err, errlen, "landlock_restrict_self: %s", strerror(errno));
-		rc = LL_FAILED;
+	return enforce(fd, rc, err, errlen);
+}
+
+/* Every file-system right of ABI abi, as the kernel numbers them: 13 in
+ * ABI 1, REFER from 2, TRUNCATE from 3, IOCTL_DEV from 5. */
+static uint64_t fs_rights(int abi)
+{
+	uint64_t all = (1ULL << 13) - 1;
+	if (abi >= 2)
+		all |= LL_FS_REFER;
+	if (abi >= 3)
+		all |= LL_FS_TRUNCATE;
+	if (abi >= 5)
+		all |= 1ULL << 15;
+	return all;
+}
+
+#define KJ_LL_FS_READ_FILE (1ULL << 2)
+#define KJ_LL_FS_READ_DIR (1ULL << 3)
+#define KJ_LL_NET_BIND_TCP (1ULL << 0)
+#define KJ_LL_NET_ABI 4
+
+int landlock_restrict_reads(const char *const *ro, size_t nro, char *err, size_t errlen)
+{
+	int abi = landlock_abi();
+	if (abi < 1)
+		return LL_UNSUPPORTED;
+	struct kj_ruleset_attr attr = {
+		.handled_access_fs = fs_rights(abi),
+		.handled_access_net = abi >= KJ_LL_NET_ABI ? KJ_LL_NET_BIND_TCP : 0,
+		.scoped = abi >= LANDLOCK_SCOPES_ABI
+				  ? KJ_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | KJ_LANDLOCK_SCOPE_SIGNAL
+				  : 0,
+	};
+	/* the longer attribute, as in landlock_apply() */
+	int fd = (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof attr, 0);
+	if (fd < 0) {
+		fmt_into(err, errlen, "landlock_create_ruleset: %s", strerror(errno));
+		return LL_FAILED;
 	}
-	close(fd);
-	return rc;
+	int rc = LL_APPLIED;
+	for (size_t i = 0; i < nro && rc == LL_APPLIED; i++) {
+		int d = open(ro[i], O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (d < 0 && (errno == ENOENT || errno == ENOTDIR))
+			continue;
+		struct kj_path_beneath pb = { KJ_LL_FS_READ_FILE | KJ_LL_FS_READ_DIR, d };
+		if (d < 0 || syscall(__NR_landlock_add_rule, fd, KJ_LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0) {
+			fmt_into(err, errlen, "readable directory %s: %s", ro[i], strerror(errno));
+			rc = LL_FAILED;
+		}
+		if (d >= 0)
+			close(d);
+	}
+	return enforce(fd, rc, err, errlen);
 }
 #else
 /* Landlock is Linux's: nothing to apply, and the status says so. */
@@ -168,6 +228,12 @@ int landlock_apply(const char *const *rw, size_t nrw, const int std[3], bool mou
 		   char *err, size_t errlen)
 {
 	(void)rw, (void)nrw, (void)std, (void)mounts, (void)err, (void)errlen;
+	return LL_UNSUPPORTED;
+}
+
+int landlock_restrict_reads(const char *const *ro, size_t nro, char *err, size_t errlen)
+{
+	(void)ro, (void)nro, (void)err, (void)errlen;
 	return LL_UNSUPPORTED;
 }
 #endif

@@ -27,6 +27,15 @@ enum { LL_APPLIED = 0, LL_UNSUPPORTED = 1, LL_FAILED = -1 };
 int landlock_apply(const char *const *rw, size_t nrw, const int std[3], bool mounts,
 		   char *err, size_t errlen);
 
+/* For a process outside the jail that reads a few directories and writes
+ * no file (kjail's proxy): every file-system right the kernel's ABI
+ * knows is handled and only reading files and listing directories under
+ * the directories ro is granted (a directory that does not exist is
+ * skipped); with ABI 4, binding a TCP port is refused; with ABI 6, the
+ * scopes of landlock_apply(). Sets no_new_privs. LL_UNSUPPORTED without
+ * Landlock. */
+int landlock_restrict_reads(const char *const *ro, size_t nro, char *err, size_t errlen);
+
 /* One line on what Landlock gives on this kernel, for --explain and
  * --doctor; mounts: the jail runs with its write rules off
  * (JAIL_USERNS_MOUNTS, --allow-userns), so only the scopes apply. */

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The egress proxy: what a jail with --allow-host reaches the network
- * through. It runs outside the jail, in a process kjail starts for the
- * jail's lifetime, and serves listeners that the jail's entry program made
- * inside the jail's own network namespace (127.0.0.1:PROXY_HTTP_PORT and
- * :PROXY_SOCKS_PORT there) and handed over a Unix socket (fdpass.h): the
- * proxy accepts on them directly, so no relay runs inside the jail and
- * nothing needs privilege. If the proxy dies, the listeners close with it
- * and the jail has no network at all.
+ * through. It runs outside the jail, as a program of its own
+ * (kjail-proxy, proxy/kjail-proxy.c) that kjail starts for the jail's
+ * lifetime and that gives up its privileges before it reads anything from
+ * the jail (proxy/privdrop.h, proxy/sandbox.h). It serves listeners that
+ * the jail's entry program made inside the jail's own network namespace
+ * (127.0.0.1:PROXY_HTTP_PORT and :PROXY_SOCKS_PORT there) and handed over
+ * a Unix socket (fdpass.h): the proxy accepts on them directly, so no
+ * relay runs inside the jail and nothing needs privilege. If the proxy
+ * dies, the listeners close with it and the jail has no network at all.
  *
  * HTTP: CONNECT host:port (any TLS, no interception) and absolute-form
  * requests (GET http://host/path), sent on with a Connection: close.

@@ -8,10 +8,13 @@
 #include "proxy/proxy.h"
 #include "proxy/log.h"
 #include "proxy/spawn.h"
+#include "run/locate.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -74,9 +77,16 @@ void egress_start(struct egress_run *e, const struct plan *pl)
 	if (pl->net != NET_ALLOWLIST)
 		return;
 	struct proxy_config c = { .rules = pl->allow, .nrules = pl->nallow, .log_fd = e->log_w };
-	e->pid = proxy_spawn(&c, e->ctl[0], &e->stop);
-	if (e->pid < 0)
+	char err[PATH_MAX * 3 + 256];
+	_cleanup_free_ char *prog = proxy_helper_find(err, sizeof err);
+	if (prog)
+		e->pid = proxy_spawn(prog, &c, e->ctl[0], &e->stop);
+	if (e->pid < 0) {
+		egress_close(e); /* the log's directory goes too */
+		if (!prog)
+			die("%s", err);
 		die("cannot start the proxy for --allow-host; nothing was run");
+	}
 	/* the proxy holds its own copies now */
 	close_fd(&e->ctl[0]);
 	close_fd(&e->log_w);
@@ -145,7 +155,11 @@ bool egress_doctor(char *msg, size_t len)
 	}
 	struct proxy_config c = { .log_fd = -1 };
 	int stop = -1;
-	pid_t pid = proxy_spawn(&c, ctl[0], &stop);
+	char err[PATH_MAX * 3 + 256];
+	_cleanup_free_ char *prog = proxy_helper_find(err, sizeof err);
+	if (!prog)
+		fprintf(stderr, "kjail: %s\n", err);
+	pid_t pid = prog ? proxy_spawn(prog, &c, ctl[0], &stop) : -1;
 	close(ctl[0]);
 	static const char *const tags[] = { "http", "socks5" };
 	char k = 0;

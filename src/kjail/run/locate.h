@@ -12,9 +12,10 @@ const char *bwrap_search_list(void);
 
 #include <stddef.h>
 
-/* kjail's own binary, its real path (/proc/self/exe), where its entry
- * program is looked for; "" off Linux, where there is none. Allocated;
- * dies when it cannot be read. */
+/* kjail's own binary, its real path (/proc/self/exe; on macOS
+ * _NSGetExecutablePath, "" when it cannot say), where its programs are
+ * looked for; "" elsewhere. Allocated; on Linux dies when it cannot be
+ * read. */
 char *kjail_self(void);
 
 /* The jail's entry program, kjail-entry: next to kjail's own binary self
@@ -23,5 +24,10 @@ char *kjail_self(void);
  * naming where it looked in err when none has it. Off Linux (no bwrap
  * backend, no kjail-entry): NULL, err empty. */
 char *entry_helper_find(const char *self, char *err, size_t errlen);
+
+/* The proxy program, kjail-proxy (proxy/spawn.h), looked for in the same
+ * places from kjail's own binary; on macOS too. Allocated; NULL with one
+ * line naming where it looked in err when none has it. */
+char *proxy_helper_find(char *err, size_t errlen);
 
 #endif

@@ -12,6 +12,7 @@
 #include "proxy/proxy.h"
 #include "proxy/log.h"
 #include "proxy/spawn.h"
+#include "run/locate.h"
 #include "entry/entry.h"
 
 #include <errno.h>
@@ -187,7 +188,11 @@ static KJ_NORETURN void run_with_proxy(const struct plan *pl, struct strv *argv)
 		die_errno("cannot create the proxy's log %s", log_path);
 	struct proxy_config c = { .rules = pl->allow, .nrules = pl->nallow, .log_fd = log_w };
 	int stop = -1;
-	pid_t proxy = proxy_spawn(&c, ctl[0], &stop);
+	char err[PATH_MAX * 3 + 256];
+	_cleanup_free_ char *prog = proxy_helper_find(err, sizeof err);
+	if (!prog)
+		die("%s", err);
+	pid_t proxy = proxy_spawn(prog, &c, ctl[0], &stop);
 	if (proxy < 0)
 		die("cannot start the proxy for --allow-host; nothing was run");
 	close(ctl[0]);
