@@ -5,6 +5,7 @@
 #
 #   programs.kli = {
 #     enable = true;
+#     apiKeyFile = "~/.config/kli/api-key";   # a kjail secret under `sandbox`
 #     settings.capabilities = [ "file/read" "file/write under src/" "process/exec" ];
 #     sandbox = {
 #       network = true;
@@ -169,8 +170,25 @@ in
         .kli/config.ini (which may only narrow). Keys: `capabilities` (a
         list; `[ ]` grants nothing), `profile`, `profiles.NAME` (`extends`,
         `capabilities`), `model` (`base-url`, `model`, `api-key-file`,
-        `api-key-env`, `timeout`, `retries`) and `bash.env-allowlist`.
+        `api-key-env`, `api-key-secret`, `timeout`, `retries`) and
+        `bash.env-allowlist`. Prefer `apiKeyFile` for the key.
         No secrets: the store is readable by every local user.
+      '';
+    };
+
+    apiKeyFile = mkOption {
+      type = types.nullOr types.str;
+      default = null;
+      example = "~/.config/kli/api-key";
+      description = ''
+        The model's API key file (absolute or `~/`), read when kli starts,
+        never copied into the store. With `sandbox` set, the wrapper passes
+        it as a kjail secret (`kjail --secret model=FILE`) and kli's config
+        says `api-key-secret = model`: kjail reads the file outside the
+        jail, masks it inside and hands the key to kli on a descriptor,
+        which kli closes before any tool runs, so no tool can read the key.
+        Without `sandbox` it becomes `api-key-file = FILE`. Beside a key
+        named in `settings.model` it is an evaluation error.
       '';
     };
 
@@ -206,7 +224,7 @@ in
       readOnly = true;
       default = kliLib.mkConfiguredKli {
         inherit pkgs;
-        inherit (cfg) package settings sandbox;
+        inherit (cfg) package settings sandbox apiKeyFile;
       };
       defaultText = literalExpression "the wrapped (or configured) kli";
       description = "The kli put on PATH: the kjail wrapper when `sandbox` is set, else the configured kli.";

@@ -314,6 +314,18 @@ let
   # Each must be an evaluation error whose message holds `message`
   # (nix-eval.test checks the text, which tryEval cannot see).
   errorCases = {
+    api-key-file-twice = {
+      expr = (evalKli { user = { enable = true; apiKeyFile = "~/k"; settings.model.api-key-env = "KEY"; sandbox = { }; }; }).cfg.finalPackage.env.script;
+      message = ''kli: apiKeyFile: settings.model.api-key-env names the key too; keep one'';
+    };
+    api-key-file-relative = {
+      expr = (evalKli { user = { enable = true; apiKeyFile = "k"; sandbox = { }; }; }).cfg.finalPackage.env.script;
+      message = ''kli: apiKeyFile: "k" is a relative path'';
+    };
+    bad-api-key-secret = {
+      expr = kliLib.kliIni { model.api-key-secret = "Model"; };
+      message = ''kli: settings.model.api-key-secret: "Model" is not a kjail secret's name'';
+    };
     relative-writable = {
       expr = kliLib.kjailIni { writablePaths = [ "relative/dir" ]; };
       message = ''kli: sandbox.writablePaths: "relative/dir" is a relative path; write it absolute'';
@@ -620,6 +632,24 @@ let
         kjailConfig = storePath "kjail.ini";
         kli = "${basePkg}/bin/kli";
       }))
+    # apiKeyFile: the key as a kjail secret under a sandbox
+    (ok "module: apiKeyFile under a sandbox: the wrapper passes --secret model=FILE"
+      (let p = (evalKli { user = { enable = true; apiKeyFile = "~/.config/kli/api-key"; sandbox = { }; }; }).cfg.finalPackage;
+       in hasInfix "--config '${storePath "kjail.ini"}' --secret 'model=~/.config/kli/api-key' -- '" p.env.script))
+    (ok "module: apiKeyFile under a sandbox: kli's config says api-key-secret = model, no key file"
+      (let p = (evalKli { user = { enable = true; apiKeyFile = "/home/u/.kli-key"; sandbox = { }; }; }).cfg.finalPackage;
+       in b.elem "api-key-secret = model" (lines p.kliConfig.text)
+          && !(hasInfix "api-key-file" p.kliConfig.text) && !(hasInfix "/home/u/.kli-key" p.kliConfig.text)))
+    (ok "module: apiKeyFile without a sandbox: api-key-file = FILE (no jail to hand it over)"
+      (let p = (evalKli { user = { enable = true; apiKeyFile = "/home/u/.kli-key"; }; }).cfg.finalPackage;
+       in b.elem "api-key-file = /home/u/.kli-key" (lines p.kliSystemConfig.text)
+          && !(hasInfix "api-key-secret" p.kliSystemConfig.text)))
+    (ok "module: no apiKeyFile: the wrapper passes no --secret"
+      (!(hasInfix "--secret" (evalKli { user = { enable = true; sandbox = { }; }; }).cfg.finalPackage.env.script)))
+    (ok "kliIni: settings.model.api-key-secret is written as is"
+      (b.elem "api-key-secret = my-key" (lines (kliLib.kliIni { model.apiKeySecret = "my-key"; }))))
+    (throws "wrapperScript: a secret that is not NAME=PATH is refused"
+      (kliLib.wrapperScript (wrapperArgs // { secrets = [ "Model=/x" ]; })))
     (ok "mkConfiguredKli: the build installs it as bin/kli and checks the policy with kjail"
       (hasInfix "cp \"$scriptPath\" \"$out/bin/kli\"" sandboxed.buildCommand
        && hasInfix "bin/kjail --config ${storePath "kjail.ini"} --explain" sandboxed.buildCommand))
@@ -636,7 +666,7 @@ let
 
     # module.nix
     (eq "module: the options of programs.kli"
-      (b.attrNames nixosOff.decl) [ "enable" "finalPackage" "package" "sandbox" "settings" ])
+      (b.attrNames nixosOff.decl) [ "apiKeyFile" "enable" "finalPackage" "package" "sandbox" "settings" ])
     (eq "module: defaults: disabled, no settings, no sandbox"
       [ nixosOff.cfg.enable nixosOff.cfg.settings nixosOff.cfg.sandbox ] [ false { } null ])
     (eq "module: the default package is nix/package.nix" nixosOff.cfg.package.outPath basePkg.outPath)

@@ -43,7 +43,7 @@ _kjail()
 			break
 			;;
 		--workspace | --writable | --deny-read | --deny-env | --keep-env | \
-			--config | --backend | --allow-host | --device | --allow-socket | --cache)
+			--config | --backend | --allow-host | --device | --allow-socket | --secret | --cache)
 			need=$w
 			;;
 		--explain) explain=1 ;;
@@ -122,11 +122,14 @@ _kjail()
 		_kjail_add -W 'ssh-agent gpg-agent docker podman system-bus' -- "$cur"
 		_kjail_add -f -- "$cur"
 		;;
+	--secret)
+		# NAME=PATH or NAME=env:VAR: the user's to type
+		;;
 	*)
 		if ((cmd == 0 && !dashdash)) && [[ $cur == -* ]]; then
 			_kjail_add -W '-C --workspace -w --writable -r --deny-read
 				-e --deny-env -k --keep-env -n --no-network --network
-				--nested-userns --no-defaults --allow-userns --allow-host --device --allow-socket --cache
+				--nested-userns --no-defaults --allow-userns --allow-host --device --allow-socket --secret --cache
 				--no-cache --cache-list --cache-prune --config
 				--backend --print --explain --json -v --verbose --doctor -h --help
 				-V --version' -- "$cur"

@@ -15,6 +15,7 @@ libkjail_a_SOURCES = \
 	src/kjail/planner/planner.c src/kjail/planner/planner.h src/kjail/planner/checks.c src/kjail/planner/masks.c \
 	src/kjail/planner/mask-aliases.c src/kjail/planner/mountinfo.c src/kjail/planner/mountinfo.h \
 	src/kjail/policy/sockets.c src/kjail/policy/sockets.h src/kjail/planner/socket-plan.c \
+	src/kjail/policy/secret.c src/kjail/policy/secret.h src/kjail/run/secret.c src/kjail/run/secret.h \
 	src/kjail/planner/protected.c src/kjail/planner/protected.h src/kjail/planner/protect.c \
 	src/kjail/planner/protect-git.c src/kjail/planner/protect-home.c src/kjail/planner/protect-path.c \
 	src/kjail/git/reader.c src/kjail/git/reader.h src/kjail/git/link.c src/kjail/git/link.h \

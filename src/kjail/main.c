@@ -18,6 +18,7 @@
 #include "run/hints.h"
 #include "run/locate.h"
 #include "run/stdio_guard.h"
+#include "policy/secret.h"
 #include "policy/sockets.h"
 #include "run/probe.h"
 #include "run/caches.h"
@@ -40,7 +41,7 @@ enum {
 	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST,
 	OPT_DEVICE,
 	OPT_ALLOW_SOCKET,
-	OPT_CACHE, OPT_NO_CACHE, OPT_CACHE_LIST, OPT_CACHE_PRUNE,
+	OPT_CACHE, OPT_NO_CACHE, OPT_CACHE_LIST, OPT_CACHE_PRUNE, OPT_SECRET,
 };
 
 static const char short_opts[] = "+:C:w:r:e:k:nvhV";
@@ -55,6 +56,7 @@ static const struct option long_opts[] = {
 	{ "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "allow-socket", required_argument, NULL, OPT_ALLOW_SOCKET },
+	{ "secret", required_argument, NULL, OPT_SECRET },
 	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 	{ "cache-list", no_argument, NULL, OPT_CACHE_LIST },
@@ -98,6 +100,10 @@ static void usage(FILE *out)
 	      "      --allow-socket=NAME|PATH  let the jail reach this one Unix socket: a\n"
 	      "                         path, or ssh-agent, gpg-agent, docker, podman,\n"
 	      "                         system-bus (repeatable; see kjail(1))\n"
+	      "      --secret=NAME=PATH|NAME=env:VAR  read PATH (or kjail's variable VAR)\n"
+	      "                         outside the jail, mask it inside, and hand its\n"
+	      "                         bytes to COMMAND on the descriptor named by\n"
+	      "                         $KJAIL_SECRET_<NAME>_FD (repeatable; see kjail(1))\n"
 	      "      --cache=MODE       toolchain caches (npm, pip, go, ccache...): true\n"
 	      "                         (the default: kjail's own, one per workspace),\n"
 	      "                         false, or shared (the user's own, writable)\n"
@@ -253,6 +259,14 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 			char err[512];
 			if (!socket_add(p, "--allow-socket", optarg, "--allow-socket", cli->home, err,
 					sizeof err))
+				die("%s", err);
+			break;
+		}
+		case OPT_SECRET: {
+			char err[512];
+			_cleanup_free_ char *cwd = getcwd(NULL, 0);
+			if (!secret_add(&p->secrets, "--secret", optarg, "--secret", cli->home,
+					cwd ? cwd : "/", err, sizeof err))
 				die("%s", err);
 			break;
 		}
@@ -447,6 +461,10 @@ int main(int argc, char **argv)
 	if (!plan_build(&p, &h, environ, &pl, err, sizeof err))
 		die("%s", err);
 	refuse_writable_configs(&p, &pl, cwd);
+	/* only bwrap's jail hands a descriptor over (run/secret.h) */
+	if (!cli.explain && p.secrets.n && pl.backend != BACKEND_BWRAP)
+		die("%s: secrets need the bwrap backend; --backend %s cannot hand one over",
+		    p.secrets.v[0].origin, backend_name(pl.backend));
 	warn_host_sockets(&pl);
 	if (run && pl.cache_warn)
 		warn_msg("no toolchain caches: %s (cache = false in kjail's config: no caches, "

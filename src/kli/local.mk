@@ -130,6 +130,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-net.test \
 	tests/integration/kli-agent-task.test \
 	tests/integration/kli-agent-key.test \
+	tests/integration/kli-agent-secret.test \
 	tests/integration/kli-agent-jail.test \
 	tests/integration/kli-agent-allow-host.test \
 	tests/integration/kli-agent-hint.test \

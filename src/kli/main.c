@@ -297,6 +297,18 @@ static char *report_with_exclusions(const struct grant *g, const struct kli_excl
 	return xasprintf("%s%s", grant, own);
 }
 
+/* A shell tool's command reads whatever the user can: with process/exec
+ * granted, a key file this process can read is the model's for the asking
+ * (kjail --secret hands the key over on a descriptor instead). One line. */
+static void warn_key_exposed(const struct kli_settings *s, const char *home)
+{
+	_cleanup_free_ char *path = key_file_readable(&s->model, home);
+	if (path && mediate_offers(s->grant, TOOL_BASH))
+		warn_msg("warning: process/exec is granted and the API key file %s is readable by "
+			 "the shell tool's commands; run kli under kjail --secret model=%s with "
+			 "api-key-secret = model (kli.ini(5))", path, path);
+}
+
 static int run_check(const struct cli *cli, const struct kli_settings *s,
 		     const struct auth_ctx *ctx)
 {
@@ -531,6 +543,8 @@ int main(int argc, char **argv)
 				      .excluded = &excl };
 
 	int status = 0;
+	if (cli.print_authority || cli.check_atom)
+		warn_key_exposed(&s, home);
 	if (cli.print_authority) {
 		_cleanup_free_ char *out = cli.json
 			? report_json(s.grant, s.profile, s.sources, s.nsources, &excl)

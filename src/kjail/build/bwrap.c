@@ -2,6 +2,7 @@
 #include "config.h"
 #include "build/bwrap.h"
 #include "path.h"
+#include "policy/secret.h"
 
 #include <string.h>
 
@@ -195,6 +196,15 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 		strv_take(a, xstrndup(e, (size_t)(eq - e)));
 		strv_push(a, eq + 1);
 	}
+	/* a secret's descriptor, by name (never its bytes), after the
+	 * caller's variables: env_filter took any KJAIL_SECRET_* of theirs */
+	for (size_t i = 0; i < pl->secrets.n && i < fds->nsecrets; i++) {
+		struct secret_ref r;
+		secret_split(pl->secrets.v[i].value, &r);
+		strv_push(a, "--setenv");
+		strv_take(a, secret_fd_var(r.name));
+		push_fd(a, fds->secrets[i]);
+	}
 	struct fd_cursor c = { .fds = fds };
 	for (size_t i = 0; i < pl->nops; i++)
 		emit_op(a, pl, &pl->ops[i], &c);
@@ -217,6 +227,8 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	strv_pushf(a, "--jail-entry=%d,%d,%d", fds->status, fds->user_err, fds->sig_default);
 	if (pl->net == NET_ALLOWLIST)
 		strv_pushf(a, JAIL_PROXY_PREFIX "%d", fds->proxy);
+	for (size_t i = 0; i < pl->secrets.n && i < fds->nsecrets; i++)
+		strv_pushf(a, JAIL_KEEP_FD_PREFIX "%d", fds->secrets[i]);
 	if (pl->allow_userns)
 		strv_push(a, JAIL_USERNS_MOUNTS);
 	/* where the command may write: Landlock holds it there, whatever

@@ -17,6 +17,10 @@ struct jail_fds {
 	size_t nmasks;
 	const int *sockets; /* each OP_SOCKET's socket (O_PATH), in plan order */
 	size_t nsockets;
+	const int *secrets; /* each of pl->secrets' sealed memfd, in plan order:
+			     * the command inherits it, named by
+			     * KJAIL_SECRET_<NAME>_FD (JAIL_KEEP_FD_PREFIX) */
+	size_t nsecrets;
 	int sig_default; /* JAIL_SIGINT_DEFAULT | JAIL_SIGQUIT_DEFAULT: what the
 			  * entry program gives back to the command */
 	/* under an allowlist only (pl->net == NET_ALLOWLIST): */
@@ -36,7 +40,8 @@ struct jail_fds {
  * its standard output at /dev/console too. */
 extern const char *const bwrap_dev_nodes[];
 
-/* argv = bwrap, its options, "--", entry --jail-entry=S,E,M [--proxy-fd=N] [--rw=PATH]...
+/* argv = bwrap, its options, "--", entry --jail-entry=S,E,M [--proxy-fd=N] [--keep-fd=N]...
+ * [--rw=PATH]...
  * "--" cmd...: --rw= names each writable path, for Landlock. (spawn.c
  * hands bwrap the options on --args.) fds->nmasks must cover the plan's
  * masked files. */

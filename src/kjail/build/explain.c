@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "build/explain.h"
+#include "policy/secret.h"
 #include "build/brief.h"
 #include "build/hints.h"
 #include "policy/cache.h"
@@ -408,6 +409,16 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 		if (brief_keep(b, BRIEF_ENV_UNSET, brief_built_in(pl->env_removed.v[i].origin)))
 			fprintf(out, "env unset: %s (%s)\n", pl->env_removed.v[i].value,
 				pl->env_removed.v[i].origin);
+	for (size_t i = 0; i < pl->secrets.n; i++) {
+		struct secret_ref r;
+		secret_split(pl->secrets.v[i].value, &r);
+		_cleanup_free_ char *var = secret_fd_var(r.name);
+		fprintf(out, "secret: %s from %s %s, on the descriptor $%s (%s; the %s is %s in "
+			     "the jail)\n",
+			r.name, r.kind == SECRET_ENV ? "variable" : "file", r.source, var,
+			pl->secrets.v[i].origin, r.kind == SECRET_ENV ? "variable" : "file",
+			r.kind == SECRET_ENV ? "unset" : "masked");
+	}
 	text_cache(out, p, pl, b);
 	text_hints(out, pl);
 	brief_tally(out, b);
@@ -422,6 +433,27 @@ static void entries_json(struct jsonw *w, const char *name, const struct entry_l
 		jw_begin_object(w);
 		jw_kstring(w, k1, l->v[i].value);
 		jw_kstring(w, k2, l->v[i].origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+/* Each secret's name, where kjail read it from and the variable naming its
+ * descriptor: never its bytes. */
+static void secrets_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "secrets");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->secrets.n; i++) {
+		struct secret_ref r;
+		secret_split(pl->secrets.v[i].value, &r);
+		_cleanup_free_ char *var = secret_fd_var(r.name);
+		jw_begin_object(w);
+		jw_kstring(w, "name", r.name);
+		jw_kstring(w, "source", secret_kind_name(r.kind));
+		jw_kstring(w, "from", r.source);
+		jw_kstring(w, "variable", var);
+		jw_kstring(w, "origin", pl->secrets.v[i].origin);
 		jw_end_object(w);
 	}
 	jw_end_array(w);
@@ -612,6 +644,7 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 	if (with_filter) /* --explain --json; the jail's copy need not list absences */
 		entries_json(w, "skipped", &pl->skipped, "path", "why");
 	entries_json(w, "env_unset", &pl->env_removed, "name", "rule");
+	secrets_json(w, pl);
 	cache_json(w, p, pl);
 	jw_kbool(w, "allow_userns", pl->allow_userns);
 	if (with_filter)

@@ -39,6 +39,11 @@
  * and waits for its 'k'. */
 #define JAIL_PROXY_PREFIX "--proxy-fd="
 
+/* --jail-entry=S,E,M [--proxy-fd=N] --keep-fd=N ...: a descriptor the
+ * command inherits (a secret's, named by KJAIL_SECRET_<NAME>_FD): the
+ * only one above 2 the entry program leaves open. */
+#define JAIL_KEEP_FD_PREFIX "--keep-fd="
+
 /* Landlock's write rights, as the kernel numbers them. */
 #define LL_FS_WRITE_FILE (1ULL << 1)
 #define LL_FS_REMOVE_DIR (1ULL << 4)

@@ -11,6 +11,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -66,6 +67,17 @@ void jail_entry_if_asked(int argc, char **argv)
 			die("--jail-entry: bad proxy descriptor");
 		i++;
 	}
+	/* the secrets' descriptors: numbers, parsed in place */
+	int keep[64];
+	size_t nkeep = 0;
+	for (; i < argc && str_has_prefix(argv[i], JAIL_KEEP_FD_PREFIX); i++) {
+		const char *end;
+		if (nkeep == ARRAY_SIZE(keep))
+			die("--jail-entry: more than %zu descriptors to keep", ARRAY_SIZE(keep));
+		keep[nkeep++] = parse_fd(argv[i] + strlen(JAIL_KEEP_FD_PREFIX), &end);
+		if (*end || keep[nkeep - 1] <= STDERR_FILENO)
+			die("--jail-entry: bad descriptor to keep");
+	}
 	bool mounts = i < argc && strcmp(argv[i], JAIL_USERNS_MOUNTS) == 0;
 	if (mounts)
 		i++;
@@ -78,8 +90,8 @@ void jail_entry_if_asked(int argc, char **argv)
 	const char **rw = (const char **)argv + first_rw;
 	for (int k = first_rw; k < i; k++)
 		rw[k - first_rw] = argv[k] + strlen(JAIL_RW_PREFIX);
-	jail_entry(argv[1] + strlen("--jail-entry="), proxy_fd, rw, (size_t)(i - first_rw), mounts,
-		   argv + i + 1);
+	jail_entry(argv[1] + strlen("--jail-entry="), proxy_fd, keep, nkeep, rw,
+		   (size_t)(i - first_rw), mounts, argv + i + 1);
 }
 
 /* One listening TCP socket on 127.0.0.1:port, or -1 with errno set. */
@@ -130,8 +142,8 @@ void entry_proxy_listeners(int sock)
 	close(sock);
 }
 
-void jail_entry(const char *spec, int proxy_fd, const char *const *rw, size_t nrw,
-		bool mounts, char *const *cmd)
+void jail_entry(const char *spec, int proxy_fd, const int *keep, size_t nkeep,
+		const char *const *rw, size_t nrw, bool mounts, char *const *cmd)
 {
 	const char *p;
 	int status = parse_fd(spec, &p);
@@ -167,5 +179,10 @@ void jail_entry(const char *spec, int proxy_fd, const char *const *rw, size_t nr
 	 * bwrap or the caller left open above 2 goes at the exec */
 	if (!cloexec_above_2())
 		die_errno("--jail-entry: cannot close the inherited descriptors");
+	/* but a secret's descriptor, which the command reads (and should
+	 * close) itself; one that is not there fails the start */
+	for (size_t k = 0; k < nkeep; k++)
+		if (fcntl(keep[k], F_SETFD, 0) < 0)
+			die_errno("--jail-entry: secret descriptor %d", keep[k]);
 	exec_command(cmd, NULL);
 }

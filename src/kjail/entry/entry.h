@@ -15,10 +15,11 @@ KJ_NORETURN void exec_command(char *const *cmd, char *const *envp);
  * Landlock (writes only under the nrw paths rw unless mounts, and the
  * scopes: landlock_apply), report
  * readiness on the status descriptor, restore the user's stderr and signal
- * dispositions, close every descriptor above 2, exec cmd. spec is
+ * dispositions, close every descriptor above 2 but the nkeep of keep (a
+ * secret's, which the command inherits), exec cmd. spec is
  * "STATUS,STDERR,SIGNALS". Never returns. */
-KJ_NORETURN void jail_entry(const char *spec, int proxy_fd, const char *const *rw, size_t nrw,
-			    bool mounts, char *const *cmd);
+KJ_NORETURN void jail_entry(const char *spec, int proxy_fd, const int *keep, size_t nkeep,
+			    const char *const *rw, size_t nrw, bool mounts, char *const *cmd);
 
 /* Makes the listening sockets 127.0.0.1:PROXY_HTTP_PORT and
  * :PROXY_SOCKS_PORT in the jail's network namespace, sends them on sock
@@ -27,7 +28,8 @@ KJ_NORETURN void jail_entry(const char *spec, int proxy_fd, const char *const *r
  * line and exit 125 (fails closed: the command never runs). */
 void entry_proxy_listeners(int sock);
 
-/* For argv "PROG --jail-entry=S,E,M [--proxy-fd=N] [--userns-mounts] [--rw=PATH]... -- CMD...":
+/* For argv "PROG --jail-entry=S,E,M [--proxy-fd=N] [--keep-fd=N]... [--userns-mounts]
+ * [--rw=PATH]... -- CMD...":
  * jail_entry,
  * which never returns; dies on a malformed one; any other argv: returns. */
 void jail_entry_if_asked(int argc, char **argv);

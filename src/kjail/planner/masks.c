@@ -8,6 +8,7 @@
 #include "planner/checks.h"
 #include "planner/masks.h"
 #include "planner/tools.h"
+#include "policy/secret.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -428,6 +429,19 @@ void add_policy_masks(struct builder *b)
 	for (size_t i = 0; i < p->deny_read.n; i++) {
 		_cleanup_free_ char *real = mask_at(b, p->deny_read.v[i].value,
 						    p->deny_read.v[i].origin);
+		if (real)
+			filtered_drop(b, real);
+	}
+	/* a secret's file reads as empty in the jail (and at its other names:
+	 * add_mask_aliases); its bytes come on a descriptor */
+	for (size_t i = 0; i < p->secrets.n; i++) {
+		struct secret_ref r;
+		secret_split(p->secrets.v[i].value, &r);
+		if (r.kind != SECRET_FILE)
+			continue;
+		_cleanup_free_ char *why = xasprintf("secret %s (%s)", r.name,
+						     p->secrets.v[i].origin);
+		_cleanup_free_ char *real = mask_at(b, r.source, why);
 		if (real)
 			filtered_drop(b, real);
 	}

@@ -62,6 +62,7 @@ void plan_free(struct plan *pl)
 	entry_list_free(&pl->watched);
 	strv_free(&pl->watched_present);
 	entry_list_free(&pl->env_removed);
+	entry_list_free(&pl->secrets);
 	free(pl->cache_dir);
 	entry_list_free(&pl->cache_env);
 	entry_list_free(&pl->cache_overridden);

@@ -182,6 +182,8 @@ struct plan {
 				      * workspace lies below (not at), whose
 				      * .git the jail cannot write; else NULL */
 	struct strv env;             /* the environment bwrap gets */
+	struct entry_list secrets;   /* the policy's (secret.h): each handed
+				      * over on a descriptor (run/secret.h) */
 	struct entry_list env_removed;
 };
 

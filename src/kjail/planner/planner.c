@@ -454,6 +454,8 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	free(b.linked);
 	free(b.git_err);
 	listings_forget(&b);
+	for (size_t i = 0; ok && i < p->secrets.n; i++)
+		entry_add(&out->secrets, p->secrets.v[i].value, p->secrets.v[i].origin);
 	if (ok && envp)
 		env_filter(envp, p, &out->env, &out->env_removed);
 	if (ok && out->net == NET_ALLOWLIST)

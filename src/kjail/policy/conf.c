@@ -5,6 +5,7 @@
 #include "policy/egress.h"
 #include "ini_reader.h"
 #include "path.h"
+#include "policy/secret.h"
 #include "policy/sockets.h"
 #include "util.h"
 
@@ -26,6 +27,7 @@ static const struct ini_key_spec sandbox_keys[] = {
 	{ "allow-host", true },
 	{ "device", true },
 	{ "allow-socket", true },
+	{ "secret", true },
 	{ NULL, false },
 };
 
@@ -169,6 +171,8 @@ static bool on_item(void *ctxp, const struct ini_item *it, char *err, size_t err
 		return device_add(&p->devices, k, it->value, origin, err, errlen);
 	if (strcmp(k, "allow-socket") == 0)
 		return socket_add(p, k, it->value, origin, ctx->home, err, errlen);
+	if (strcmp(k, "secret") == 0)
+		return secret_add(&p->secrets, k, it->value, origin, ctx->home, NULL, err, errlen);
 	fmt_into(err, errlen, "unhandled key '%s'", k);
 	return false;
 }

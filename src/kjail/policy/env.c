@@ -2,6 +2,7 @@
 #include "config.h"
 #include "policy/env.h"
 #include "policy/defaults.h"
+#include "policy/secret.h"
 #include "cfgfilter/cfgfilter.h"
 #include "git/env.h"
 #include "util.h"
@@ -150,7 +151,15 @@ void env_filter(char *const *envp, const struct policy *p, struct strv *kept,
 			buf[len] = '\0';
 			name = buf;
 		}
-		_cleanup_free_ char *why = removal_reason(p, name, len);
+		/* a secret goes by descriptor alone (secret.h), whatever
+		 * --keep-env says; and only kjail names a secret's descriptor */
+		const struct entry *sec = secret_of_env(&p->secrets, name);
+		_cleanup_free_ char *why =
+			sec ? xasprintf("%s, secret %.*s (on its descriptor instead)", sec->origin,
+					(int)strcspn(sec->value, "="), sec->value)
+			: str_has_prefix(name, SECRET_VAR_PREFIX)
+				? xstrdup("kjail's own: only --secret names a secret's descriptor")
+				: removal_reason(p, name, len);
 		if (!why && ((git_params && strcmp(name, GITENV_PARAMS) == 0) ||
 			     (git_pairs && gitenv_is_pair_name(name))) &&
 		    !match_list(&p->keep_env, name))

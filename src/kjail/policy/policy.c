@@ -79,6 +79,7 @@ void policy_free(struct policy *p)
 	entry_list_free(&p->allow_host);
 	entry_list_free(&p->devices);
 	entry_list_free(&p->allow_socket);
+	entry_list_free(&p->secrets);
 	entry_list_free(&p->sources);
 }
 

@@ -63,6 +63,9 @@ struct policy {
 	 * path, as written (a path expanded and normalized); checked against
 	 * the host when the plan is built. */
 	struct entry_list allow_socket;
+	/* --secret, secret = : "NAME=PATH" (expanded, normalized) or
+	 * "NAME=env:VAR", checked (secret.h) */
+	struct entry_list secrets;
 	/* Config files read, in order (for --explain). */
 	struct entry_list sources;
 };

@@ -12,6 +12,7 @@
 #include "run/reap.h"
 #include "build/seccomp.h"
 #include "run/seccomp_load.h"
+#include "run/secret.h"
 #include "run/stdio_guard.h"
 #include "strv.h"
 
@@ -43,6 +44,8 @@ struct jail {
 	size_t nmasks;
 	int *sockets;    /* O_PATH, one per allowed socket (OP_SOCKET) */
 	size_t nsockets;
+	int *secrets;    /* sealed memfd, one per secret, in plan order */
+	size_t nsecrets;
 	int policy;      /* memfd: the policy file */
 	int seccomp;     /* sealed memfd: the seccomp program */
 	int args;        /* memfd: bwrap's options (--args) */
@@ -177,6 +180,10 @@ static void jail_open(struct jail *j, const struct plan *pl, bool dry_run)
 		die_errno("cannot duplicate stderr");
 	open_masks(j, pl);
 	open_sockets(j, pl);
+	j->nsecrets = pl->secrets.n;
+	j->secrets = xreallocarray(NULL, j->nsecrets ? j->nsecrets : 1, sizeof *j->secrets);
+	for (size_t i = 0; i < j->nsecrets; i++)
+		j->secrets[i] = secret_open(pl->secrets.v[i].value, pl->secrets.v[i].origin);
 	j->policy = new_memfd("kjail-policy");
 	struct sc_opts so = { .allow_userns = pl->allow_userns, .no_network = !pl->network };
 	char err[512];
@@ -189,6 +196,7 @@ static void jail_open(struct jail *j, const struct plan *pl, bool dry_run)
 				    .seccomp = j->seccomp, .policy = j->policy,
 				    .masks = j->masks, .nmasks = j->nmasks,
 				    .sockets = j->sockets, .nsockets = j->nsockets,
+				    .secrets = j->secrets, .nsecrets = j->nsecrets,
 				    .sig_default = default_signals(),
 				    .net_log = j->net.log_r, .proxy = j->net.ctl[1] };
 }
@@ -198,6 +206,16 @@ static void close_fd(int *fd)
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
+}
+
+/* kjail's copies: the command holds its own from the exec of bwrap on */
+static void close_secrets(struct jail *j)
+{
+	for (size_t i = 0; i < j->nsecrets; i++)
+		close(j->secrets[i]);
+	free(j->secrets);
+	j->secrets = NULL;
+	j->nsecrets = 0;
 }
 
 static void jail_close(struct jail *j)
@@ -216,6 +234,7 @@ static void jail_close(struct jail *j)
 	free(j->sockets);
 	j->sockets = NULL;
 	j->nsockets = 0;
+	close_secrets(j);
 	egress_close(&j->net);
 }
 
@@ -332,7 +351,9 @@ static pid_t jail_spawn(struct jail *j, const struct plan *pl, const struct strv
 	for (size_t i = dash; i < argv->n; i++)
 		strv_push(&exec_argv, argv->v[i]);
 	size_t nkeep = 0;
-	int *keep = xreallocarray(NULL, j->nmasks + j->nsockets + 8, sizeof *keep);
+	int *keep = xreallocarray(NULL, j->nmasks + j->nsockets + j->nsecrets + 8, sizeof *keep);
+	for (size_t i = 0; i < j->nsecrets; i++)
+		keep[nkeep++] = j->secrets[i];
 	for (size_t i = 0; i < j->nmasks; i++)
 		keep[nkeep++] = j->masks[i];
 	for (size_t i = 0; i < j->nsockets; i++)
@@ -403,6 +424,7 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	close_fd(&j.status_p[1]);
 	close_fd(&j.err_p[1]);
 	close_fd(&j.net.ctl[1]);
+	close_secrets(&j);
 	int st = reap_bwrap(pid, &rs);
 	/* the proxy ends first: reap_jail() kills every child left */
 	egress_stop(&j.net);

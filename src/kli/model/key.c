@@ -5,6 +5,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,10 +112,69 @@ static bool key_from_file(const char *file, const char *home, char **key, char *
 	return true;
 }
 
+char *key_secret_var(const char *name)
+{
+	char *v = xasprintf("KJAIL_SECRET_%s_FD", name);
+	for (char *p = v + strlen("KJAIL_SECRET_"); *p; p++)
+		*p = *p == '-' ? '_' : *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+	return v;
+}
+
+/* The key on the descriptor kjail --secret NAME=... handed over: read once,
+ * the descriptor closed and its variable gone, so no tool inherits either. */
+static bool key_from_secret(const char *name, char **key, char *err, size_t errlen)
+{
+	_cleanup_free_ char *var = key_secret_var(name);
+	const char *v = getenv(var);
+	if (!v) {
+		fmt_into(err, errlen, "api-key-secret %s: $%s is not set: kli gets this key only "
+				      "under kjail --secret %s=FILE (see kli.ini(5))", name, var, name);
+		return false;
+	}
+	char *end;
+	errno = 0;
+	long fd = strtol(v, &end, 10);
+	bool num = !errno && end != v && !*end && fd > 2 && fd <= INT_MAX;
+	unsetenv(var);
+	if (!num) {
+		fmt_into(err, errlen, "api-key-secret %s: $%s is not a descriptor number", name, var);
+		return false;
+	}
+	char *text = xmalloc(64 * 1024 + 1);
+	size_t len = 0;
+	ssize_t r = 0;
+	while (len < 64 * 1024 + 1 &&
+	       ((r = read((int)fd, text + len, 64 * 1024 + 1 - len)) > 0 || (r < 0 && errno == EINTR)))
+		len += r > 0 ? (size_t)r : 0;
+	int e = errno;
+	close((int)fd);
+	if (r < 0 || len > 64 * 1024) {
+		explicit_bzero(text, len);
+		free(text);
+		fmt_into(err, errlen, "api-key-secret %s: descriptor %ld: %s", name, fd,
+			 r < 0 ? strerror(e) : "larger than 64 KiB");
+		return false;
+	}
+	*key = key_from_text(text, len);
+	explicit_bzero(text, len);
+	free(text);
+	if (!key_valid(*key)) {
+		key_free(steal_pointer(key));
+		fmt_into(err, errlen, "api-key-secret %s: the first line must be the key, visible "
+				      "ASCII characters only", name);
+		return false;
+	}
+	return true;
+}
+
 bool key_load(const struct kli_model *m, const char *home, char **key, char *err,
 	      size_t errlen)
 {
 	*key = NULL;
+	/* the descriptor kjail hands over wins: no silent fallback to a file
+	 * the jail masks or a variable it removed (kli.ini(5)) */
+	if (m->api_key_secret)
+		return key_from_secret(m->api_key_secret, key, err, errlen);
 	if (m->api_key_file && m->api_key_env) {
 		fmt_into(err, errlen, "sets both api-key-file and api-key-env; keep one");
 		return false;
@@ -136,6 +197,17 @@ bool key_load(const struct kli_model *m, const char *home, char **key, char *err
 		return false;
 	}
 	return true;
+}
+
+char *key_file_readable(const struct kli_model *m, const char *home)
+{
+	if (m->api_key_secret || !m->api_key_file)
+		return NULL;
+	char *path = path_expand_home(m->api_key_file, home);
+	if (path && access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
 }
 
 /* ------------------------------------------------------------ masking */

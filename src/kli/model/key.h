@@ -12,11 +12,22 @@
 
 #include "settings/settings.h"
 
-/* Load the key [model] names into *key (NULL when none is configured).
- * HOME expands "~/" in api-key-file. On false, err holds one line naming
- * the file or variable, never the key. */
+/* Load the key [model] names into *key (NULL when none is configured):
+ * api-key-secret NAME, when set, alone (the descriptor in
+ * $KJAIL_SECRET_<NAME>_FD, read, closed and its variable unset; not set:
+ * an error, never another source); else api-key-file or api-key-env (both:
+ * an error). HOME expands "~/" in api-key-file. On false, err holds one
+ * line naming the file, variable or secret, never the key. */
 bool key_load(const struct kli_model *m, const char *home, char **key, char *err,
 	      size_t errlen);
+
+/* The key file's path (expanded, to be freed) when the key comes from
+ * api-key-file (no api-key-secret) and this process may read it, as a
+ * shell tool's command could; else NULL. */
+char *key_file_readable(const struct kli_model *m, const char *home);
+
+/* "KJAIL_SECRET_<NAME>_FD", NAME upper case and '-' as '_' (kjail's name). */
+char *key_secret_var(const char *name);
 
 /* Take NAME out of this process's environment and overwrite its value in
  * place; returns a copy of the value (NULL when unset). */

@@ -22,7 +22,7 @@ static const struct ini_key_spec profile_keys[] = {
 };
 static const struct ini_key_spec model_keys[] = {
 	{ "base-url", false }, { "model", false }, { "api-key-file", false },
-	{ "api-key-env", false }, { "timeout", false }, { "idle-timeout", false },
+	{ "api-key-env", false }, { "api-key-secret", false }, { "timeout", false }, { "idle-timeout", false },
 	{ "connect-timeout", false }, { "retries", false }, { "stream", false }, { NULL, false },
 };
 static const struct ini_key_spec bash_keys[] = {

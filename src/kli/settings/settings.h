@@ -44,6 +44,7 @@ struct kli_model {
 	char *model;
 	char *api_key_file;  /* as written; "~/" is expanded by the client */
 	char *api_key_env;
+	char *api_key_secret; /* NAME of kjail --secret NAME=...: wins over both */
 	long timeout;        /* seconds for a whole exchange; 0 when not set */
 	long idle_timeout;   /* seconds without a byte; 0 when not set */
 	long connect_timeout; /* seconds to connect; 0 when not set */

@@ -65,6 +65,14 @@ bool settings_model_item(struct kli_model *m, const struct ini_item *it, char *e
 			return false;
 		}
 		settings_replace_str(&m->api_key_env, v);
+	} else if (strcmp(k, "api-key-secret") == 0) {
+		size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+		if (v[n] || n > 32) {
+			fmt_into(err, errlen, "api-key-secret must be a kjail secret's name: 1 to 32 "
+					      "of a-z, 0-9, '_' and '-'");
+			return false;
+		}
+		settings_replace_str(&m->api_key_secret, v);
 	} else if (strcmp(k, "timeout") == 0) {
 		if (!parse_long(v, 1, 86400, &m->timeout)) {
 			fmt_into(err, errlen, "timeout must be whole seconds from 1 to 86400");
@@ -125,5 +133,6 @@ void settings_model_clear(struct kli_model *m)
 	free(m->model);
 	free(m->api_key_file);
 	free(m->api_key_env);
+	free(m->api_key_secret);
 	*m = (struct kli_model){ .retries = -1, .stream = -1 };
 }
