@@ -54,6 +54,7 @@ libkjail_a_SOURCES = \
 	src/kjail/proxy/conn.h src/kjail/proxy/log.h src/kjail/proxy/relay.h src/kjail/proxy/serve.h \
 	src/kjail/proxy/spawn.h \
 	src/kjail/proxy/serve.c src/kjail/proxy/relay.c src/kjail/proxy/log.c \
+	src/kjail/proxy/budget.c src/kjail/proxy/budget.h \
 	src/kjail/proxy/spawn.c
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS) $(PTHREAD_CFLAGS)
 libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
@@ -199,14 +200,20 @@ fuzz-mountinfo-run:
 
 # The egress proxy (issue 26): the allowlist, the descriptor hand-over with
 # proxy_spawn, the request parsers.
-check_PROGRAMS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse
-TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse
+check_PROGRAMS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
+	tests/unit/kjail/proxy/test_budget
+TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
+	tests/unit/kjail/proxy/test_budget
 tests_unit_kjail_proxy_test_rules_SOURCES = tests/unit/kjail/proxy/test_rules.c
 tests_unit_kjail_proxy_test_rules_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_proxy_test_parse_SOURCES = tests/unit/kjail/proxy/test_parse.c
 tests_unit_kjail_proxy_test_parse_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_parse_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# the memory budget, threads included
+tests_unit_kjail_proxy_test_budget_SOURCES = tests/unit/kjail/proxy/test_budget.c
+tests_unit_kjail_proxy_test_budget_CFLAGS = $(UNIT_CFLAGS) $(PTHREAD_CFLAGS)
+tests_unit_kjail_proxy_test_budget_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
 # libFuzzer harness for the egress proxy's parsers and the allowlist
 # (seeds in tests/fuzz/corpus/proxy, tokens in tests/fuzz/proxy.dict).

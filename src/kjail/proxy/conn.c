@@ -346,7 +346,7 @@ static void serve_http(struct conn *k)
 		if (!proxy_send_all(k->cfd, ok, sizeof ok - 1, k->s->idle_ms, k->s->stop_fd))
 			return;
 		proxy_relay(k->cfd, k->sfd, rest, nrest, k->s->idle_ms, k->s->stop_fd,
-			    &k->rec.bytes_out, &k->rec.bytes_in);
+			    &k->s->budget, &k->rec.bytes_out, &k->rec.bytes_in);
 		return;
 	}
 	size_t cap = PROXY_HEADER_MAX + PP_HOST_MAX + 64 + nrest;
@@ -359,7 +359,7 @@ static void serve_http(struct conn *k)
 	}
 	memcpy(head + n, rest, nrest);
 	proxy_relay(k->cfd, k->sfd, head, n + nrest, k->s->idle_ms, k->s->stop_fd,
-		    &k->rec.bytes_out, &k->rec.bytes_in);
+		    &k->s->budget, &k->rec.bytes_out, &k->rec.bytes_in);
 	free(head);
 }
 
@@ -419,7 +419,7 @@ static void serve_socks(struct conn *k)
 	}
 	socks_reply(k, 0);
 	proxy_relay(k->cfd, k->sfd, k->buf + used, k->len - used, k->s->idle_ms, k->s->stop_fd,
-		    &k->rec.bytes_out, &k->rec.bytes_in);
+		    &k->s->budget, &k->rec.bytes_out, &k->rec.bytes_in);
 }
 
 static void *conn_main(void *arg)

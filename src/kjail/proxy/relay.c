@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,24 +17,39 @@
 #ifndef MSG_NOSIGNAL
 #define MSG_NOSIGNAL 0 /* macOS: SO_NOSIGPIPE, and SIGPIPE ignored */
 #endif
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
 
-/* A direction starts with a CHUNK buffer; one that has moved BULK_AFTER
- * bytes is a bulk transfer and its buffer grows to BULK, so a long copy
- * makes one system call per megabyte rather than per 64 KiB. Short
- * connections, most of them, keep the small one. A plain copy through
- * user space: on loopback it measured faster than splice(2) through a
- * pipe (bench/proxy-bench: 0.53 of a direct copy against 0.38), and it is
+/* A direction starts with a SMALL buffer, charged to the budget whatever
+ * it holds (the connection cap bounds those). A read that fills the
+ * buffer means more was waiting: the next read gets one twice the size,
+ * up to BIG, while the budget allows; without budget the direction keeps
+ * what it has and is only slower. A bulk copy so makes one system call
+ * per megabyte rather than per 16 KiB (on loopback that is what counts:
+ * bench/proxy-bench), while the many short connections keep the small one.
+ * A grown buffer goes back after SHRINK_MS without a byte, so an idle
+ * tunnel does not sit on budget that a busy one could use. Grown buffers
+ * come from mmap: freed, they leave the process (a malloc'd megabyte may
+ * stay in the heap), so what the process holds follows the budget.
+ *
+ * A plain copy through user space: on loopback it measured faster than
+ * splice(2) through a pipe (0.53 of a direct copy against 0.38), and it is
  * the same code on every system. */
-#define CHUNK (64 * 1024)
-#define BULK_AFTER (1 << 20)
-#define BULK (1 << 20)
+#define SMALL (16 * 1024)
+#define BIG (1 << 20)
+#define SHRINK_MS 250
 
 struct dir {
 	int from, to;
-	char *buf;
+	struct proxy_budget *budget;
+	char *small;    /* SMALL bytes, for the connection's life */
+	char *big;      /* NULL, or cap bytes while grown */
+	char *buf;      /* small or big */
 	size_t cap;     /* the buffer's size */
 	size_t off;     /* where the unsent bytes start */
 	size_t pending; /* read from `from`, not yet written to `to` */
+	bool filled;    /* the last read filled the buffer */
 	bool eof;       /* `from` ended */
 	bool done;      /* and `to` was shut down for writing */
 	unsigned long long moved;
@@ -44,29 +60,57 @@ static bool again(void)
 	return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
 }
 
-static bool dir_open(struct dir *d)
+static bool dir_open(struct dir *d, struct proxy_budget *b)
 {
-	d->buf = malloc(CHUNK);
-	d->cap = CHUNK;
-	d->off = 0;
-	return d->buf != NULL;
+	d->small = malloc(SMALL);
+	if (!d->small)
+		return false;
+	proxy_budget_charge(b, SMALL);
+	d->budget = b;
+	d->buf = d->small;
+	d->cap = SMALL;
+	return true;
+}
+
+/* Back to the small buffer; called with the buffer empty. */
+static void shrink(struct dir *d)
+{
+	if (!d->big)
+		return;
+	munmap(d->big, d->cap);
+	proxy_budget_give(d->budget, d->cap);
+	d->big = NULL;
+	d->buf = d->small;
+	d->cap = SMALL;
+	d->filled = false;
 }
 
 static void dir_close(struct dir *d)
 {
-	free(d->buf);
+	if (!d->small)
+		return;
+	shrink(d);
+	free(d->small);
+	proxy_budget_give(d->budget, SMALL);
 }
 
-/* Called with the buffer empty; a failed growth keeps the old buffer. */
+/* Called with the buffer empty; without budget or memory it keeps the
+ * buffer it has. */
 static void maybe_grow(struct dir *d)
 {
-	if (d->cap >= BULK || d->moved < BULK_AFTER)
+	if (!d->filled || d->cap >= BIG)
 		return;
-	char *b = realloc(d->buf, BULK);
-	if (b) {
-		d->buf = b;
-		d->cap = BULK;
+	size_t want = d->cap * 2;
+	if (!proxy_budget_take(d->budget, want))
+		return;
+	void *b = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b == MAP_FAILED) {
+		proxy_budget_give(d->budget, want);
+		return;
 	}
+	shrink(d);
+	d->big = d->buf = b;
+	d->cap = want;
 }
 
 /* false: the direction failed (the connection ends) */
@@ -77,6 +121,7 @@ static bool pump_in(struct dir *d)
 	if (r > 0) {
 		d->pending = (size_t)r;
 		d->off = 0;
+		d->filled = (size_t)r == d->cap;
 	} else if (r == 0) {
 		d->eof = true;
 	} else if (!again()) {
@@ -98,7 +143,7 @@ static bool pump_out(struct dir *d)
 	return true;
 }
 
-static size_t room(const struct dir *d)
+static bool room(const struct dir *d)
 {
 	return d->pending == 0;
 }
@@ -181,8 +226,20 @@ static bool relay_steps(struct dir *up, struct dir *down)
 	return true;
 }
 
+/* How long to wait for the next event: the rest of the idle time, or
+ * SHRINK_MS while a grown buffer waits to go back. */
+static int wait_ms(const struct dir *up, const struct dir *down, long long idle_end)
+{
+	long long left = idle_end - now_ms();
+	if (left <= 0)
+		return 0;
+	if ((up->big || down->big) && left > SHRINK_MS)
+		return SHRINK_MS;
+	return (int)left;
+}
+
 void proxy_relay(int a, int b, const char *pre, size_t n, int idle_ms, int stop_fd,
-		 unsigned long long *out, unsigned long long *in)
+		 struct proxy_budget *budget, unsigned long long *out, unsigned long long *in)
 {
 	struct dir up = { .from = a, .to = b }, down = { .from = b, .to = a };
 	*out = *in = 0;
@@ -193,12 +250,11 @@ void proxy_relay(int a, int b, const char *pre, size_t n, int idle_ms, int stop_
 			return;
 		*out = n;
 	}
-	if (!dir_open(&up))
-		return;
-	if (!dir_open(&down)) {
+	if (!dir_open(&up, budget) || !dir_open(&down, budget)) {
 		dir_close(&up);
 		return;
 	}
+	long long idle_end = now_ms() + idle_ms;
 	while (!(up.done && down.done)) {
 		short aev = 0, bev = 0;
 		want(&up, &aev, &bev);
@@ -208,13 +264,25 @@ void proxy_relay(int a, int b, const char *pre, size_t n, int idle_ms, int stop_
 		struct pollfd pf[3] = {
 			{ aev ? a : -1, aev, 0 }, { bev ? b : -1, bev, 0 }, { stop_fd, POLLIN, 0 }
 		};
-		int r = poll(pf, 3, idle_ms);
-		if (r == 0 || pf[2].revents)
+		int wait = wait_ms(&up, &down, idle_end);
+		int r = wait > 0 ? poll(pf, 3, wait) : 0;
+		if (r == 0 && now_ms() >= idle_end)
 			break;
+		if (r == 0) {
+			/* quiet for SHRINK_MS: a full buffer keeps its bytes */
+			if (room(&up))
+				shrink(&up);
+			if (room(&down))
+				shrink(&down);
+			continue;
+		}
 		if (r < 0 && errno != EINTR)
 			break;
 		if (r < 0)
 			continue;
+		if (pf[2].revents)
+			break;
+		idle_end = now_ms() + idle_ms;
 		if (!relay_steps(&up, &down))
 			break;
 	}
