@@ -29,15 +29,17 @@
  * nothing is not logged.
  *
  * Portable C (Linux and macOS): read/write through a buffer per direction
- * (doc/performance.md says why not splice). One thread per connection; at
- * most max_conns at once (more wait in the listen queue).
+ * (doc/performance.md says why not splice). One thread per connection.
  *
- * The connections hold at most `budget` bytes together: each its state
- * and thread (counted as 32 KiB, proxy/serve.c) and two small relay
- * buffers (16 KiB) whatever the budget, which the cap bounds; a busy
- * tunnel's buffers grow only while the total stays within the budget and
- * go back when it idles (proxy/relay.c). A tunnel that finds no budget
- * keeps its small buffers and is only slower. */
+ * Bounded: at most max_conns connections at once; one more is accepted and
+ * refused at once (HTTP 503, or SOCKS5's "no acceptable method") and logged
+ * as refused with the reason "connection cap reached" and host null. The
+ * connections hold at most `budget` bytes together: each its state and
+ * thread (counted as 32 KiB, proxy/serve.c) and two small relay buffers
+ * (16 KiB) whatever the budget, which the cap bounds (64 MiB at 1,024);
+ * a busy tunnel's buffers grow only while the total stays within the
+ * budget and go back when it idles (proxy/relay.c). A tunnel that finds no
+ * budget keeps its small buffers and is only slower. */
 #ifndef KJ_PROXY_H
 #define KJ_PROXY_H
 
@@ -53,7 +55,7 @@
 #define PROXY_SOCKS_URL "socks5h://127.0.0.1:1080"
 #define PROXY_NO_PROXY "localhost,127.0.0.1,::1"
 
-#define PROXY_MAX_CONNS_DEFAULT 512
+#define PROXY_MAX_CONNS_DEFAULT 1024
 #define PROXY_BUDGET_DEFAULT ((size_t)64 << 20)
 #define PROXY_CONNECT_TIMEOUT_MS 10000
 #define PROXY_IDLE_TIMEOUT_MS 300000
