@@ -113,5 +113,6 @@ EXTRA_DIST += tests/integration/readme-layout.test
 check_PROGRAMS += tests/helpers/proxy-run
 tests_helpers_proxy_run_SOURCES = tests/helpers/proxy-run.c
 tests_helpers_proxy_run_LDADD = $(KJAIL_LIBS)
-TESTS += tests/integration/proxy-engine.test
-EXTRA_DIST += tests/integration/proxy-engine.test tests/helpers/proxy-peer.py
+TESTS += tests/integration/proxy-engine.test tests/integration/proxy-memory.test
+EXTRA_DIST += tests/integration/proxy-engine.test tests/integration/proxy-memory.test \
+	tests/helpers/proxy-peer.py
