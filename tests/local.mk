@@ -114,8 +114,9 @@ EXTRA_DIST += tests/integration/readme-layout.test
 check_PROGRAMS += tests/helpers/proxy-run
 tests_helpers_proxy_run_SOURCES = tests/helpers/proxy-run.c
 tests_helpers_proxy_run_LDADD = $(KJAIL_LIBS)
-TESTS += tests/integration/proxy-engine.test
-EXTRA_DIST += tests/integration/proxy-engine.test tests/helpers/proxy-peer.py
+TESTS += tests/integration/proxy-engine.test tests/integration/proxy-memory.test
+EXTRA_DIST += tests/integration/proxy-engine.test tests/integration/proxy-memory.test \
+	tests/helpers/proxy-peer.py
 
 # The proxy's privileges (issue 38): kjail-proxy's identity, capabilities,
 # filter and environment read from /proc while it serves a jail, and its

@@ -58,6 +58,7 @@ libkjail_a_SOURCES = \
 	src/kjail/proxy/conn.h src/kjail/proxy/log.h src/kjail/proxy/relay.h src/kjail/proxy/serve.h \
 	src/kjail/proxy/spawn.h \
 	src/kjail/proxy/serve.c src/kjail/proxy/relay.c src/kjail/proxy/log.c \
+	src/kjail/proxy/budget.c src/kjail/proxy/budget.h \
 	src/kjail/proxy/spawn.c \
 	src/kjail/proxy/handoff.c src/kjail/proxy/handoff.h \
 	src/kjail/proxy/privdrop.c src/kjail/proxy/privdrop.h \
@@ -219,11 +220,13 @@ fuzz-mountinfo-run:
 
 # The egress proxy (issue 26): the allowlist, the descriptor hand-over with
 # proxy_spawn, the request parsers; the ClientHello reader and what watches
-# a tunnel (issue 38).
+# a tunnel, and the memory budget (issue 38).
 check_PROGRAMS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
-	tests/unit/kjail/proxy/test_tls tests/unit/kjail/proxy/test_inspect
+	tests/unit/kjail/proxy/test_tls tests/unit/kjail/proxy/test_inspect \
+	tests/unit/kjail/proxy/test_budget
 TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
-	tests/unit/kjail/proxy/test_tls tests/unit/kjail/proxy/test_inspect
+	tests/unit/kjail/proxy/test_tls tests/unit/kjail/proxy/test_inspect \
+	tests/unit/kjail/proxy/test_budget
 tests_unit_kjail_proxy_test_rules_SOURCES = tests/unit/kjail/proxy/test_rules.c
 tests_unit_kjail_proxy_test_rules_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
@@ -251,6 +254,10 @@ tests_unit_kjail_proxy_test_inspect_SOURCES = tests/unit/kjail/proxy/test_inspec
 tests_unit_kjail_proxy_test_inspect_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_inspect_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 EXTRA_DIST += tests/data/tls
+# the memory budget, threads included
+tests_unit_kjail_proxy_test_budget_SOURCES = tests/unit/kjail/proxy/test_budget.c
+tests_unit_kjail_proxy_test_budget_CFLAGS = $(UNIT_CFLAGS) $(PTHREAD_CFLAGS)
+tests_unit_kjail_proxy_test_budget_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
 # libFuzzer harness for the egress proxy's parsers, the allowlist, the
 # ClientHello reader and what watches a tunnel (seeds in

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* proxy-run: kjail's egress proxy engine alone, for tests and the bench.
  *
- *   proxy-run [-m MAXCONNS] [-c CONNECT_MS] [-i IDLE_MS] [-H HEADER_MS]
- *             HTTPPORT SOCKSPORT LOGFILE [HOST[:PORT] | @GROUP]...
+ *   proxy-run [-m MAXCONNS] [-b BUDGET_BYTES] [-c CONNECT_MS] [-i IDLE_MS]
+ *             [-H HEADER_MS] HTTPPORT SOCKSPORT LOGFILE [HOST[:PORT] | @GROUP]...
  *
  * Listens on 127.0.0.1:HTTPPORT (HTTP/CONNECT) and :SOCKSPORT (SOCKS5), a
  * port of 0 for any free one, prints "ready HTTPPORT SOCKSPORT" on stdout,
@@ -66,9 +66,10 @@ int main(int argc, char **argv)
 {
 	struct proxy_config c = { 0 };
 	int opt;
-	while ((opt = getopt(argc, argv, "+m:c:i:H:")) != -1) {
+	while ((opt = getopt(argc, argv, "+m:b:c:i:H:")) != -1) {
 		switch (opt) {
 		case 'm': c.max_conns = (unsigned)atoi(optarg); break;
+		case 'b': c.budget = (size_t)strtoull(optarg, NULL, 10); break;
 		case 'c': c.connect_timeout_ms = atoi(optarg); break;
 		case 'i': c.idle_timeout_ms = atoi(optarg); break;
 		case 'H': c.header_timeout_ms = atoi(optarg); break;
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - optind < 3) {
-		fprintf(stderr, "usage: proxy-run [-m N] [-c MS] [-i MS] [-H MS] HTTPPORT SOCKSPORT "
+		fprintf(stderr, "usage: proxy-run [-m N] [-b BYTES] [-c MS] [-i MS] [-H MS] HTTPPORT SOCKSPORT "
 				"LOGFILE [HOST[:PORT]|@GROUP]...\n");
 		return 125;
 	}

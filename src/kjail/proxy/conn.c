@@ -340,8 +340,8 @@ static void refuse_inside(struct conn *k)
 /* Relays through the gate, then notes what it saw. */
 static void relay(struct conn *k, const struct relay_start *st)
 {
-	bool ok = proxy_relay(k->cfd, k->sfd, st, k->s->idle_ms, k->s->stop_fd, &k->rec.bytes_out,
-			      &k->rec.bytes_in);
+	bool ok = proxy_relay(k->cfd, k->sfd, st, k->s->idle_ms, k->s->stop_fd, &k->s->budget,
+			      &k->rec.bytes_out, &k->rec.bytes_in);
 	k->rec.sni = k->gate.sni[0] ? k->gate.sni : NULL;
 	k->rec.http_host = k->gate.http_host[0] ? k->gate.http_host : NULL;
 	if (!ok)

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* The proxy's parts, shared between proxy/serve.c (the accept loop),
- * proxy/conn.c (the connections), proxy/relay.c (moving the bytes) and
- * proxy/log.c (the JSON lines). Not for kjail. Each file's functions are
- * declared in its own header (conn.h, relay.h, log.h, serve.h, spawn.h). */
+ * proxy/conn.c (the connections), proxy/relay.c (moving the bytes),
+ * proxy/budget.c (their memory) and proxy/log.c (the JSON lines). Not for
+ * kjail. Each file's functions are declared in its own header (conn.h,
+ * relay.h, budget.h, log.h, serve.h, spawn.h). */
 #ifndef KJ_PROXY_INT_H
 #define KJ_PROXY_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "proxy/budget.h"
 #include "proxy/parse.h"
 
 #include <stdatomic.h>
@@ -24,6 +26,8 @@ struct proxy_serving {
 	int done[2];                   /* a byte per ended connection */
 	atomic_uint active;
 	unsigned max;
+	struct proxy_budget budget;    /* the connections' memory */
+	unsigned ended;                /* connections ended since the last trim */
 	int connect_ms, idle_ms, header_ms;
 };
 

@@ -97,11 +97,13 @@ static bool refused_dest(const char *line, char *dest, size_t len)
 		return false;
 	const char *v = json_string_value(json_object_get(o, "verdict"));
 	const char *h = json_string_value(json_object_get(o, "host"));
+	const char *why = json_string_value(json_object_get(o, "reason"));
 	json_int_t p = json_integer_value(json_object_get(o, "port"));
 	bool yes = v && strcmp(v, "refused") == 0;
-	if (yes)
-		snprintf(dest, len, strchr(h ? h : "", ':') ? "[%s]:%lld" : "%s:%lld",
-			 h ? h : "?", (long long)p);
+	if (yes && !h) /* refused before a destination was read: at a cap */
+		snprintf(dest, len, "%s", why ? why : "?");
+	else if (yes)
+		snprintf(dest, len, strchr(h, ':') ? "[%s]:%lld" : "%s:%lld", h, (long long)p);
 	json_decref(o);
 	return yes;
 }

@@ -25,8 +25,10 @@ int proxy_log_write(int fd, const struct proxy_record *r);
 
 /* Reads the log from the start and writes the run's summary of refusals
  * into out: "refused 3 connections: evil.example:443 (2), 10.0.0.5:22 (1)"
- * (at most 5 destinations, then ", ..."); returns how many connections
- * were refused (0: out is ""), or -1 if the log cannot be read. */
+ * (at most 5 destinations, then ", ..."; a connection refused at a cap
+ * counts under its reason, "connection cap reached"); returns how many
+ * connections were refused (0: out is ""), or -1 if the log cannot be
+ * read. */
 long proxy_log_summary(int log_fd, char *out, size_t len);
 
 #endif

@@ -34,8 +34,19 @@
  * nothing is not logged.
  *
  * Portable C (Linux and macOS): read/write through a buffer per direction
- * (doc/performance.md says why not splice). One thread per connection; at
- * most max_conns at once (more wait in the listen queue). */
+ * (doc/performance.md says why not splice). One thread per connection.
+ *
+ * Bounded: at most max_conns connections at once; one more is accepted and
+ * refused at once (HTTP 503, or SOCKS5's "no acceptable method") and logged
+ * as refused with the reason "connection cap reached" and host null. The
+ * connections hold at most `budget` bytes together: each its state and
+ * thread (counted as 32 KiB, proxy/serve.c) and two small relay buffers
+ * (16 KiB) whatever the budget, and, while a tunnel's gate holds more
+ * than a small buffer undecided, a 32 KiB one for it (INSPECT_HOLD_MAX):
+ * the cap bounds those (96 MiB at 1,024 at the very worst); a busy
+ * tunnel's buffers grow only while the total stays within the budget and
+ * go back when it idles (proxy/relay.c). A tunnel that finds no
+ * budget keeps its small buffers and is only slower. */
 #ifndef KJ_PROXY_H
 #define KJ_PROXY_H
 
@@ -51,7 +62,8 @@
 #define PROXY_SOCKS_URL "socks5h://127.0.0.1:1080"
 #define PROXY_NO_PROXY "localhost,127.0.0.1,::1"
 
-#define PROXY_MAX_CONNS_DEFAULT 512
+#define PROXY_MAX_CONNS_DEFAULT 1024
+#define PROXY_BUDGET_DEFAULT ((size_t)64 << 20)
 #define PROXY_CONNECT_TIMEOUT_MS 10000
 #define PROXY_IDLE_TIMEOUT_MS 300000
 #define PROXY_HEADER_TIMEOUT_MS 10000
@@ -70,6 +82,7 @@ struct proxy_config {
 	int log_fd;            /* O_APPEND; -1: no log (O_RDWR | O_APPEND
 				* for proxy_log_summary to read it back) */
 	unsigned max_conns;    /* 0: PROXY_MAX_CONNS_DEFAULT */
+	size_t budget;         /* bytes; 0: PROXY_BUDGET_DEFAULT */
 	int connect_timeout_ms; /* 0: the defaults above */
 	int idle_timeout_ms;
 	int header_timeout_ms;

@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,25 +22,50 @@
 #ifndef MSG_NOSIGNAL
 #define MSG_NOSIGNAL 0 /* macOS: SO_NOSIGPIPE, and SIGPIPE ignored */
 #endif
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
 
-/* A direction starts with a CHUNK buffer; one that has moved BULK_AFTER
- * bytes is a bulk transfer and its buffer grows to BULK, so a long copy
- * makes one system call per megabyte rather than per 64 KiB. Short
- * connections, most of them, keep the small one. A plain copy through
- * user space: on loopback it measured faster than splice(2) through a
- * pipe (bench/proxy-bench: 0.53 of a direct copy against 0.38), and it is
+/* A direction starts with a SMALL buffer, charged to the budget whatever
+ * it holds (the connection cap bounds those). A read that fills the
+ * buffer means more was waiting: the next read gets one twice the size,
+ * up to BIG, while the budget allows; without budget the direction keeps
+ * what it has and is only slower. A bulk copy so makes one system call
+ * per megabyte rather than per 16 KiB (on loopback that is what counts:
+ * bench/proxy-bench), while the many short connections keep the small one.
+ * A grown buffer goes back after SHRINK_MS without a byte, so an idle
+ * tunnel does not sit on budget that a busy one could use. Grown buffers
+ * come from mmap: freed, they leave the process (a malloc'd megabyte may
+ * stay in the heap), so what the process holds follows the budget.
+ *
+ * The gate is the exception: it may hold up to INSPECT_HOLD_MAX bytes
+ * undecided (a ClientHello in many records), twice SMALL. When what it
+ * holds fills the buffer, the buffer doubles up to that size whatever the
+ * budget: refusing would refuse a client the gate would have let through,
+ * and it is at most INSPECT_HOLD_MAX more per connection, which the cap
+ * bounds like the small buffers. Bytes read and not yet sent, decided or
+ * not, are never moved out of a buffer but to a bigger one.
+ *
+ * A plain copy through user space: on loopback it measured faster than
+ * splice(2) through a pipe (0.53 of a direct copy against 0.38), and it is
  * the same code on every system. */
-#define CHUNK (64 * 1024)
-#define BULK_AFTER (1 << 20)
-#define BULK (1 << 20)
+#define SMALL (16 * 1024)
+#define BIG (1 << 20)
+#define SHRINK_MS 250
+
+_Static_assert(INSPECT_HOLD_MAX <= BIG, "the gate's hold fits a grown buffer");
 
 struct dir {
 	int from, to;
-	char *buf;
+	struct proxy_budget *budget;
+	char *small;    /* SMALL bytes, for the connection's life */
+	char *big;      /* NULL, or cap bytes while grown */
+	char *buf;      /* small or big */
 	size_t cap;     /* the buffer's size */
 	size_t off;     /* where the unsent bytes start */
 	size_t pending; /* read from `from`, not yet written to `to` */
 	size_t held;    /* after them: read, not yet decided by the gate */
+	bool filled;    /* the last read filled the buffer */
 	bool eof;       /* `from` ended */
 	bool done;      /* and `to` was shut down for writing */
 	unsigned long long moved;
@@ -54,29 +80,94 @@ static bool again(void)
 	return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
 }
 
-static bool dir_open(struct dir *d)
+static bool dir_open(struct dir *d, struct proxy_budget *b)
 {
-	d->buf = malloc(CHUNK);
-	d->cap = CHUNK;
+	d->small = malloc(SMALL);
+	if (!d->small)
+		return false;
+	proxy_budget_charge(b, SMALL);
+	d->budget = b;
+	d->buf = d->small;
+	d->cap = SMALL;
 	d->off = 0;
-	return d->buf != NULL;
+	return true;
+}
+
+/* Nothing read waits in the buffer: it may be given back. */
+static bool empty(const struct dir *d)
+{
+	return d->pending == 0 && d->held == 0;
+}
+
+/* Back to the small buffer, only when it holds nothing. */
+static void shrink(struct dir *d)
+{
+	if (!d->big || !empty(d))
+		return;
+	munmap(d->big, d->cap);
+	proxy_budget_give(d->budget, d->cap);
+	d->big = NULL;
+	d->buf = d->small;
+	d->cap = SMALL;
+	d->off = 0;
+	d->filled = false;
 }
 
 static void dir_close(struct dir *d)
 {
-	free(d->buf);
+	if (!d->small)
+		return;
+	d->pending = d->held = 0;
+	shrink(d);
+	free(d->small);
+	proxy_budget_give(d->budget, SMALL);
 }
 
-/* Called with the buffer empty; a failed growth keeps the old buffer. */
+/* A buffer of `want` bytes in place of the one it has, what waits in it
+ * (pending, then held) copied to its start. force: taken whatever the
+ * budget (the gate's hold). false, the old buffer kept, without budget or
+ * memory. */
+static bool grow_to(struct dir *d, size_t want, bool force)
+{
+	if (!proxy_budget_take(d->budget, want)) {
+		if (!force)
+			return false;
+		proxy_budget_charge(d->budget, want);
+	}
+	void *b = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b == MAP_FAILED) {
+		proxy_budget_give(d->budget, want);
+		return false;
+	}
+	size_t live = d->pending + d->held;
+	memcpy(b, d->buf + d->off, live);
+	if (d->big) {
+		munmap(d->big, d->cap);
+		proxy_budget_give(d->budget, d->cap);
+	}
+	d->big = d->buf = b;
+	d->cap = want;
+	d->off = 0;
+	return true;
+}
+
+/* A bulk copy's growth, with the buffer empty; without budget or memory
+ * it keeps the buffer it has. */
 static void maybe_grow(struct dir *d)
 {
-	if (d->cap >= BULK || d->moved < BULK_AFTER)
+	if (!d->filled || d->cap >= BIG || !empty(d))
 		return;
-	char *b = realloc(d->buf, BULK);
-	if (b) {
-		d->buf = b;
-		d->cap = BULK;
-	}
+	grow_to(d, d->cap * 2, false);
+}
+
+/* Room for the gate's undecided bytes, which fill the buffer: false when
+ * it holds INSPECT_HOLD_MAX already (or no memory is left). */
+static bool grow_for_gate(struct dir *d)
+{
+	if (d->cap >= INSPECT_HOLD_MAX)
+		return false;
+	size_t want = d->cap * 2 < INSPECT_HOLD_MAX ? d->cap * 2 : INSPECT_HOLD_MAX;
+	return grow_to(d, want, true);
 }
 
 /* The gate's verdict on the held bytes (pending is 0): false when it
@@ -115,7 +206,8 @@ static void watch(struct dir *d, const char *b, size_t n, bool eof)
 	up->stale = true;
 }
 
-/* false: the direction failed (the connection ends) */
+/* Called with nothing pending; false: the direction failed (the
+ * connection ends). */
 static bool pump_in(struct dir *d)
 {
 	if (d->held > 0 && d->off > 0) {
@@ -125,12 +217,13 @@ static bool pump_in(struct dir *d)
 	if (d->held == 0)
 		d->off = 0;
 	maybe_grow(d);
-	if (d->held >= d->cap) { /* the gate holds no more than INSPECT_HOLD_MAX */
-		d->refused = true;
+	if (d->held >= d->cap && !grow_for_gate(d)) {
+		d->refused = true; /* the gate holds no more than INSPECT_HOLD_MAX */
 		return false;
 	}
 	char *at = d->buf + d->held;
-	ssize_t r = recv(d->from, at, d->cap - d->held, 0);
+	size_t space = d->cap - d->held;
+	ssize_t r = recv(d->from, at, space, 0);
 	if (r > 0) {
 		if (d->gate) {
 			d->held += (size_t)r;
@@ -138,6 +231,7 @@ static bool pump_in(struct dir *d)
 		} else {
 			d->pending = (size_t)r;
 		}
+		d->filled = (size_t)r == space;
 		watch(d, at, (size_t)r, false);
 	} else if (r == 0) {
 		d->eof = true;
@@ -162,7 +256,7 @@ static bool pump_out(struct dir *d)
 	return true;
 }
 
-static size_t room(const struct dir *d)
+static bool room(const struct dir *d)
 {
 	return d->pending == 0;
 }
@@ -224,7 +318,7 @@ static bool dir_step(struct dir *d)
 		return false;
 	if (d->pending && !pump_out(d))
 		return false;
-	if (d->eof && d->pending == 0 && d->held == 0) {
+	if (d->eof && empty(d)) {
 		shutdown(d->to, SHUT_WR);
 		d->done = true;
 	}
@@ -248,8 +342,38 @@ static bool relay_steps(struct dir *up, struct dir *down)
 	return true;
 }
 
+/* How long to wait for the next event: the rest of the idle time, or
+ * SHRINK_MS while a grown buffer waits to go back. */
+static int wait_ms(const struct dir *up, const struct dir *down, long long idle_end)
+{
+	long long left = idle_end - now_ms();
+	if (left <= 0)
+		return 0;
+	if ((up->big || down->big) && left > SHRINK_MS)
+		return SHRINK_MS;
+	return (int)left;
+}
+
+/* The client's bytes read with its request, in the client direction's
+ * buffer (grown first if they need it: at most INSPECT_HOLD_MAX), held
+ * for the gate or pending; false when they do not fit. */
+static bool take_early(struct dir *up, const struct relay_start *st)
+{
+	if (st->nearly == 0)
+		return true;
+	while (up->cap < st->nearly)
+		if (!grow_for_gate(up))
+			return false;
+	memcpy(up->buf, st->early, st->nearly);
+	if (up->gate)
+		up->held = st->nearly;
+	else
+		up->pending = st->nearly;
+	return true;
+}
+
 bool proxy_relay(int a, int b, const struct relay_start *st, int idle_ms, int stop_fd,
-		 unsigned long long *out, unsigned long long *in)
+		 struct proxy_budget *budget, unsigned long long *out, unsigned long long *in)
 {
 	struct dir up = { .from = a, .to = b, .gate = st->gate },
 		   down = { .from = b, .to = a, .peer = &up };
@@ -261,21 +385,14 @@ bool proxy_relay(int a, int b, const struct relay_start *st, int idle_ms, int st
 			return true;
 		*out = st->nhead;
 	}
-	if (!dir_open(&up))
-		return true;
-	if (!dir_open(&down)) {
+	if (!dir_open(&up, budget) || !dir_open(&down, budget)) {
 		dir_close(&up);
 		return true;
 	}
-	if (st->nearly > 0 && st->nearly <= up.cap) {
-		memcpy(up.buf, st->early, st->nearly);
-		if (up.gate)
-			up.held = st->nearly;
-		else
-			up.pending = st->nearly;
-	}
+	bool ok = take_early(&up, st);
 	up.stale = up.gate != NULL;
-	bool ok = relay_steps(&up, &down);
+	ok = ok && relay_steps(&up, &down);
+	long long idle_end = now_ms() + idle_ms;
 	while (ok && !(up.done && down.done)) {
 		short aev = 0, bev = 0;
 		want(&up, &aev, &bev);
@@ -285,13 +402,23 @@ bool proxy_relay(int a, int b, const struct relay_start *st, int idle_ms, int st
 		struct pollfd pf[3] = {
 			{ aev ? a : -1, aev, 0 }, { bev ? b : -1, bev, 0 }, { stop_fd, POLLIN, 0 }
 		};
-		int r = poll(pf, 3, idle_ms);
-		if (r == 0 || pf[2].revents)
+		int wait = wait_ms(&up, &down, idle_end);
+		int r = wait > 0 ? poll(pf, 3, wait) : 0;
+		if (r == 0 && now_ms() >= idle_end)
 			break;
+		if (r == 0) {
+			/* quiet for SHRINK_MS: a buffer keeps what waits in it */
+			shrink(&up);
+			shrink(&down);
+			continue;
+		}
 		if (r < 0 && errno != EINTR)
 			break;
 		if (r < 0)
 			continue;
+		if (pf[2].revents)
+			break;
+		idle_end = now_ms() + idle_ms;
 		ok = relay_steps(&up, &down);
 	}
 	*out += up.moved;

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "proxy/budget.h"
+
 struct inspect;
 
 /* How a relay starts: what goes to the server first, and who watches. */
@@ -25,10 +27,13 @@ struct relay_start {
  * through st->gate if there is one: the client's bytes wait there until
  * decided, the server's pass at once (the gate sees its first ones). Once
  * the gate is done it is out of the way. Half-closes pass through
- * (shutdown(SHUT_WR)). Counts a->b in *out and b->a in *in. false when the
- * gate refused: the caller answers the client (st->gate says how). */
+ * (shutdown(SHUT_WR)). Its buffers are charged to budget and grow only
+ * within it, but for what the gate may hold undecided (INSPECT_HOLD_MAX),
+ * which is taken whatever the budget. Counts a->b in *out and b->a in *in.
+ * false when the gate refused: the caller answers the client (st->gate
+ * says how). */
 bool proxy_relay(int a, int b, const struct relay_start *st, int idle_ms, int stop_fd,
-		 unsigned long long *out, unsigned long long *in);
+		 struct proxy_budget *budget, unsigned long long *out, unsigned long long *in);
 
 /* Sends all n bytes to fd (non-blocking or not) within timeout_ms; false
  * when it cannot. */
