@@ -111,7 +111,7 @@ kjail_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 kjail_LDADD = $(KJAIL_LIBS)
 # The plans (and the trees plan_build reads) that the planner's and the
 # builders' tests start from, made one way.
-PLAN_FIXTURE = tests/unit/kjail/plan-fixture.h tests/unit/kjail/tree-fixture.h
+PLAN_FIXTURE = tests/unit/kjail/plan-fixture.h tests/unit/kjail/tree-fixture.h tests/unit/golden.h
 check_PROGRAMS += tests/unit/kjail/policy/test_cache tests/unit/kjail/policy/test_env tests/unit/kjail/build/test_bwrap tests/unit/kjail/policy/test_conf tests/unit/kjail/planner/test_planner tests/unit/kjail/build/test_seccomp \
 	tests/unit/kjail/git/test_reader tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
 	tests/unit/kjail/cfgfilter/test_cfgfilter tests/unit/kjail/git/test_command \

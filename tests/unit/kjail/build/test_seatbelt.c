@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "unit-skip.h"
+#include "golden.h"
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
@@ -97,17 +98,6 @@ static char *subst(const char *s, const char *from, const char *to)
 }
 
 
-static const char *srcdir(void)
-{
-	const char *s = getenv("top_srcdir");
-	return s && s[0] ? s : ".";
-}
-
-static char *golden_path(const char *name)
-{
-	return xasprintf("%s/tests/unit/golden/seatbelt/%s", srcdir(), name);
-}
-
 /* One argv element per line, escaped so that every byte shows; the
  * profile itself stands as <profile>. */
 static char *render_argv(const struct strv *argv)
@@ -139,36 +129,7 @@ static char *render_argv(const struct strv *argv)
 
 static void check_golden(const char *name, const char *got)
 {
-	_cleanup_free_ char *path = golden_path(name);
-	if (getenv("KJ_UPDATE_GOLDEN")) {
-		FILE *f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(got, f);
-		assert_int_equal(fclose(f), 0);
-		return;
-	}
-	size_t len;
-	_cleanup_free_ char *want = read_file_capped(path, 1 << 22, &len);
-	if (!want) {
-		print_error("cannot read %s (run with KJ_UPDATE_GOLDEN=1 to make it)\n", path);
-		fail();
-	}
-	if (strcmp(want, got) == 0)
-		return;
-	/* The first line that differs, rather than two long strings. */
-	const char *a = want, *b = got;
-	int line = 1;
-	while (*a && *a == *b) {
-		if (*a == '\n')
-			line++;
-		a++;
-		b++;
-	}
-	while (a > want && a[-1] != '\n')
-		a--, b--;
-	print_error("%s differs from the golden file at line %d:\n  want: %.*s\n  got:  %.*s\n", name,
-		    line, (int)strcspn(a, "\n"), a, (int)strcspn(b, "\n"), b);
-	fail();
+	golden_check("seatbelt", name, got);
 }
 
 struct out {
