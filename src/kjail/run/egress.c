@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* An allowlist's run: the proxy started before the jail and ended after it
- * (run/egress.h). */
+/* An allowlist's run: the proxy started before the jail, ended after it,
+ * reported on once the workspace is safe again (run/egress.h). */
 #include "config.h"
 #ifdef KJ_OS_LINUX
 #include "run/egress.h"
 #include "fdpass.h"
 #include "proxy/proxy.h"
-#include "proxy/log.h"
 #include "proxy/spawn.h"
+#include "proxy/summary.h"
 #include "util.h"
 
 #include <errno.h>
@@ -33,7 +33,7 @@ static void close_fd(int *fd)
  * could write the log through that path, and kjail refuses. */
 static void make_log(struct egress_run *e, const struct plan *pl)
 {
-	e->dir = xstrdup("/tmp/kjail-net.XXXXXX");
+	e->dir = xstrdup(PROXY_LOG_DIR_TEMPLATE);
 	if (!mkdtemp(e->dir))
 		die_errno("cannot make a directory for the proxy's log in /tmp");
 	const struct op *o = plan_verdict(pl, e->dir);
@@ -44,7 +44,9 @@ static void make_log(struct egress_run *e, const struct plan *pl)
 		    e->dir, o->rule, o->path);
 	}
 	e->path = xasprintf("%s/net.log", e->dir);
-	e->log_w = open(e->path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	/* read and write: the proxy's cap moves the newest lines to the
+	 * start (proxy/log.h) */
+	e->log_w = open(e->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
 	if (e->log_w < 0)
 		die_errno("cannot create the proxy's log %s", e->path);
 	e->log_r = open(e->path, O_RDONLY | O_CLOEXEC);
@@ -82,6 +84,19 @@ void egress_start(struct egress_run *e, const struct plan *pl)
 	close_fd(&e->log_w);
 }
 
+/* The log's name and directory go: kjail reads it through log_r, so
+ * nothing is left on the host whenever kjail ends from here on. */
+static void remove_log(struct egress_run *e)
+{
+	if (e->path)
+		unlink(e->path);
+	if (e->dir)
+		rmdir(e->dir);
+	free(e->path);
+	free(e->dir);
+	e->path = e->dir = NULL;
+}
+
 void egress_stop(struct egress_run *e)
 {
 	if (e->pid < 0)
@@ -90,6 +105,7 @@ void egress_stop(struct egress_run *e)
 	e->pid = -1;
 	e->stop = -1;
 	e->ran = true;
+	remove_log(e);
 }
 
 void egress_report(struct egress_run *e, struct notice *note)
@@ -99,12 +115,12 @@ void egress_report(struct egress_run *e, struct notice *note)
 	if (e->stopped_ill)
 		notice_warn(note, "the proxy for --allow-host did not end well; the jail's "
 				  "connections ended with it");
-	char sum[1024];
-	long n = proxy_log_summary(e->log_r, sum, sizeof sum);
+	char sum[4096];
+	long n = proxy_summary(e->log_r, sum, sizeof sum);
 	if (n > 0)
-		notice_warn(note, "%s; see --explain", sum);
-	else if (n < 0)
-		notice_warn(note, "cannot read the proxy's log %s", e->path);
+		notice_warn(note, "%s", sum);
+	else if (n < 0 && !e->stopped_ill)
+		notice_warn(note, "the proxy for --allow-host left no summary of what it refused");
 }
 
 void egress_close(struct egress_run *e)
@@ -114,13 +130,7 @@ void egress_close(struct egress_run *e)
 	close_fd(&e->log_w);
 	close_fd(&e->log_r);
 	close_fd(&e->stop);
-	if (e->path)
-		unlink(e->path);
-	if (e->dir)
-		rmdir(e->dir);
-	free(e->path);
-	free(e->dir);
-	e->path = e->dir = NULL;
+	remove_log(e);
 }
 
 /* One listening socket on the host's loopback, any port: a stand-in for

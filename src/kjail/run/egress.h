@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* kjail's side of an allowlist's run (Linux): the proxy's control socket
  * and log, the proxy started before bwrap and ended after the jail, and
- * the summary of what it refused. spawn.c calls these; the proxy itself is
- * proxy.h's. */
+ * the line about what it refused. spawn.c calls these; the proxy itself
+ * is proxy.h's. */
 #ifndef KJ_EGRESS_RUN_H
 #define KJ_EGRESS_RUN_H
 
@@ -35,10 +35,15 @@ void egress_open(struct egress_run *e, const struct plan *pl, bool dry_run);
 void egress_start(struct egress_run *e, const struct plan *pl);
 
 /* When bwrap has ended, before what is left of the jail is reaped (which
- * would kill the proxy too): ends the proxy. */
+ * would kill the proxy too): ends the proxy, which writes its summary as
+ * the log's last line, and removes the log from the disk (log_r still
+ * reads it), so nothing is left there however kjail ends after. */
 void egress_stop(struct egress_run *e);
 
-/* Then: says what the proxy refused (one line, when anything was). */
+/* Once the protected names are moved aside: says what the proxy refused,
+ * in one line naming the --allow-host values that would allow it, read
+ * from that last line alone (proxy/summary.h: the cost does not grow with
+ * the log). */
 void egress_report(struct egress_run *e, struct notice *note);
 
 /* Closes what is still open and removes the log (also for --print). */

@@ -422,12 +422,17 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	/* kjail's lines from here on: after a reset of what the jail left
 	 * set on the terminal to hide them */
 	restore_stdio(&note);
-	egress_report(&j.net, &note);
-	jail_close(&j);
 	int status = exit_status(st);
-	/* a planted name kjail could not move aside outweighs the command's
+	/* the jail is gone; first what it planted goes aside, with signals
+	 * held (nothing cuts it short), before any report: until then a
+	 * tool outside (a shell prompt's git) could read what the jail left.
+	 * A planted name kjail could not move aside outweighs the command's
 	 * status: the last line gives it, and what to delete */
 	bool moved = aftercare_move_aside(pl, &note, status);
+	/* the reports: the workspace is safe again, and Ctrl-C ends them */
+	reap_release(&rs);
+	egress_report(&j.net, &note);
+	jail_close(&j);
 	/* then what git left half done because of the jail */
 	gitreport_after(pl, &git, &note);
 	gitreport_free(&git);
