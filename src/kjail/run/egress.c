@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* An allowlist's run: the proxy started before the jail, ended after it,
- * reported on once the workspace is safe again (run/egress.h). */
+/* The proxy's run (an allowlist, or -n): started before the jail, ended
+ * after it, reported on once the workspace is safe again (run/egress.h). */
 #include "config.h"
 #ifdef KJ_OS_LINUX
 #include "run/egress.h"
@@ -57,8 +57,9 @@ static void make_log(struct egress_run *e, const struct plan *pl)
 void egress_open(struct egress_run *e, const struct plan *pl, bool dry_run)
 {
 	*e = (struct egress_run){ .ctl = { -1, -1 }, .log_w = -1, .log_r = -1, .pid = -1,
-				  .stop = -1 };
-	if (pl->net != NET_ALLOWLIST)
+				  .stop = -1, .cut = pl->net == NET_NONE,
+				  .origin = pl->net_origin };
+	if (!pl->proxied)
 		return;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, e->ctl) < 0)
 		die_errno("cannot make the proxy's control socket");
@@ -73,12 +74,13 @@ void egress_open(struct egress_run *e, const struct plan *pl, bool dry_run)
 
 void egress_start(struct egress_run *e, const struct plan *pl)
 {
-	if (pl->net != NET_ALLOWLIST)
+	if (!pl->proxied)
 		return;
 	struct proxy_config c = { .rules = pl->allow, .nrules = pl->nallow, .log_fd = e->log_w };
 	e->pid = proxy_spawn(&c, e->ctl[0], &e->stop);
 	if (e->pid < 0)
-		die("cannot start the proxy for --allow-host; nothing was run");
+		die("cannot start kjail's proxy (%s); nothing was run",
+		    e->cut ? "-n: it refuses every host, naming --allow-host" : "--allow-host");
 	/* the proxy holds its own copies now */
 	close_fd(&e->ctl[0]);
 	close_fd(&e->log_w);
@@ -112,15 +114,17 @@ void egress_report(struct egress_run *e, struct notice *note)
 {
 	if (!e->ran)
 		return;
+	const char *what = e->cut ? "kjail's proxy (-n)" : "the proxy for --allow-host";
 	if (e->stopped_ill)
-		notice_warn(note, "the proxy for --allow-host did not end well; the jail's "
-				  "connections ended with it");
+		notice_warn(note, "%s did not end well; the jail's connections ended with it", what);
 	char sum[4096];
 	long n = proxy_summary(e->log_r, sum, sizeof sum);
-	if (n > 0)
+	if (n > 0 && e->cut)
+		notice_warn(note, "no network (%s): %s", e->origin ? e->origin : "-n", sum);
+	else if (n > 0)
 		notice_warn(note, "%s", sum);
 	else if (n < 0 && !e->stopped_ill)
-		notice_warn(note, "the proxy for --allow-host left no summary of what it refused");
+		notice_warn(note, "%s left no summary of what it refused", what);
 }
 
 void egress_close(struct egress_run *e)

@@ -46,7 +46,7 @@ struct jail {
 	int policy;      /* memfd: the policy file */
 	int seccomp;     /* sealed memfd: the seccomp program */
 	int args;        /* memfd: bwrap's options (--args) */
-	struct egress_run net; /* under an allowlist: the proxy's socket and log */
+	struct egress_run net; /* with kjail's proxy: its socket and log */
 	struct jail_fds fds;
 };
 
@@ -467,7 +467,9 @@ int jail_print(const struct plan *pl, const char *bwrap, const char *entry, char
 	jail_open(&j, pl, true);
 	struct strv argv = STRV_INIT;
 	bwrap_build(pl, bwrap, entry, &j.fds, cmd, &argv);
-	if (!json) /* the rules, as comments before the line they shape */
+	/* an allowlist's rules, as comments before the line they shape (-n
+	 * has none: its line stays alone) */
+	if (!json && pl->net == NET_ALLOWLIST)
 		explain_allowlist(stdout, pl, "# ");
 	print_invocation(&argv, pl, json);
 	strv_free(&argv);
