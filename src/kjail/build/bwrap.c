@@ -148,7 +148,7 @@ static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
 		push_fd(a, next_fd(c, o));
 		strv_pushf(a, "%s/policy.json", o->path);
 		/* the proxy's log: the jail reads what was refused, and why */
-		if (pl->net == NET_ALLOWLIST) {
+		if (pl->proxied) {
 			strv_push(a, "--ro-bind-fd");
 			push_fd(a, c->fds->net_log);
 			strv_push(a, KJ_NET_LOG);
@@ -215,7 +215,7 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	strv_push(a, "--");
 	strv_push(a, entry);
 	strv_pushf(a, "--jail-entry=%d,%d,%d", fds->status, fds->user_err, fds->sig_default);
-	if (pl->net == NET_ALLOWLIST)
+	if (pl->proxied)
 		strv_pushf(a, JAIL_PROXY_PREFIX "%d", fds->proxy);
 	if (pl->allow_userns)
 		strv_push(a, JAIL_USERNS_MOUNTS);
