@@ -85,6 +85,10 @@ static const char *const plain[] = {
 	/* descriptors */
 	"read", "readv", "pread64", "write", "writev", "close", "lseek", "_llseek", "dup",
 	"dup3", "fcntl", "fcntl64", "pipe", "pipe2",
+	/* the log's cap (proxy/log.c) rewrites the log in place, at the
+	 * proxy's own offset: pread above, and fstat and fcntl(F_SETFL) on
+	 * it; the only file it can write is the one kjail opened for it */
+	"pwrite64", "ftruncate", "ftruncate64",
 	/* sockets already made, and those socket() below allows */
 	"connect", "accept", "accept4", "shutdown", "getsockopt", "setsockopt", "getsockname",
 	"getpeername", "recv", "recvfrom", "recvmsg", "recvmmsg", "recvmmsg_time64", "send",
