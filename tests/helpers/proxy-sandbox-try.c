@@ -223,7 +223,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[0], "log") == 0 && argc == 2)
 		log_fd = open(argv[1], O_RDWR | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	char err[512];
-	if (!bare && !proxy_sandbox_apply(err, sizeof err)) {
+	if (!bare && !proxy_sandbox_apply(true, err, sizeof err)) {
 		printf("setup: %s\n", err);
 		return 2;
 	}

@@ -59,11 +59,13 @@ static void warm_up(void)
 }
 
 #ifdef KJ_OS_LINUX
-static int confine_reads(char *err, size_t errlen)
+static int confine_reads(bool resolves, char *err, size_t errlen)
 {
 	const char *ro[ARRAY_SIZE(dirs) + ARRAY_SIZE(files)];
 	char real[ARRAY_SIZE(files)][PATH_MAX];
 	size_t n = 0;
+	if (!resolves)
+		return landlock_restrict_reads(NULL, 0, err, errlen);
 	for (size_t i = 0; dirs[i]; i++)
 		ro[n++] = dirs[i];
 	for (size_t i = 0; files[i]; i++) {
@@ -232,11 +234,12 @@ static bool filter(char *err, size_t errlen)
 }
 #endif
 
-bool proxy_sandbox_apply(char *err, size_t errlen)
+bool proxy_sandbox_apply(bool resolves, char *err, size_t errlen)
 {
-	warm_up();
+	if (resolves)
+		warm_up();
 #ifdef KJ_OS_LINUX
-	if (confine_reads(err, errlen) == LL_FAILED)
+	if (confine_reads(resolves, err, errlen) == LL_FAILED)
 		return false;
 #ifdef HAVE_SECCOMP
 	return filter(err, errlen);

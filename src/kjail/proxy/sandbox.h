@@ -18,10 +18,13 @@
  * too, unless that is "/". */
 const char *const *proxy_sandbox_dirs(void);
 
-/* In this order: the resolver's modules and files loaded once
- * (getaddrinfo of "localhost", tzset), so nothing needs loading later;
- * a Landlock domain (entry/landlock.h, landlock_restrict_reads) that
- * reads only under those directories, writes and executes nothing and
+/* In this order: when the proxy resolves names (it has a rule), the
+ * resolver's modules and files loaded once (getaddrinfo of "localhost",
+ * tzset), so nothing needs loading later; a Landlock domain
+ * (entry/landlock.h, landlock_restrict_reads) that reads only under those
+ * directories (nothing at all when it resolves nothing: -n's proxy, with
+ * no rule, refuses every host before any lookup and opens no resolver
+ * file, not even at its start), writes and executes nothing and
  * binds no TCP port (nothing where the kernel has no Landlock; Landlock
  * decides at open, so the log, which kjail opened, keeps its rights to
  * write and truncate); then a seccomp allowlist: reading and writing
@@ -38,6 +41,6 @@ const char *const *proxy_sandbox_dirs(void);
  * filter can read), ioctl TCGETS is ENOTTY (isatty). Sets no_new_privs.
  * false with one line in err. Linux built without libseccomp: false (the
  * proxy never runs unfiltered). Off Linux: true, nothing applied. */
-bool proxy_sandbox_apply(char *err, size_t errlen);
+bool proxy_sandbox_apply(bool resolves, char *err, size_t errlen);
 
 #endif
