@@ -67,6 +67,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-network.test \
 	tests/integration/kjail-allow-host-config.test \
 	tests/integration/kjail-allow-host.test \
+	tests/integration/kjail-net-refusals.test \
 	tests/integration/kjail-socket-families.test \
 	tests/integration/kjail-nested-debug.test \
 	tests/integration/kjail-nested.test \
@@ -114,6 +115,10 @@ EXTRA_DIST += tests/integration/readme-layout.test
 check_PROGRAMS += tests/helpers/proxy-run
 tests_helpers_proxy_run_SOURCES = tests/helpers/proxy-run.c
 tests_helpers_proxy_run_LDADD = $(KJAIL_LIBS)
+# a flood of requests the proxy refuses, from inside a jail (issue 38)
+check_PROGRAMS += tests/helpers/proxy-flood
+tests_helpers_proxy_flood_SOURCES = tests/helpers/proxy-flood.c
+tests_helpers_proxy_flood_LDADD = $(LIBBSD_LIBS)
 TESTS += tests/integration/proxy-engine.test tests/integration/proxy-memory.test
 EXTRA_DIST += tests/integration/proxy-engine.test tests/integration/proxy-memory.test \
 	tests/helpers/proxy-peer.py

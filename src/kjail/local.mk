@@ -56,8 +56,9 @@ libkjail_a_SOURCES = \
 	src/kjail/proxy/inspect.c src/kjail/proxy/inspect.h \
 	src/kjail/proxy/conn.c src/kjail/proxy/proxy.h src/kjail/proxy/internal.h \
 	src/kjail/proxy/conn.h src/kjail/proxy/log.h src/kjail/proxy/relay.h src/kjail/proxy/serve.h \
-	src/kjail/proxy/spawn.h \
+	src/kjail/proxy/spawn.h src/kjail/proxy/tally.h src/kjail/proxy/summary.h \
 	src/kjail/proxy/serve.c src/kjail/proxy/relay.c src/kjail/proxy/log.c \
+	src/kjail/proxy/tally.c src/kjail/proxy/summary.c \
 	src/kjail/proxy/budget.c src/kjail/proxy/budget.h \
 	src/kjail/proxy/spawn.c \
 	src/kjail/proxy/handoff.c src/kjail/proxy/handoff.h \
@@ -219,14 +220,14 @@ fuzz-mountinfo-run:
 .PHONY: fuzz-mountinfo-run
 
 # The egress proxy (issue 26): the allowlist, the descriptor hand-over with
-# proxy_spawn, the request parsers; the ClientHello reader and what watches
-# a tunnel, and the memory budget (issue 38).
+# proxy_spawn, the request parsers, the log; the ClientHello reader,
+# what watches a tunnel and the memory budget (issue 38).
 check_PROGRAMS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
-	tests/unit/kjail/proxy/test_tls tests/unit/kjail/proxy/test_inspect \
-	tests/unit/kjail/proxy/test_budget
+	tests/unit/kjail/proxy/test_log tests/unit/kjail/proxy/test_budget \
+	tests/unit/kjail/proxy/test_tls tests/unit/kjail/proxy/test_inspect
 TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
-	tests/unit/kjail/proxy/test_tls tests/unit/kjail/proxy/test_inspect \
-	tests/unit/kjail/proxy/test_budget
+	tests/unit/kjail/proxy/test_log tests/unit/kjail/proxy/test_budget \
+	tests/unit/kjail/proxy/test_tls tests/unit/kjail/proxy/test_inspect
 tests_unit_kjail_proxy_test_rules_SOURCES = tests/unit/kjail/proxy/test_rules.c
 tests_unit_kjail_proxy_test_rules_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
@@ -246,6 +247,10 @@ endif
 tests_unit_kjail_proxy_test_parse_SOURCES = tests/unit/kjail/proxy/test_parse.c
 tests_unit_kjail_proxy_test_parse_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_parse_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# the log's cap and counts, and kjail's line from its summary (issue 38)
+tests_unit_kjail_proxy_test_log_SOURCES = tests/unit/kjail/proxy/test_log.c
+tests_unit_kjail_proxy_test_log_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_kjail_proxy_test_log_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # the ClientHellos it reads are captures (tests/data/tls, README there)
 tests_unit_kjail_proxy_test_tls_SOURCES = tests/unit/kjail/proxy/test_tls.c
 tests_unit_kjail_proxy_test_tls_CFLAGS = $(UNIT_CFLAGS)
@@ -294,6 +299,21 @@ FUZZ_HANDOFF_SRCS = \
 tests/fuzz/fuzz_handoff: $(FUZZ_HANDOFF_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/handoff.h src/kjail/proxy/rules.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_HANDOFF_SRCS) $(LIBBSD_LIBS)
+
+# kjail's reading of the proxy's summary line (issue 38): the input is the
+# whole log; seeds in tests/fuzz/corpus/summary.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_summary
+endif
+EXTRA_DIST += tests/fuzz/fuzz_summary.c tests/fuzz/summary.dict
+CLEANFILES += tests/fuzz/fuzz_summary
+FUZZ_SUMMARY_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_summary.c \
+	$(srcdir)/src/kjail/proxy/summary.c
+tests/fuzz/fuzz_summary: $(FUZZ_SUMMARY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/summary.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) $(JANSSON_CFLAGS) -o $@ $(FUZZ_SUMMARY_SRCS) \
+	  $(JANSSON_LIBS)
 
 # --device=gpu (issue 30): the builder from a table of /dev layouts.
 check_PROGRAMS += tests/unit/kjail/policy/test_device

@@ -9,7 +9,8 @@
  * appends the log to LOGFILE, and serves until its standard input ends.
  * Each value is parsed as --allow-host would be (origin "--allow-host");
  * a bad one is one line on stderr and exit 125. On the way out it prints
- * proxy_log_summary's line on stderr ("summary: ..."). */
+ * proxy_summary's line on stderr ("summary: ..."), read from the
+ * summary line the proxy ended the log with. */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -28,7 +29,7 @@
 
 #include "proxy/rules.h"
 #include "proxy/proxy.h"
-#include "proxy/log.h"
+#include "proxy/summary.h"
 #include "proxy/serve.h"
 
 static int listen_on(unsigned port, unsigned *bound)
@@ -115,8 +116,8 @@ int main(int argc, char **argv)
 	printf("ready %u %u\n", hp, sp);
 	fflush(stdout);
 	int rc = proxy_serve(&c, l, 2, 0);
-	char sum[1024];
-	long refused = proxy_log_summary(c.log_fd, sum, sizeof sum);
+	char sum[4096];
+	long refused = proxy_summary(c.log_fd, sum, sizeof sum);
 	fprintf(stderr, "summary: %ld %s\n", refused, sum);
 	free(rules);
 	for (size_t i = 0; i < norigins; i++)

@@ -28,9 +28,15 @@
  *   read PATH          open(PATH, O_RDONLY) and read it
  *   resolve NAME       getaddrinfo(NAME): "ok ADDRESS..."
  *   http HOST PORT     getaddrinfo, connect, "GET / HTTP/1.0": "ok LINE",
- *                      the response's first line */
+ *                      the response's first line
+ *   log PATH           the proxy's log (proxy/log.h) on PATH, opened
+ *                      O_RDWR | O_APPEND before the confinement as kjail
+ *                      opens it: 2,000 refusals under a 16 KiB cap (pread,
+ *                      pwrite, ftruncate, fstat, fcntl), then the summary
+ *                      line: "ok" */
 #include "config.h"
 
+#include "proxy/log.h"
 #include "proxy/sandbox.h"
 #include "errname.h"
 
@@ -113,7 +119,28 @@ static int http(const char *host, const char *port)
 	return 0;
 }
 
-static int try(int argc, char **argv)
+/* What the proxy does on its log, through proxy/log.c itself: a cap
+ * small enough that the newest half is moved to the start many times. */
+static int log_flood(int fd)
+{
+	struct proxy_log *l = fd < 0 ? NULL : proxy_log_open(fd, 16384);
+	if (!l)
+		return said(-1);
+	int rc = 0;
+	for (unsigned i = 0; i < 2000 && rc == 0; i++) {
+		char host[32];
+		snprintf(host, sizeof host, "h%u.example", i % 7);
+		struct proxy_record r = { .proto = "connect", .host = host, .port = 443,
+					  .verdict = "refused", .reason = "not an allowed host" };
+		rc = proxy_log_write(l, &r);
+	}
+	if (rc == 0)
+		rc = proxy_log_finish(l);
+	proxy_log_free(l);
+	return said(rc);
+}
+
+static int try(int argc, char **argv, int log_fd)
 {
 	const char *a = argv[0];
 	if (strcmp(a, "execve") == 0) {
@@ -175,6 +202,8 @@ static int try(int argc, char **argv)
 		return resolve(argv[1]);
 	if (strcmp(a, "http") == 0 && argc == 3)
 		return http(argv[1], argv[2]);
+	if (strcmp(a, "log") == 0 && argc == 2)
+		return log_flood(log_fd);
 	fprintf(stderr, "proxy-sandbox-try: unknown action or arguments: %s\n", a);
 	return 2;
 }
@@ -189,11 +218,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IONBF, 0);
+	/* opened outside the confinement, as kjail opens the proxy's */
+	int log_fd = -1;
+	if (strcmp(argv[0], "log") == 0 && argc == 2)
+		log_fd = open(argv[1], O_RDWR | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	char err[512];
-	if (!bare && !proxy_sandbox_apply(err, sizeof err)) {
+	if (!bare && !proxy_sandbox_apply(true, err, sizeof err)) {
 		printf("setup: %s\n", err);
 		return 2;
 	}
 	/* _exit: no exit handler under the filter, as in kjail-proxy */
-	_exit(try(argc, argv));
+	_exit(try(argc, argv, log_fd));
 }

@@ -149,7 +149,7 @@ static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
 		push_fd(a, next_fd(c, o));
 		strv_pushf(a, "%s/policy.json", o->path);
 		/* the proxy's log: the jail reads what was refused, and why */
-		if (pl->net == NET_ALLOWLIST) {
+		if (pl->proxied) {
 			strv_push(a, "--ro-bind-fd");
 			push_fd(a, c->fds->net_log);
 			strv_push(a, KJ_NET_LOG);
@@ -225,7 +225,7 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	strv_push(a, "--");
 	strv_push(a, entry);
 	strv_pushf(a, "--jail-entry=%d,%d,%d", fds->status, fds->user_err, fds->sig_default);
-	if (pl->net == NET_ALLOWLIST)
+	if (pl->proxied)
 		strv_pushf(a, JAIL_PROXY_PREFIX "%d", fds->proxy);
 	for (size_t i = 0; i < pl->secrets.n && i < fds->nsecrets; i++)
 		strv_pushf(a, JAIL_KEEP_FD_PREFIX "%d", fds->secrets[i]);

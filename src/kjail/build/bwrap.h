@@ -23,7 +23,7 @@ struct jail_fds {
 	size_t nsecrets;
 	int sig_default; /* JAIL_SIGINT_DEFAULT | JAIL_SIGQUIT_DEFAULT: what the
 			  * entry program gives back to the command */
-	/* under an allowlist only (pl->net == NET_ALLOWLIST): */
+	/* with kjail's proxy only (pl->proxied): */
 	int net_log;  /* the proxy's log, read-only, bound at KJ_NET_LOG */
 	int proxy;    /* the proxy's control socket: the entry program hands
 		       * the proxy its listeners here (JAIL_PROXY_PREFIX) */

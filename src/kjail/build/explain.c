@@ -149,6 +149,10 @@ static const char *network_text(const struct plan *pl)
 	if (pl->net == NET_ALLOWLIST)
 		return "allowlist: own network namespace, out only through kjail's proxy to the "
 		       "hosts below (DNS does not resolve inside; the proxy resolves)";
+	if (pl->proxied)
+		return "cut: no network; own network namespace, loopback only (DNS does not "
+		       "resolve), where kjail's proxy refuses every host (--allow-host HOST "
+		       "allows one)";
 	return "cut: own network namespace, loopback only (DNS does not resolve)";
 }
 
@@ -172,7 +176,7 @@ static void rule_host(const struct allow_rule *r, char *buf, size_t len)
 
 void explain_allowlist(FILE *out, const struct plan *pl, const char *prefix)
 {
-	if (pl->net != NET_ALLOWLIST)
+	if (!pl->proxied)
 		return;
 	for (size_t i = 0; i < pl->nallow; i++) {
 		const struct allow_rule *r = &pl->allow[i];
@@ -607,7 +611,7 @@ static void json_policy_build(struct jsonw *w, const struct policy *p, const str
 	jw_kbool(w, "enabled", pl->network);
 	jw_kstring(w, "origin", net_origin(p, pl));
 	jw_kstring(w, "mode", net_mode_name(pl));
-	if (pl->net == NET_ALLOWLIST)
+	if (pl->proxied)
 		allowlist_json(w, pl);
 	jw_end_object(w);
 	jw_kbool(w, "nested_userns", pl->nested_userns);

@@ -34,8 +34,9 @@ void explain_policy(FILE *out, const struct policy *p, const struct plan *pl, co
  * half the cost): what the jail finds at KJ_POLICY_FILE on every run, as
  * one allocated string the caller frees. */
 char *explain_policy_for_jail(const struct policy *p, const struct plan *pl, const char *bwrap);
-/* Under an allowlist: one line a rule ("allow-host: HOST port P (ORIGIN)")
- * and one for the proxy, each after prefix; nothing otherwise. */
+/* With kjail's proxy (an allowlist, or -n): one line a rule ("allow-host:
+ * HOST port P (ORIGIN)") and one for the proxy, each after prefix;
+ * nothing otherwise. */
 void explain_allowlist(FILE *out, const struct plan *pl, const char *prefix);
 void explain_paths(FILE *out, const struct plan *pl, const char *cwd, char *const *paths,
 		   bool json);

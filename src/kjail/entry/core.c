@@ -121,11 +121,11 @@ void entry_proxy_listeners(int sock)
 	for (size_t i = 0; i < 2; i++) {
 		fds[i] = listen_loopback(ports[i]);
 		if (fds[i] < 0)
-			die_errno("--allow-host: cannot listen on 127.0.0.1:%u in the jail for "
-				  "kjail's proxy", ports[i]);
+			die_errno("cannot listen on 127.0.0.1:%u in the jail for kjail's proxy "
+				  "(--allow-host, -n)", ports[i]);
 	}
 	if (fdpass_send(sock, fds, tags, 2) < 0)
-		die_errno("--allow-host: cannot hand kjail's proxy its listeners");
+		die_errno("cannot hand kjail's proxy (--allow-host, -n) its listeners");
 	/* the proxy answers once it serves them; silence means it cannot,
 	 * and the command must not run believing it has a network */
 	struct pollfd p = { .fd = sock, .events = POLLIN };
@@ -135,8 +135,8 @@ void entry_proxy_listeners(int sock)
 		r = poll(&p, 1, ENTRY_PROXY_TIMEOUT_MS);
 	while (r < 0 && errno == EINTR);
 	if (r <= 0 || read(sock, &k, 1) != 1 || k != 'k')
-		die("--allow-host: kjail's proxy did not take the jail's listeners%s; nothing "
-		    "was run", r == 0 ? " in time" : "");
+		die("kjail's proxy (--allow-host, -n) did not take the jail's listeners%s; "
+		    "nothing was run", r == 0 ? " in time" : "");
 	close(fds[0]);
 	close(fds[1]);
 	close(sock);

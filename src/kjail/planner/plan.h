@@ -123,6 +123,11 @@ struct plan {
 	struct allow_rule *allow;    /* NET_ALLOWLIST: the proxy's rules, their
 				      * text and origin in the plan's pool */
 	size_t nallow;
+	bool proxied;                /* the jail's way out is kjail's proxy (proxy.h),
+				      * with the rules above: NET_ALLOWLIST, and
+				      * NET_NONE with bwrap (no rule: every host is
+				      * refused at once, naming --allow-host), unless
+				      * the proxy's log would lie in a writable root */
 	bool nested_userns;
 	bool allow_userns;
 	/* Inside a kjail jail: the outer jail's /proc/sys is a read-only

@@ -15,6 +15,7 @@
 #include "planner/protect.h"
 #include "planner/socket-plan.h"
 #include "planner/tools.h"
+#include "proxy/proxy.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -400,6 +401,23 @@ static void env_put(struct strv *env, const char *line)
 	strv_push(env, line);
 }
 
+/* Whether the jail reaches out through kjail's proxy (plan.h). Under -n
+ * it has no rule, so it only explains: a client that honours the proxy
+ * variables is refused at once, with the flag to add, where it would have
+ * retried a name that never resolves. Only where its log can lie outside
+ * every writable root (run/egress.c refuses an allowlist otherwise; -n
+ * then goes without the proxy, as before), and with bwrap (Seatbelt's
+ * proxy listens on the host's loopback, which -n closes). */
+static bool proxied(const struct plan *pl)
+{
+	if (pl->net == NET_ALLOWLIST)
+		return true;
+	if (pl->net != NET_NONE || pl->backend != BACKEND_BWRAP)
+		return false;
+	const struct op *o = plan_verdict(pl, PROXY_LOG_DIR_TEMPLATE);
+	return !o || (o->kind != OP_BIND && o->kind != OP_PIN);
+}
+
 bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 		struct plan *out, char *err, size_t errlen)
 {
@@ -458,7 +476,8 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 		entry_add(&out->secrets, p->secrets.v[i].value, p->secrets.v[i].origin);
 	if (ok && envp)
 		env_filter(envp, p, &out->env, &out->env_removed);
-	if (ok && out->net == NET_ALLOWLIST)
+	out->proxied = ok && proxied(out);
+	if (out->proxied)
 		egress_env(&out->env, &out->env_removed);
 	/* after the scrub, which must not take them: kjail's value wins over
 	 * the caller's, which would point the tool at a read-only place */

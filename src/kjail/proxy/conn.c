@@ -47,6 +47,7 @@ struct conn {
 	struct inspect gate;
 	char host[PP_HOST_MAX];
 	char reason[3 * PP_HOST_MAX + 200];
+	char allow[PP_HOST_MAX + 16]; /* refused: what --allow-host takes */
 	char address[INET6_ADDRSTRLEN];
 };
 
@@ -155,20 +156,22 @@ static void suggestion(const char *host, unsigned port, char *out, size_t len)
 static enum outcome refuse_rule(struct conn *k)
 {
 	const struct proxy_config *c = k->s->c;
-	char add[PP_HOST_MAX + 16], dest[PP_HOST_MAX + 16];
+	char dest[PP_HOST_MAX + 16];
 	bool v6 = strchr(k->host, ':') != NULL;
-	suggestion(k->host, k->rec.port, add, sizeof add);
 	snprintf(dest, sizeof dest, v6 ? "[%s]:%u" : "%s:%u", k->host, k->rec.port);
 	if (allow_match_any_port(c->rules, c->nrules, k->host) >= 0) {
+		snprintf(k->allow, sizeof k->allow, "%s", dest);
 		snprintf(k->reason, sizeof k->reason,
-			 "kjail: %s: port %u is not allowed for this host (add --allow-host %s:%u)",
-			 dest, k->rec.port, v6 ? add : k->host, k->rec.port);
+			 "kjail: %s: port %u is not allowed for this host (add --allow-host %s)",
+			 dest, k->rec.port, k->allow);
 		k->rec.reason = "port not allowed";
 	} else {
+		suggestion(k->host, k->rec.port, k->allow, sizeof k->allow);
 		snprintf(k->reason, sizeof k->reason,
-			 "kjail: %s is not an allowed host (add --allow-host %s)", dest, add);
+			 "kjail: %s is not an allowed host (add --allow-host %s)", dest, k->allow);
 		k->rec.reason = "not an allowed host";
 	}
+	k->rec.allow = k->allow;
 	k->rec.verdict = "refused";
 	return REFUSED;
 }
@@ -262,13 +265,14 @@ static enum outcome connect_list(struct conn *k, const struct addrinfo *ai)
 			return STOPPED;
 	}
 	if (last == 0 && internal) {
+		snprintf(k->allow, sizeof k->allow, strchr(internal_addr, ':') ? "[%s]:%u" : "%s:%u",
+			 internal_addr, k->rec.port);
 		snprintf(k->reason, sizeof k->reason,
-			 "kjail: %s:%u resolves to %s, a%s %s address (add --allow-host %s%s%s:%u "
-			 "to allow it)",
+			 "kjail: %s:%u resolves to %s, a%s %s address (add --allow-host %s to allow "
+			 "it)",
 			 k->host, k->rec.port, internal_addr,
-			 strchr("aeiou", internal[0]) ? "n" : "", internal,
-			 strchr(internal_addr, ':') ? "[" : "", internal_addr,
-			 strchr(internal_addr, ':') ? "]" : "", k->rec.port);
+			 strchr("aeiou", internal[0]) ? "n" : "", internal, k->allow);
+		k->rec.allow = k->allow;
 		k->rec.verdict = "refused";
 		k->rec.reason = internal;
 		snprintf(k->address, sizeof k->address, "%s", internal_addr);
@@ -478,7 +482,7 @@ static void *conn_main(void *arg)
 	else
 		serve_socks(k);
 	if (k->rec.reason || k->rec.host || k->len)
-		proxy_log_write(s->c->log_fd, &k->rec);
+		proxy_log_write(s->log, &k->rec);
 	close(k->cfd);
 	if (k->sfd >= 0)
 		close(k->sfd);

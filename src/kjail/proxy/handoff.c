@@ -17,7 +17,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define MAGIC "kjail-proxy-handoff 1\n"
+/* 2: log_cap (the log's cap, proxy/log.h) */
+#define MAGIC "kjail-proxy-handoff 2\n"
 
 struct out {
 	char *p;
@@ -52,6 +53,7 @@ char *proxy_handoff_encode(const struct proxy_config *c, pid_t parent, size_t *l
 	put(&o, MAGIC, strlen(MAGIC));
 	putf(&o, "parent %jd\n", (intmax_t)parent);
 	putf(&o, "log %d\n", c->log_fd >= 0);
+	putf(&o, "log_cap %zu\n", c->log_cap);
 	putf(&o, "max_conns %u\n", c->max_conns);
 	putf(&o, "connect_ms %d\n", c->connect_timeout_ms > 0 ? c->connect_timeout_ms : 0);
 	putf(&o, "idle_ms %d\n", c->idle_timeout_ms > 0 ? c->idle_timeout_ms : 0);
@@ -143,6 +145,7 @@ bool proxy_handoff_decode(const char *buf, size_t len, struct proxy_handoff *h, 
 	}
 	uintmax_t parent = field(&in, "parent", INT_MAX);
 	uintmax_t log = field(&in, "log", 1);
+	uintmax_t log_cap = field(&in, "log_cap", SIZE_MAX);
 	uintmax_t max_conns = field(&in, "max_conns", UINT_MAX);
 	uintmax_t cms = field(&in, "connect_ms", INT_MAX);
 	uintmax_t ims = field(&in, "idle_ms", INT_MAX);
@@ -156,6 +159,7 @@ bool proxy_handoff_decode(const char *buf, size_t len, struct proxy_handoff *h, 
 	}
 	h->parent = (pid_t)parent;
 	h->log = log == 1;
+	h->c.log_cap = (size_t)log_cap;
 	h->c.max_conns = (unsigned)max_conns;
 	h->c.connect_timeout_ms = (int)cms;
 	h->c.idle_timeout_ms = (int)ims;

@@ -22,6 +22,7 @@
  * threads (proxy/conn.c). */
 struct proxy_serving {
 	const struct proxy_config *c;
+	struct proxy_log *log;         /* proxy/log.h */
 	int stop_fd;
 	int done[2];                   /* a byte per ended connection */
 	atomic_uint active;

@@ -4,7 +4,8 @@
  * these descriptors, nothing else open but standard error:
  *   3  the control socket: the jail's entry program sends the listeners
  *      here (fdpass.h, tags "http" and "socks5") and waits for 'k'
- *   4  the log, O_APPEND (closed when there is none)
+ *   4  the log, O_RDWR (the cap rewrites it in place, proxy/log.h;
+ *      closed when there is none)
  *   5  the stop pipe: readable or hung up, the proxy stops
  *   6  kjail's configuration (proxy/handoff.h), read to its end
  * In this order it reads its configuration, gives up its identity and
@@ -66,7 +67,9 @@ static int run(void)
 	json_object_seed(0);
 	if (!proxy_privdrop(h.parent, err, sizeof err))
 		return fail("dropping privileges", err);
-	if (!proxy_sandbox_apply(err, sizeof err))
+	/* with no rule (-n) every host is refused before a lookup: no
+	 * resolver to load, nothing to read */
+	if (!proxy_sandbox_apply(h.c.nrules > 0, err, sizeof err))
 		return fail("confining itself", err);
 	struct proxy_listener l[FDPASS_MAX];
 	int n = take_listeners(l);

@@ -1,42 +1,200 @@
 /* SPDX-License-Identifier: MIT */
-/* The proxy's log: one JSON line per connection (proxy.h gives the
- * format), written with one write() on an O_APPEND descriptor so lines
- * from concurrent connections never interleave; and the run's summary of
- * refusals read back from it. */
+/* The proxy's log (log.h; proxy.h gives the format): one JSON line per
+ * connection, written under one lock at the proxy's own offset; a cap
+ * that drops the oldest lines and keeps every count; the summary line the
+ * proxy ends the log with. Counting here, as lines are written, keeps
+ * kjail's report after the run constant in the log's size: kjail reads
+ * that one line (proxy/summary.c). */
 #include "config.h"
 
 #include "proxy/proxy.h"
 #include "proxy/log.h"
+#include "proxy/tally.h"
 #include "proxy/internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#define LOG_CAP_MIN (16 * 1024) /* a few lines of the longest kind */
+#define COPY_CHUNK 8192         /* on a connection's thread's stack */
+
+struct proxy_log {
+	pthread_mutex_t mu;
+	bool logs;            /* given a descriptor (never changes) */
+	int fd;               /* -1: counted only (or the log failed) */
+	bool readable;        /* the cap keeps the newest half */
+	bool closed;          /* the summary is written */
+	off_t size;
+	size_t cap;
+	unsigned long lines;  /* written since the log last started over */
+	unsigned long allowed, refused, failed, dropped;
+	struct tally refusals;
+};
+
+struct proxy_log *proxy_log_open(int fd, size_t cap)
+{
+	struct proxy_log *l = calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	pthread_mutex_init(&l->mu, NULL);
+	tally_init(&l->refusals);
+	l->fd = fd;
+	l->logs = fd >= 0;
+	l->cap = cap ? cap : PROXY_LOG_CAP_DEFAULT;
+	if (l->cap < LOG_CAP_MIN)
+		l->cap = LOG_CAP_MIN;
+	if (fd < 0)
+		return l;
+	struct stat st;
+	int fl = fcntl(fd, F_GETFL);
+	l->size = fstat(fd, &st) == 0 ? st.st_size : 0;
+	/* O_APPEND would send the moved lines to the end */
+	l->readable = fl >= 0 && (fl & O_ACCMODE) == O_RDWR &&
+		      (!(fl & O_APPEND) || fcntl(fd, F_SETFL, fl & ~O_APPEND) == 0);
+	return l;
+}
+
+static bool write_at(int fd, const char *b, size_t n, off_t off)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, b, n, off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		b += w;
+		n -= (size_t)w;
+		off += w;
+	}
+	return true;
+}
+
+/* The log starts over, empty (every line so far dropped). */
+static void start_over(struct proxy_log *l)
+{
+	if (ftruncate(l->fd, 0) < 0) {
+		l->fd = -1; /* counted only from here */
+		return;
+	}
+	l->dropped += l->lines;
+	l->lines = 0;
+	l->size = 0;
+}
+
+/* The lines that start at or after from (> 0) move to the start of the
+ * log and the rest is cut: the newest kept, the oldest dropped (and
+ * counted), in one pass over the file. */
+static bool keep_from(struct proxy_log *l, off_t from)
+{
+	char b[COPY_CHUNK];
+	off_t cut = -1, off = from - 1; /* a line ending here or later */
+	unsigned long gone = 0, kept = 0;
+	/* the start of the first whole line at or after from, and the
+	 * lines before it */
+	for (off_t o = 0; o < l->size && cut < 0;) {
+		ssize_t r = pread(l->fd, b, sizeof b, o);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		for (ssize_t i = 0; i < r; i++)
+			if (b[i] == '\n') {
+				gone++;
+				if (o + i >= off) {
+					cut = o + i + 1;
+					break;
+				}
+			}
+		o += r;
+	}
+	if (cut < 0)
+		return false;
+	off_t dst = 0;
+	for (off_t o = cut; o < l->size;) {
+		ssize_t r = pread(l->fd, b, sizeof b, o);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || !write_at(l->fd, b, (size_t)r, dst))
+			return false;
+		for (ssize_t i = 0; i < r; i++)
+			kept += b[i] == '\n';
+		o += r;
+		dst += r;
+	}
+	if (ftruncate(l->fd, dst) < 0)
+		return false;
+	l->size = dst;
+	l->dropped += gone;
+	l->lines = kept;
+	return true;
+}
+
+/* Room for n more bytes under the cap. */
+static void make_room(struct proxy_log *l, size_t n)
+{
+	if ((size_t)l->size + n <= l->cap)
+		return;
+	off_t half = (off_t)(l->cap / 2);
+	if (!l->readable || n > (size_t)half || !keep_from(l, l->size - half))
+		start_over(l);
+}
+
+static int append(struct proxy_log *l, const char *s, size_t n)
+{
+	if (l->fd < 0)
+		return 0;
+	make_room(l, n);
+	if (l->fd < 0 || !write_at(l->fd, s, n, l->size))
+		return -1;
+	l->size += (off_t)n;
+	l->lines++;
+	return 0;
+}
 
 static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
 }
 
-int proxy_log_write(int fd, const struct proxy_record *r)
+static void set_time(json_t *o)
 {
-	if (fd < 0)
-		return 0;
 	char now[32];
 	time_t t = time(NULL);
 	struct tm tm;
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(o, "time", json_string(now));
+}
+
+/* o as one line, its newline included; NULL if out of memory. */
+static char *line_of(json_t *o, size_t *n)
+{
+	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(o);
+	if (!s)
+		return NULL;
+	*n = strlen(s);
+	s[(*n)++] = '\n'; /* json_dumps's NUL becomes the line's end */
+	return s;
+}
+
+static char *record_line(const struct proxy_record *r, size_t *n)
+{
 	json_t *o = json_object();
 	if (!o)
-		return -1;
+		return NULL;
 	/* json_string refuses invalid UTF-8: hosts are checked ASCII by the
 	 * parsers, anything else becomes null rather than a lost line */
-	json_object_set_new(o, "time", json_string(now));
+	set_time(o);
 	json_object_set_new(o, "proto", json_string(r->proto));
 	json_object_set_new(o, "host", str_or_null(r->host));
 	json_object_set_new(o, "port", json_integer(r->port));
@@ -49,140 +207,117 @@ int proxy_log_write(int fd, const struct proxy_record *r)
 	json_object_set_new(o, "http_host", str_or_null(r->http_host));
 	json_object_set_new(o, "bytes_out", json_integer((json_int_t)r->bytes_out));
 	json_object_set_new(o, "bytes_in", json_integer((json_int_t)r->bytes_in));
-	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	json_decref(o);
-	if (!s)
-		return -1;
-	size_t n = strlen(s);
-	s[n] = '\n'; /* json_dumps's NUL becomes the line's end */
-	ssize_t w;
-	do
-		w = write(fd, s, n + 1);
-	while (w < 0 && errno == EINTR);
-	free(s);
-	return w == (ssize_t)(n + 1) ? 0 : -1;
+	return line_of(o, n);
 }
 
-struct dest {
-	char *name;
-	long count;
-};
-
-static void count_dest(struct dest **d, size_t *nd, const char *name)
+/* A refusal's destination, and the value of --allow-host that allows it. */
+static void refused_dest(const struct proxy_record *r, char *dest, char *allow, size_t len)
 {
-	for (size_t i = 0; i < *nd; i++)
-		if (strcmp((*d)[i].name, name) == 0) {
-			(*d)[i].count++;
-			return;
-		}
-	struct dest *nd2 = realloc(*d, (*nd + 1) * sizeof **d);
-	char *copy = strdup(name);
-	if (!nd2 || !copy) {
-		free(copy);
-		if (nd2)
-			*d = nd2;
+	if (!r->host && r->reason && strcmp(r->reason, PROXY_REASON_CAP) == 0) {
+		/* refused before a destination was read (the connection cap):
+		 * counted under its reason; no --allow-host changes that */
+		snprintf(dest, len, "%s", r->reason);
+		snprintf(allow, len, "%s", "");
 		return;
 	}
-	*d = nd2;
-	(*d)[*nd].name = copy;
-	(*d)[*nd].count = 1;
-	(*nd)++;
+	const char *h = r->host ? r->host : "?";
+	bool v6 = strchr(h, ':') != NULL;
+	snprintf(dest, len, v6 ? "[%s]:%u" : "%s:%u", h, r->port);
+	if (r->allow)
+		snprintf(allow, len, "%s", r->allow);
+	else if (r->port == 80 || r->port == 443)
+		snprintf(allow, len, v6 ? "[%s]" : "%s", h);
+	else
+		snprintf(allow, len, "%s", dest);
 }
 
-/* One line of the log: a refusal's destination into dest, or false. */
-static bool refused_dest(const char *line, char *dest, size_t len)
+static void count(struct proxy_log *l, const struct proxy_record *r, const char *dest,
+		  const char *allow)
 {
-	json_t *o = json_loads(line, JSON_REJECT_DUPLICATES, NULL);
-	if (!o)
-		return false;
-	const char *v = json_string_value(json_object_get(o, "verdict"));
-	const char *h = json_string_value(json_object_get(o, "host"));
-	const char *why = json_string_value(json_object_get(o, "reason"));
-	json_int_t p = json_integer_value(json_object_get(o, "port"));
-	bool yes = v && strcmp(v, "refused") == 0;
-	if (yes && !h) /* refused before a destination was read: at a cap */
-		snprintf(dest, len, "%s", why ? why : "?");
-	else if (yes)
-		snprintf(dest, len, strchr(h, ':') ? "[%s]:%lld" : "%s:%lld", h, (long long)p);
-	json_decref(o);
-	return yes;
+	const char *v = r->verdict ? r->verdict : "";
+	if (strcmp(v, "allowed") == 0)
+		l->allowed++;
+	else if (strcmp(v, "refused") == 0) {
+		l->refused++;
+		tally_add(&l->refusals, dest, allow);
+	} else
+		l->failed++;
 }
 
-static int by_count(const void *a, const void *b)
+int proxy_log_write(struct proxy_log *l, const struct proxy_record *r)
 {
-	const struct dest *x = a, *y = b;
-	return (y->count > x->count) - (y->count < x->count);
-}
-
-/* The whole log from its start (it is written only by the proxy, one line
- * per connection: a few MiB at most). */
-static char *read_all(int fd, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap + 1);
-	for (;;) {
-		if (!buf)
-			return NULL;
-		if (n == cap) {
-			char *b = realloc(buf, cap * 2 + 1);
-			if (!b)
-				break;
-			buf = b;
-			cap *= 2;
-		}
-		ssize_t r = pread(fd, buf + n, cap - n, (off_t)n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			free(buf);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
+	if (!l)
+		return 0;
+	size_t n = 0;
+	/* made outside the lock: connections wait only for the write */
+	char *s = l->logs ? record_line(r, &n) : NULL;
+	char dest[PP_HOST_MAX + 16] = "", allow[PP_HOST_MAX + 16] = "";
+	if (r->verdict && strcmp(r->verdict, "refused") == 0)
+		refused_dest(r, dest, allow, sizeof dest);
+	int rc = 0;
+	pthread_mutex_lock(&l->mu);
+	if (!l->closed) {
+		count(l, r, dest, allow);
+		rc = s ? append(l, s, n) : l->logs ? -1 : 0;
 	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	pthread_mutex_unlock(&l->mu);
+	free(s);
+	return rc;
 }
 
-long proxy_log_summary(int log_fd, char *out, size_t len)
+static char *summary_line(const struct proxy_log *l, size_t *n)
 {
-	size_t n;
-	if (len)
-		out[0] = '\0';
-	char *buf = read_all(log_fd, &n);
-	if (!buf)
-		return -1;
-	struct dest *d = NULL;
-	size_t nd = 0;
-	long total = 0;
-	for (char *line = buf, *nl; line < buf + n; line = nl + 1) {
-		nl = memchr(line, '\n', (size_t)(buf + n - line));
-		if (!nl)
-			break; /* a line being written */
-		*nl = '\0';
-		char dest[PP_HOST_MAX + 16];
-		if (refused_dest(line, dest, sizeof dest)) {
-			total++;
-			count_dest(&d, &nd, dest);
-		}
+	const struct tally_dest *top[PROXY_SUMMARY_TOP];
+	size_t nt = tally_top(&l->refusals, top, PROXY_SUMMARY_TOP);
+	unsigned long shown = 0;
+	json_t *o = json_object(), *a = json_array();
+	if (!o || !a) {
+		json_decref(o);
+		json_decref(a);
+		return NULL;
 	}
-	free(buf);
-	if (total > 0 && nd > 0) {
-		/* stable enough: qsort may reorder ties, which only changes
-		 * the order of equal counts */
-		qsort(d, nd, sizeof *d, by_count);
-		size_t used = (size_t)snprintf(out, len, "refused %ld connection%s:", total,
-					       total == 1 ? "" : "s");
-		for (size_t i = 0; i < nd && i < 5 && used < len; i++)
-			used += (size_t)snprintf(out + used, len - used, "%s %s (%ld)",
-						 i ? "," : "", d[i].name, d[i].count);
-		if (nd > 5 && used < len)
-			snprintf(out + used, len - used, ", ...");
+	for (size_t i = 0; i < nt; i++) {
+		/* "" (a refusal at the cap): no --allow-host allows it */
+		json_array_append_new(a, json_pack("{s:s, s:o, s:I}", "destination", top[i]->dest,
+						   "allow_host",
+						   top[i]->allow[0] ? json_string(top[i]->allow)
+								    : json_null(),
+						   "count", (json_int_t)top[i]->count));
+		shown += top[i]->count;
 	}
-	for (size_t i = 0; i < nd; i++)
-		free(d[i].name);
-	free(d);
-	return total;
+	set_time(o);
+	json_object_set_new(o, "type", json_string("summary"));
+	json_object_set_new(o, "allowed", json_integer((json_int_t)l->allowed));
+	json_object_set_new(o, "refused", json_integer((json_int_t)l->refused));
+	json_object_set_new(o, "failed", json_integer((json_int_t)l->failed));
+	json_object_set_new(o, "dropped_lines", json_integer((json_int_t)l->dropped));
+	json_object_set_new(o, "refused_top", a);
+	json_object_set_new(o, "refused_other", json_integer((json_int_t)(l->refused - shown)));
+	return line_of(o, n);
+}
+
+int proxy_log_finish(struct proxy_log *l)
+{
+	if (!l)
+		return 0;
+	pthread_mutex_lock(&l->mu);
+	int rc = 0;
+	if (!l->closed) {
+		l->closed = true;
+		size_t n = 0;
+		char *s = l->logs ? summary_line(l, &n) : NULL;
+		rc = s ? append(l, s, n) : l->logs ? -1 : 0;
+		free(s);
+	}
+	pthread_mutex_unlock(&l->mu);
+	return rc;
+}
+
+void proxy_log_free(struct proxy_log *l)
+{
+	if (!l)
+		return;
+	tally_free(&l->refusals);
+	pthread_mutex_destroy(&l->mu);
+	free(l);
 }

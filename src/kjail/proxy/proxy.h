@@ -33,6 +33,18 @@
  * fails or times out; R says which. A client that connects and sends
  * nothing is not logged.
  *
+ * The log is capped (log_cap): a line that would pass the cap first drops
+ * the oldest lines, keeping the newest half. The counts are kept in the
+ * proxy's memory (bounded: TALLY_MAX destinations by name) and, when it
+ * stops, written as the log's last line:
+ *   {"time":T,"type":"summary","allowed":N,"refused":N,"failed":N,
+ *    "dropped_lines":N,"refused_top":[{"destination":"H:P",
+ *    "allow_host":A,"count":N}...],"refused_other":N}
+ * (refused_top: the PROXY_SUMMARY_TOP destinations refused most, each
+ * with the value of --allow-host its refusal named; refused_other: the
+ * refusals not among them). kjail's report after the run reads that line
+ * alone (proxy/summary.h).
+ *
  * Portable C (Linux and macOS): read/write through a buffer per direction
  * (doc/performance.md says why not splice). One thread per connection.
  *
@@ -61,6 +73,9 @@
 #define PROXY_HTTP_URL "http://127.0.0.1:3128"
 #define PROXY_SOCKS_URL "socks5h://127.0.0.1:1080"
 #define PROXY_NO_PROXY "localhost,127.0.0.1,::1"
+/* The proxy's log on the host: in a 0700 directory made from this
+ * (mkdtemp), which must not lie where the jail can write */
+#define PROXY_LOG_DIR_TEMPLATE "/tmp/kjail-net.XXXXXX"
 
 #define PROXY_MAX_CONNS_DEFAULT 1024
 #define PROXY_BUDGET_DEFAULT ((size_t)64 << 20)
@@ -68,6 +83,8 @@
 #define PROXY_IDLE_TIMEOUT_MS 300000
 #define PROXY_HEADER_TIMEOUT_MS 10000
 #define PROXY_HEADER_MAX 16384
+#define PROXY_LOG_CAP_DEFAULT (4u << 20) /* 4 MiB: some 15,000 lines */
+#define PROXY_SUMMARY_TOP 5
 
 enum proxy_proto { PROXY_HTTP, PROXY_SOCKS5 };
 
@@ -79,13 +96,18 @@ struct proxy_listener {
 struct proxy_config {
 	const struct allow_rule *rules;
 	size_t nrules;
-	int log_fd;            /* O_APPEND; -1: no log (O_RDWR | O_APPEND
-				* for proxy_log_summary to read it back) */
+	int log_fd;            /* -1: no log; O_RDWR lets the cap keep the
+				* newest half (proxy/log.h) */
+	size_t log_cap;        /* 0: PROXY_LOG_CAP_DEFAULT */
 	unsigned max_conns;    /* 0: PROXY_MAX_CONNS_DEFAULT */
 	size_t budget;         /* bytes; 0: PROXY_BUDGET_DEFAULT */
 	int connect_timeout_ms; /* 0: the defaults above */
 	int idle_timeout_ms;
 	int header_timeout_ms;
 };
+
+/* The reason of a refusal at the connection cap, before any destination
+ * was read: the one refusal counted under its reason, not a host. */
+#define PROXY_REASON_CAP "connection cap reached"
 
 #endif

@@ -59,11 +59,13 @@ static void warm_up(void)
 }
 
 #ifdef KJ_OS_LINUX
-static int confine_reads(char *err, size_t errlen)
+static int confine_reads(bool resolves, char *err, size_t errlen)
 {
 	const char *ro[ARRAY_SIZE(dirs) + ARRAY_SIZE(files)];
 	char real[ARRAY_SIZE(files)][PATH_MAX];
 	size_t n = 0;
+	if (!resolves)
+		return landlock_restrict_reads(NULL, 0, err, errlen);
 	for (size_t i = 0; dirs[i]; i++)
 		ro[n++] = dirs[i];
 	for (size_t i = 0; files[i]; i++) {
@@ -85,6 +87,10 @@ static const char *const plain[] = {
 	/* descriptors */
 	"read", "readv", "pread64", "write", "writev", "close", "lseek", "_llseek", "dup",
 	"dup3", "fcntl", "fcntl64", "pipe", "pipe2",
+	/* the log's cap (proxy/log.c) rewrites the log in place, at the
+	 * proxy's own offset: pread above, and fstat and fcntl(F_SETFL) on
+	 * it; the only file it can write is the one kjail opened for it */
+	"pwrite64", "ftruncate", "ftruncate64",
 	/* sockets already made, and those socket() below allows */
 	"connect", "accept", "accept4", "shutdown", "getsockopt", "setsockopt", "getsockname",
 	"getpeername", "recv", "recvfrom", "recvmsg", "recvmmsg", "recvmmsg_time64", "send",
@@ -228,11 +234,12 @@ static bool filter(char *err, size_t errlen)
 }
 #endif
 
-bool proxy_sandbox_apply(char *err, size_t errlen)
+bool proxy_sandbox_apply(bool resolves, char *err, size_t errlen)
 {
-	warm_up();
+	if (resolves)
+		warm_up();
 #ifdef KJ_OS_LINUX
-	if (confine_reads(err, errlen) == LL_FAILED)
+	if (confine_reads(resolves, err, errlen) == LL_FAILED)
 		return false;
 #ifdef HAVE_SECCOMP
 	return filter(err, errlen);

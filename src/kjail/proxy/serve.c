@@ -104,9 +104,9 @@ static void refuse_at_cap(struct proxy_serving *s, int fd, enum proxy_proto prot
 	struct proxy_record r = {
 		.proto = proto == PROXY_SOCKS5 ? "socks5" : "http",
 		.verdict = "refused",
-		.reason = "connection cap reached",
+		.reason = PROXY_REASON_CAP,
 	};
-	proxy_log_write(s->c->log_fd, &r);
+	proxy_log_write(s->log, &r);
 }
 
 /* Accepts a burst of what is waiting on one listener: served while there
@@ -185,11 +185,14 @@ int proxy_serve(const struct proxy_config *c, const struct proxy_listener *l, si
 		return -1;
 	}
 	struct proxy_serving *s = calloc(1, sizeof *s);
-	if (!s || pipe(s->done) < 0) {
+	struct proxy_log *log = proxy_log_open(c->log_fd, c->log_cap);
+	if (!s || !log || pipe(s->done) < 0) {
 		fprintf(stderr, "kjail: proxy: %s\n", strerror(errno));
+		proxy_log_free(log);
 		free(s);
 		return -1;
 	}
+	s->log = log;
 	signal(SIGPIPE, SIG_IGN);
 	json_object_seed(0); /* once, before threads make objects */
 #ifdef __GLIBC__
@@ -220,10 +223,14 @@ int proxy_serve(const struct proxy_config *c, const struct proxy_listener *l, si
 		poll(&pf, 1, 100);
 		drain(s->done[0]);
 	}
+	/* the counts, as the log's last line; a connection still resolving
+	 * a name logs nothing after it */
+	int rc = proxy_log_finish(s->log);
 	if (atomic_load(&s->active) == 0) {
 		close(s->done[0]);
 		close(s->done[1]);
+		proxy_log_free(s->log);
 		free(s);
 	}
-	return 0;
+	return rc == 0 ? 0 : -1;
 }

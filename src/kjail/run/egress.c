@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* An allowlist's run: the proxy started before the jail and ended after it
- * (run/egress.h). */
+/* The proxy's run (an allowlist, or -n): started before the jail, ended
+ * after it, reported on once the workspace is safe again (run/egress.h). */
 #include "config.h"
 #ifdef KJ_OS_LINUX
 #include "run/egress.h"
 #include "fdpass.h"
 #include "proxy/proxy.h"
-#include "proxy/log.h"
 #include "proxy/spawn.h"
+#include "proxy/summary.h"
 #include "run/locate.h"
 #include "util.h"
 
@@ -36,7 +36,7 @@ static void close_fd(int *fd)
  * could write the log through that path, and kjail refuses. */
 static void make_log(struct egress_run *e, const struct plan *pl)
 {
-	e->dir = xstrdup("/tmp/kjail-net.XXXXXX");
+	e->dir = xstrdup(PROXY_LOG_DIR_TEMPLATE);
 	if (!mkdtemp(e->dir))
 		die_errno("cannot make a directory for the proxy's log in /tmp");
 	const struct op *o = plan_verdict(pl, e->dir);
@@ -47,7 +47,9 @@ static void make_log(struct egress_run *e, const struct plan *pl)
 		    e->dir, o->rule, o->path);
 	}
 	e->path = xasprintf("%s/net.log", e->dir);
-	e->log_w = open(e->path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	/* read and write: the proxy's cap moves the newest lines to the
+	 * start (proxy/log.h) */
+	e->log_w = open(e->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
 	if (e->log_w < 0)
 		die_errno("cannot create the proxy's log %s", e->path);
 	e->log_r = open(e->path, O_RDONLY | O_CLOEXEC);
@@ -58,8 +60,9 @@ static void make_log(struct egress_run *e, const struct plan *pl)
 void egress_open(struct egress_run *e, const struct plan *pl, bool dry_run)
 {
 	*e = (struct egress_run){ .ctl = { -1, -1 }, .log_w = -1, .log_r = -1, .pid = -1,
-				  .stop = -1 };
-	if (pl->net != NET_ALLOWLIST)
+				  .stop = -1, .cut = pl->net == NET_NONE,
+				  .origin = pl->net_origin };
+	if (!pl->proxied)
 		return;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, e->ctl) < 0)
 		die_errno("cannot make the proxy's control socket");
@@ -74,7 +77,7 @@ void egress_open(struct egress_run *e, const struct plan *pl, bool dry_run)
 
 void egress_start(struct egress_run *e, const struct plan *pl)
 {
-	if (pl->net != NET_ALLOWLIST)
+	if (!pl->proxied)
 		return;
 	struct proxy_config c = { .rules = pl->allow, .nrules = pl->nallow, .log_fd = e->log_w };
 	char err[PATH_MAX * 3 + 256];
@@ -85,11 +88,25 @@ void egress_start(struct egress_run *e, const struct plan *pl)
 		egress_close(e); /* the log's directory goes too */
 		if (!prog)
 			die("%s", err);
-		die("cannot start the proxy for --allow-host; nothing was run");
+		die("cannot start kjail's proxy (%s); nothing was run",
+		    e->cut ? "-n: it refuses every host, naming --allow-host" : "--allow-host");
 	}
 	/* the proxy holds its own copies now */
 	close_fd(&e->ctl[0]);
 	close_fd(&e->log_w);
+}
+
+/* The log's name and directory go: kjail reads it through log_r, so
+ * nothing is left on the host whenever kjail ends from here on. */
+static void remove_log(struct egress_run *e)
+{
+	if (e->path)
+		unlink(e->path);
+	if (e->dir)
+		rmdir(e->dir);
+	free(e->path);
+	free(e->dir);
+	e->path = e->dir = NULL;
 }
 
 void egress_stop(struct egress_run *e)
@@ -100,21 +117,24 @@ void egress_stop(struct egress_run *e)
 	e->pid = -1;
 	e->stop = -1;
 	e->ran = true;
+	remove_log(e);
 }
 
 void egress_report(struct egress_run *e, struct notice *note)
 {
 	if (!e->ran)
 		return;
+	const char *what = e->cut ? "kjail's proxy (-n)" : "the proxy for --allow-host";
 	if (e->stopped_ill)
-		notice_warn(note, "the proxy for --allow-host did not end well; the jail's "
-				  "connections ended with it");
-	char sum[1024];
-	long n = proxy_log_summary(e->log_r, sum, sizeof sum);
-	if (n > 0)
-		notice_warn(note, "%s; see --explain", sum);
-	else if (n < 0)
-		notice_warn(note, "cannot read the proxy's log %s", e->path);
+		notice_warn(note, "%s did not end well; the jail's connections ended with it", what);
+	char sum[4096];
+	long n = proxy_summary(e->log_r, sum, sizeof sum);
+	if (n > 0 && e->cut)
+		notice_warn(note, "no network (%s): %s", e->origin ? e->origin : "-n", sum);
+	else if (n > 0)
+		notice_warn(note, "%s", sum);
+	else if (n < 0 && !e->stopped_ill)
+		notice_warn(note, "%s left no summary of what it refused", what);
 }
 
 void egress_close(struct egress_run *e)
@@ -124,13 +144,7 @@ void egress_close(struct egress_run *e)
 	close_fd(&e->log_w);
 	close_fd(&e->log_r);
 	close_fd(&e->stop);
-	if (e->path)
-		unlink(e->path);
-	if (e->dir)
-		rmdir(e->dir);
-	free(e->path);
-	free(e->dir);
-	e->path = e->dir = NULL;
+	remove_log(e);
 }
 
 /* One listening socket on the host's loopback, any port: a stand-in for

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* kjail's side of an allowlist's run (Linux): the proxy's control socket
- * and log, the proxy started before bwrap and ended after the jail, and
- * the summary of what it refused. spawn.c calls these; the proxy itself is
- * proxy.h's. */
+/* kjail's side of the proxy's run (Linux), under an allowlist and under
+ * -n (plan.h's proxied): the proxy's control socket and log, the proxy
+ * started before bwrap and ended after the jail, and the line about what
+ * it refused. spawn.c calls these; the proxy itself is proxy.h's. */
 #ifndef KJ_EGRESS_RUN_H
 #define KJ_EGRESS_RUN_H
 
@@ -22,23 +22,31 @@ struct egress_run {
 	int stop;       /* its stop pipe */
 	bool ran;       /* it was started and has been stopped */
 	bool stopped_ill; /* and did not end well */
+	bool cut;       /* -n: no rule, it only refuses */
+	const char *origin; /* what decided the network (the plan's) */
 };
 
-/* Under an allowlist: the control socket and the log, everything
- * close-on-exec; dry_run (--print): the same descriptor numbers, nothing
- * made on disk. Otherwise every descriptor is -1. Dies (125) on failure. */
+/* With the proxy (pl->proxied): the control socket and the log,
+ * everything close-on-exec; dry_run (--print): the same descriptor
+ * numbers, nothing made on disk. Otherwise every descriptor is -1. Dies
+ * (125) on failure. */
 void egress_open(struct egress_run *e, const struct plan *pl, bool dry_run);
 
 /* Starts the proxy (before bwrap: a proxy that cannot start fails the
  * run, 125, before anything runs) and drops kjail's end of the control
- * socket. Nothing without an allowlist. */
+ * socket. Nothing without the proxy. */
 void egress_start(struct egress_run *e, const struct plan *pl);
 
 /* When bwrap has ended, before what is left of the jail is reaped (which
- * would kill the proxy too): ends the proxy. */
+ * would kill the proxy too): ends the proxy, which writes its summary as
+ * the log's last line, and removes the log from the disk (log_r still
+ * reads it), so nothing is left there however kjail ends after. */
 void egress_stop(struct egress_run *e);
 
-/* Then: says what the proxy refused (one line, when anything was). */
+/* Once the protected names are moved aside: says what the proxy refused,
+ * in one line naming the --allow-host values that would allow it, read
+ * from that last line alone (proxy/summary.h: the cost does not grow with
+ * the log). */
 void egress_report(struct egress_run *e, struct notice *note);
 
 /* Closes what is still open and removes the log (also for --print). */

@@ -33,8 +33,10 @@ void reap_prepare(struct reap_signals *rs)
 	rs->sfd = signalfd(-1, &block, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (rs->sfd < 0)
 		die_errno("signalfd");
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	sigemptyset(&ign.sa_mask);
+	if (sigaction(SIGINT, &ign, &rs->int_was) < 0 || sigaction(SIGQUIT, &ign, &rs->quit_was) < 0)
+		die_errno("sigaction");
 	/* orphans of the jail come to kjail: see reap_jail */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		die_errno("cannot become the jail's subreaper");
@@ -87,4 +89,17 @@ void reap_jail(void)
 		while (waitpid(-1, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
+}
+
+void reap_release(const struct reap_signals *rs)
+{
+	sigset_t un;
+	sigemptyset(&un);
+	if (!sigismember(&rs->was, SIGTERM))
+		sigaddset(&un, SIGTERM);
+	if (!sigismember(&rs->was, SIGHUP))
+		sigaddset(&un, SIGHUP);
+	sigaction(SIGINT, &rs->int_was, NULL);
+	sigaction(SIGQUIT, &rs->quit_was, NULL);
+	sigprocmask(SIG_UNBLOCK, &un, NULL);
 }

@@ -17,6 +17,7 @@
 struct reap_signals {
 	int sfd;
 	sigset_t was;
+	struct sigaction int_was, quit_was; /* the caller's */
 };
 void reap_prepare(struct reap_signals *rs);
 
@@ -28,5 +29,13 @@ int reap_bwrap(pid_t bwrap, struct reap_signals *rs);
  * without a PID namespace) is killed and reaped, so none acts after kjail
  * returns, and their CPU time is counted as kjail's children's. */
 void reap_jail(void);
+
+/* Once the jail is gone and what it planted is moved aside (aftercare.h):
+ * the caller's SIGINT and SIGQUIT dispositions come back, and SIGTERM and
+ * SIGHUP are unblocked unless the caller blocked them, so a Ctrl-C during
+ * kjail's reports ends kjail (a SIGTERM that came during the move-aside,
+ * held until now, ends it here; a Ctrl-C then was ignored). SIGPIPE and
+ * SIGTTOU stay blocked. */
+void reap_release(const struct reap_signals *rs);
 
 #endif

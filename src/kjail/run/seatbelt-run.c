@@ -10,7 +10,7 @@
 #include "run/backend.h"
 #include "path.h"
 #include "proxy/proxy.h"
-#include "proxy/log.h"
+#include "proxy/summary.h"
 #include "proxy/spawn.h"
 #include "run/locate.h"
 #include "entry/entry.h"
@@ -177,12 +177,12 @@ static KJ_NORETURN void run_with_proxy(const struct plan *pl, struct strv *argv)
 		die_errno("cannot make the proxy's control socket");
 	fcntl(ctl[0], F_SETFD, FD_CLOEXEC);
 	fcntl(ctl[1], F_SETFD, FD_CLOEXEC);
-	char dir[] = "/tmp/kjail-net.XXXXXX";
+	char dir[] = PROXY_LOG_DIR_TEMPLATE;
 	if (!mkdtemp(dir))
 		die_errno("cannot make a directory for the proxy's log");
 	char log_path[sizeof dir + 16];
 	snprintf(log_path, sizeof log_path, "%s/net.log", dir);
-	int log_w = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	int log_w = open(log_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
 	int log_r = open(log_path, O_RDONLY | O_CLOEXEC);
 	if (log_w < 0 || log_r < 0)
 		die_errno("cannot create the proxy's log %s", log_path);
@@ -211,18 +211,24 @@ static KJ_NORETURN void run_with_proxy(const struct plan *pl, struct strv *argv)
 		execve(SEATBELT_EXEC, strv_argv(argv), strv_argv((struct strv *)&pl->env));
 		die_errno("cannot execute %s", SEATBELT_EXEC);
 	}
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
+	struct sigaction ign = { .sa_handler = SIG_IGN }, int_was, quit_was;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &int_was);
+	sigaction(SIGQUIT, &ign, &quit_was);
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (proxy_stop(proxy, stop) != 0)
 		warn_msg("the proxy for --allow-host did not end well");
-	char sum[1024];
-	if (proxy_log_summary(log_r, sum, sizeof sum) > 0)
-		warn_msg("%s; see --explain", sum);
 	unlink(log_path);
 	rmdir(dir);
+	/* kjail's Ctrl-C back for the report, read from the summary line
+	 * alone (Seatbelt leaves nothing to move aside) */
+	sigaction(SIGINT, &int_was, NULL);
+	sigaction(SIGQUIT, &quit_was, NULL);
+	char sum[4096];
+	if (proxy_summary(log_r, sum, sizeof sum) > 0)
+		warn_msg("%s", sum);
 	exit(WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : KJ_EXIT_FAIL);
 }
 

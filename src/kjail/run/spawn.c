@@ -49,7 +49,7 @@ struct jail {
 	int policy;      /* memfd: the policy file */
 	int seccomp;     /* sealed memfd: the seccomp program */
 	int args;        /* memfd: bwrap's options (--args) */
-	struct egress_run net; /* under an allowlist: the proxy's socket and log */
+	struct egress_run net; /* with kjail's proxy: its socket and log */
 	struct jail_fds fds;
 };
 
@@ -444,12 +444,17 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	/* kjail's lines from here on: after a reset of what the jail left
 	 * set on the terminal to hide them */
 	restore_stdio(&note);
-	egress_report(&j.net, &note);
-	jail_close(&j);
 	int status = exit_status(st);
-	/* a planted name kjail could not move aside outweighs the command's
+	/* the jail is gone; first what it planted goes aside, with signals
+	 * held (nothing cuts it short), before any report: until then a
+	 * tool outside (a shell prompt's git) could read what the jail left.
+	 * A planted name kjail could not move aside outweighs the command's
 	 * status: the last line gives it, and what to delete */
 	bool moved = aftercare_move_aside(pl, &note, status);
+	/* the reports: the workspace is safe again, and Ctrl-C ends them */
+	reap_release(&rs);
+	egress_report(&j.net, &note);
+	jail_close(&j);
 	/* then what git left half done because of the jail */
 	gitreport_after(pl, &git, &note);
 	gitreport_free(&git);
@@ -484,7 +489,9 @@ int jail_print(const struct plan *pl, const char *bwrap, const char *entry, char
 	jail_open(&j, pl, true);
 	struct strv argv = STRV_INIT;
 	bwrap_build(pl, bwrap, entry, &j.fds, cmd, &argv);
-	if (!json) /* the rules, as comments before the line they shape */
+	/* an allowlist's rules, as comments before the line they shape (-n
+	 * has none: its line stays alone) */
+	if (!json && pl->net == NET_ALLOWLIST)
 		explain_allowlist(stdout, pl, "# ");
 	print_invocation(&argv, pl, json);
 	strv_free(&argv);

@@ -455,6 +455,64 @@ static void test_policy_text(void **state)
 	plan_free(&pl);
 }
 
+/* -n: no network, said plainly; with bwrap the proxy is there all the
+ * same, with no rule, and the policy names it (hosts empty) so a reader
+ * knows why a client is refused at once; without the proxy, none of it. */
+static void test_no_network_proxy(void **state)
+{
+	(void)state;
+	struct plan pl;
+	hand_plan(&pl);
+	pl.network = false;
+	pl.net = NET_NONE;
+	pl.net_origin = "--no-network";
+	pl.proxied = true;
+	struct policy p;
+	policy_init(&p);
+	struct capture c;
+	cap_open(&c);
+	explain_policy(c.f, &p, &pl, "/usr/bin/bwrap", EXPLAIN_SHORT);
+	_cleanup_free_ char *got = cap_close(&c);
+	static const char *const want[] = {
+		"\nnetwork: cut: no network; own network namespace, loopback only (DNS does not "
+		"resolve), where kjail's proxy refuses every host (--allow-host HOST allows one) "
+		"(--no-network)\n",
+		"\nproxy: http://127.0.0.1:3128 (HTTP, CONNECT), socks5h://127.0.0.1:1080 (SOCKS5) "
+		"inside the jail; log /tmp/.kjail/net.log\n",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		if (!strstr(got, want[i]))
+			fail_msg("no line \"%s\" in:\n%s", want[i] + 1, got);
+	assert_null(strstr(got, "allow-host: "));
+
+	_cleanup_free_ char *jail = explain_policy_for_jail(&p, &pl, "/usr/bin/bwrap");
+	json_t *doc = json_loads(jail, 0, NULL);
+	json_t *net = json_object_get(doc, "network");
+	assert_string_equal(json_string_value(json_object_get(net, "mode")), "none");
+	assert_true(json_is_false(json_object_get(net, "enabled")));
+	assert_int_equal(json_array_size(json_object_get(net, "hosts")), 0);
+	assert_true(json_is_array(json_object_get(net, "hosts")));
+	assert_string_equal(json_string_value(json_object_get(net, "http_proxy")),
+			    "http://127.0.0.1:3128");
+	assert_string_equal(json_string_value(json_object_get(net, "log")), "/tmp/.kjail/net.log");
+	json_decref(doc);
+
+	/* no proxy (Seatbelt, or its log would lie in a writable root) */
+	pl.proxied = false;
+	cap_open(&c);
+	explain_policy(c.f, &p, &pl, "/usr/bin/bwrap", EXPLAIN_SHORT);
+	_cleanup_free_ char *bare = cap_close(&c);
+	assert_non_null(strstr(bare, "\nnetwork: cut: own network namespace, loopback only (DNS "
+				     "does not resolve) (--no-network)\n"));
+	assert_null(strstr(bare, "\nproxy: "));
+	_cleanup_free_ char *jail2 = explain_policy_for_jail(&p, &pl, "/usr/bin/bwrap");
+	doc = json_loads(jail2, 0, NULL);
+	assert_null(json_object_get(json_object_get(doc, "network"), "hosts"));
+	json_decref(doc);
+	policy_free(&p);
+	plan_free(&pl);
+}
+
 /* ------------------------------------------------------------ golden */
 /* --explain --verbose, byte for byte, for three plans built by hand over
  * made-up paths (rendering reads none): tests/unit/golden/explain/NAME.txt,
@@ -609,6 +667,7 @@ static void user_plan(struct policy *p, struct plan *pl)
 	pl->backend = BACKEND_BWRAP;
 	pl->workspace = xstrdup("/home/u/src/proj");
 	pl->net = NET_ALLOWLIST;
+	pl->proxied = true;
 	pl->net_origin = "--allow-host";
 	char err[256];
 	struct entry_list hosts = { 0 };
@@ -687,6 +746,7 @@ static void nested_plan(struct policy *p, struct plan *pl)
 	pl->backend = BACKEND_BWRAP;
 	pl->workspace = xstrdup("/srv/ws");
 	pl->net = NET_NONE;
+	pl->proxied = true; /* bwrap: kjail's proxy, no rule */
 	pl->nested_userns = true;
 	pl->inside_id = -1;
 	plan_add(pl, OP_RO_ROOT, "/", "read-only", "host root");
@@ -906,6 +966,7 @@ int main(void)
 		cmocka_unit_test(test_paths_json),
 		cmocka_unit_test(test_policy_json),
 		cmocka_unit_test(test_policy_text),
+		cmocka_unit_test(test_no_network_proxy),
 		cmocka_unit_test(test_golden_verbose),
 		cmocka_unit_test(test_golden_short),
 		cmocka_unit_test(test_short_leaves_nothing_uncounted),

@@ -111,6 +111,62 @@ static void test_default_plan(void **state)
 	fx_free(&f);
 }
 
+static bool env_has(const struct plan *pl, const char *line)
+{
+	for (size_t i = 0; i < pl->env.n; i++)
+		if (strcmp(pl->env.v[i], line) == 0)
+			return true;
+	return false;
+}
+
+/* -n with bwrap: the jail still gets kjail's proxy, with no rule (every
+ * host refused at once, naming --allow-host), and the variables that name
+ * it; not where its log would lie in a writable root (then -n is as it
+ * always was), not with another backend, not with the host's network. */
+static void test_no_network_proxied(void **state)
+{
+	(void)state;
+	struct fixture f;
+	char *envp[] = { "PATH=/bin", "HTTPS_PROXY=http://corp:8080", NULL };
+	fx_init(&f, true);
+	bool_set(&f.p.network, false, "--no-network");
+	f.p.backend = BACKEND_BWRAP;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_int_equal(f.pl.net, NET_NONE);
+	assert_false(f.pl.network);
+	assert_true(f.pl.proxied);
+	assert_int_equal(f.pl.nallow, 0);
+	assert_true(env_has(&f.pl, "HTTPS_PROXY=http://127.0.0.1:3128"));
+	assert_true(env_has(&f.pl, "ALL_PROXY=socks5h://127.0.0.1:1080"));
+	assert_true(env_has(&f.pl, "NO_PROXY=localhost,127.0.0.1,::1"));
+	fx_free(&f);
+
+	fx_init(&f, true);
+	bool_set(&f.p.network, false, "--no-network");
+	f.p.backend = BACKEND_BWRAP;
+	entry_add(&f.p.writable, "/tmp", "--writable");
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_int_equal(f.pl.net, NET_NONE);
+	assert_false(f.pl.proxied);
+	assert_true(env_has(&f.pl, "HTTPS_PROXY=http://corp:8080"));
+	fx_free(&f);
+
+	fx_init(&f, true);
+	bool_set(&f.p.network, false, "--no-network");
+	f.p.backend = BACKEND_CONTAINER;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_false(f.pl.proxied);
+	fx_free(&f);
+
+	fx_init(&f, true);
+	f.p.backend = BACKEND_BWRAP;
+	assert_true(plan_build(&f.p, &f.h, envp, &f.pl, f.err, sizeof f.err));
+	assert_int_equal(f.pl.net, NET_SHARED);
+	assert_false(f.pl.proxied);
+	assert_true(env_has(&f.pl, "HTTPS_PROXY=http://corp:8080"));
+	fx_free(&f);
+}
+
 static void test_hooks_created_when_running(void **state)
 {
 	(void)state;
@@ -822,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_linked_worktree_sealed),
 		cmocka_unit_test(test_global_git_config_in_workspace),
 		cmocka_unit_test(test_home_links_into_workspace),
+		cmocka_unit_test(test_no_network_proxied),
 	};
 	return unit_status(cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -2,12 +2,13 @@
 /* What kjail hands its proxy program (proxy/handoff.c): a configuration
  * with rules of every kind (a name, a suffix, IPv4 and IPv6 literals, any
  * port, a group's member with its origin, an origin with a newline in its
- * path) comes back field for field, each rule as allow_parse() makes it;
- * and the reader refuses every damaged form: another version, a bad or
- * missing field, a number with a sign or leading zero, a count or length
- * past the end, a NUL inside a text, a text allow_parse refuses, a group,
- * a byte too many, and each prefix of a good message. Then the same
- * through a socket. */
+ * path) and the log's cap comes back field for field, each rule as
+ * allow_parse() makes it; and the reader refuses every damaged form:
+ * another version (the one before log_cap), a bad or missing field, a
+ * number with a sign or leading zero, a count or length past the end, a
+ * NUL inside a text, a text allow_parse refuses, a group, a byte too
+ * many, and each prefix of a good message. Then the same through a
+ * socket. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -45,7 +46,8 @@ static void make(struct allow_rule *r, struct proxy_config *c)
 		r[i].text = rules[i].text;
 		r[i].origin = rules[i].origin;
 	}
-	*c = (struct proxy_config){ .rules = r, .nrules = NRULES, .log_fd = 9, .max_conns = 77,
+	*c = (struct proxy_config){ .rules = r, .nrules = NRULES, .log_fd = 9, .log_cap = 65536,
+				    .max_conns = 77,
 				    .connect_timeout_ms = 1500, .idle_timeout_ms = 60000,
 				    .header_timeout_ms = 2500 };
 }
@@ -55,6 +57,7 @@ static void same(const struct proxy_handoff *h, const struct proxy_config *c)
 	assert_int_equal(h->parent, 4242);
 	assert_true(h->log);
 	assert_int_equal(h->c.log_fd, -1);
+	assert_int_equal(h->c.log_cap, 65536);
 	assert_int_equal(h->c.max_conns, 77);
 	assert_int_equal(h->c.connect_timeout_ms, 1500);
 	assert_int_equal(h->c.idle_timeout_ms, 60000);
@@ -93,6 +96,7 @@ static void test_roundtrip(void **state)
 	assert_true(proxy_handoff_decode(b, len, &h, err, sizeof err));
 	assert_false(h.log);
 	assert_int_equal(h.c.nrules, 0);
+	assert_int_equal(h.c.log_cap, 0);
 	assert_int_equal(h.c.max_conns, 0);
 	proxy_handoff_free(&h);
 	free(b);
@@ -109,7 +113,8 @@ static void refused(const char *what, const char *b, size_t len)
 	assert_null(h.bytes);
 }
 
-#define HEAD "kjail-proxy-handoff 1\nparent 7\nlog 1\nmax_conns 0\nconnect_ms 0\nidle_ms 0\nheader_ms 0\n"
+#define V "kjail-proxy-handoff 2\n"
+#define HEAD V "parent 7\nlog 1\nlog_cap 0\nmax_conns 0\nconnect_ms 0\nidle_ms 0\nheader_ms 0\n"
 
 static void test_damaged(void **state)
 {
@@ -118,18 +123,24 @@ static void test_damaged(void **state)
 		const char *what, *bytes;
 	} bad[] = {
 		{ "empty", "" },
-		{ "another version", "kjail-proxy-handoff 2\nparent 7\n" },
-		{ "parent 0", "kjail-proxy-handoff 1\nparent 0\nlog 1\nmax_conns 0\nconnect_ms 0\n"
+		{ "another version", "kjail-proxy-handoff 1\nparent 7\nlog 1\nmax_conns 0\n"
+				     "connect_ms 0\nidle_ms 0\nheader_ms 0\nrules 0\nend\n" },
+		{ "parent 0", V "parent 0\nlog 1\nlog_cap 0\nmax_conns 0\nconnect_ms 0\n"
 			      "idle_ms 0\nheader_ms 0\nrules 0\nend\n" },
-		{ "a signed number", "kjail-proxy-handoff 1\nparent -7\n" },
-		{ "a leading zero", "kjail-proxy-handoff 1\nparent 07\n" },
-		{ "log 2", "kjail-proxy-handoff 1\nparent 7\nlog 2\nmax_conns 0\nconnect_ms 0\n"
+		{ "a signed number", V "parent -7\n" },
+		{ "a leading zero", V "parent 07\n" },
+		{ "log 2", V "parent 7\nlog 2\nlog_cap 0\nmax_conns 0\nconnect_ms 0\n"
 			   "idle_ms 0\nheader_ms 0\nrules 0\nend\n" },
-		{ "a field one past its largest", "kjail-proxy-handoff 1\nparent 2147483648\nlog 1\n"
+		{ "no log_cap", V "parent 7\nlog 1\nmax_conns 0\nconnect_ms 0\n"
+				"idle_ms 0\nheader_ms 0\nrules 0\nend\n" },
+		{ "a log_cap past SIZE_MAX", V "parent 7\nlog 1\nlog_cap 999999999999999999999999\n"
+					     "max_conns 0\nconnect_ms 0\nidle_ms 0\nheader_ms 0\n"
+					     "rules 0\nend\n" },
+		{ "a field one past its largest", V "parent 2147483648\nlog 1\nlog_cap 0\n"
 						  "max_conns 0\nconnect_ms 0\nidle_ms 0\nheader_ms 0\n"
 						  "rules 0\nend\n" },
-		{ "a field out of order", "kjail-proxy-handoff 1\nlog 1\nparent 7\n" },
-		{ "a field too large", "kjail-proxy-handoff 1\nparent 7\nlog 1\nmax_conns 99999999999\n" },
+		{ "a field out of order", V "log 1\nparent 7\n" },
+		{ "a field too large", V "parent 7\nlog 1\nlog_cap 0\nmax_conns 99999999999\n" },
 		{ "no rules line", HEAD "end\n" },
 		{ "more rules than bytes", HEAD "rules 5\n3 0\nabc\nend\n" },
 		{ "a length past the end", HEAD "rules 1\n300 0\nabc\nend\n" },
