@@ -4,7 +4,7 @@
 dist_man_MANS += doc/kjail.1 doc/kjail.ini.5 doc/kli.ini.5
 TESTS += tests/integration/man-lint.test
 EXTRA_DIST += tests/integration/man-lint.test
-EXTRA_DIST += doc/security-model.md doc/recipes.md doc/policy-json.md
+EXTRA_DIST += doc/security-model.md doc/recipes.md doc/policy-json.md doc/testing.md
 # makes the lists of protected paths in README.md, security-model.md and
 # kjail.1 from the table (tests/integration/kjail-protected-docs.test)
 EXTRA_DIST += doc/protected-names.sh
