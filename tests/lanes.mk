@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# The fast lanes of the suite (issue 37; doc/testing.md says when to use
-# which).
+# The fast lanes of the suite and the time budgets of its integration tests
+# (issue 37; doc/testing.md says when to use which).
 #
 #   make check-unit    the cmocka unit tests: builds them and what they link,
 #                      runs every tests/unit/**/test_* program
@@ -37,3 +37,14 @@ check-quick:
 KJ_QUICK =
 AM_TESTS_ENVIRONMENT += KJ_QUICK='$(KJ_QUICK)'; export KJ_QUICK;
 EXTRA_DIST += tests/integration/quick.sh
+
+# The time budgets: tests/timed-driver.sh (Makefile.am) adds each test's
+# time to its .trs file; budgets.test holds the integration tests' times
+# against budgets.txt. It runs after every other test of the run, and gets
+# their logs, this run's and no earlier one's, in KJ_RUN_LOGS.
+TESTS += tests/integration/budgets.test
+EXTRA_DIST += tests/integration/budgets.test tests/integration/budgets.txt
+tests/integration/budgets.log: \
+	$(filter-out tests/integration/budgets.log,$(TEST_LOGS))
+AM_TESTS_ENVIRONMENT += case $$log in tests/integration/budgets.log) \
+	KJ_RUN_LOGS='$(TEST_LOGS)'; export KJ_RUN_LOGS;; esac;
