@@ -4,7 +4,7 @@
 dist_man_MANS += doc/kjail.1 doc/kjail.ini.5 doc/kli.ini.5
 TESTS += tests/integration/man-lint.test
 EXTRA_DIST += tests/integration/man-lint.test
-EXTRA_DIST += doc/security-model.md doc/recipes.md doc/policy-json.md
+EXTRA_DIST += doc/security-model.md doc/recipes.md doc/policy-json.md doc/testing.md
 # what the README's front door sends the reader on to
 EXTRA_DIST += doc/kjail.md doc/kli.md doc/building.md
 # makes the lists of protected paths in security-model.md and kjail.1 from
@@ -20,8 +20,9 @@ kjaildatadir = $(datadir)/kjail
 dist_kjaildata_DATA = doc/kjail-policy.schema.json
 TESTS += tests/integration/kjail-policy-schema.test
 # It runs after every other test of the run, so it sees each document they
-# kept (make check sets KJ_SAVE_POLICY: Makefile.am).
+# kept (make check sets KJ_SAVE_POLICY: Makefile.am); all but budgets.test,
+# which runs after it (tests/lanes.mk).
 tests/integration/kjail-policy-schema.log: \
-	$(filter-out tests/integration/kjail-policy-schema.log,$(TEST_LOGS))
+	$(filter-out tests/integration/kjail-policy-schema.log tests/integration/budgets.log,$(TEST_LOGS))
 EXTRA_DIST += tests/integration/kjail-policy-schema.test \
 	tests/helpers/kjail-save-policy.sh

@@ -15,6 +15,9 @@ tests_unit_kjail_build_test_seatbelt_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_helpers_sbpl_check_SOURCES = tests/helpers/sbpl-check.c
 tests_helpers_sbpl_check_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_helpers_sbpl_check_LDADD = $(COMMON_LIBS) $(JANSSON_LIBS)
+# test_seatbelt runs sbpl-check: built with it, so make check-unit, which
+# builds only the unit tests (tests/lanes.mk), has it too.
+EXTRA_tests_unit_kjail_build_test_seatbelt_DEPENDENCIES = tests/helpers/sbpl-check$(EXEEXT)
 
 SEATBELT_GOLDEN = \
 	tests/unit/golden/seatbelt/defaults.sb \

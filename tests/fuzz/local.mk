@@ -8,6 +8,7 @@
 #   make fuzz                   build every harness
 #   make fuzz-run               run every harness for FUZZ_SECONDS (default 30)
 #   make fuzz-run FUZZ_SECONDS=5
+#   make -j2 fuzz-run           two harnesses at a time (each its 30 s)
 #
 # fuzz-run fails if any harness finds a crash, a sanitizer report, a leak, a
 # timeout or a broken assertion. Each run leaves PROG.log and an automake-style
@@ -74,37 +75,43 @@ tests/fuzz/fuzz_gitconfig: $(FUZZ_GITCONFIG_SRCS) tests/fuzz/fuzz.h src/kjail/gi
 
 fuzz: $(FUZZ_TARGETS)
 
-# One harness after another, each with a fresh copy of its seeds (the source
-# tree may be read-only). The exit status of the harness decides: libFuzzer
-# exits non-zero on any finding.
-fuzz-run: $(FUZZ_TARGETS)
+# Each harness with a fresh copy of its seeds (the source tree may be
+# read-only); the exit status of the harness decides: libFuzzer exits
+# non-zero on any finding. One rule a harness, so `make -jN fuzz-run` runs
+# N at a time: a harness is one process on one CPU, and each still gets
+# FUZZ_SECONDS of its own. A run never stops make; fuzz-run reads every
+# .trs file afterwards and fails if any harness failed.
+FUZZ_RUNS = $(FUZZ_TARGETS:=.fuzz-run)
+$(FUZZ_RUNS): %.fuzz-run: %
+	@f=$*; name=`basename $$f | sed 's/^fuzz_//'`; \
+	work=$$f.fuzz; rm -rf $$work; $(MKDIR_P) $$work/corpus $$work/artifacts; \
+	seeds=$(srcdir)/tests/fuzz/corpus/$$name; \
+	if test -d $$seeds; then cp $$seeds/* $$work/corpus/ 2>/dev/null || :; fi; \
+	dict=$(srcdir)/tests/fuzz/$$name.dict; \
+	if test -f $$dict; then dict=-dict=$$dict; else dict=; fi; \
+	echo "  FUZZ     $$f ($(FUZZ_SECONDS) s)"; \
+	if ./$$f $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	     -artifact_prefix=$$work/artifacts/ $$dict $$work/corpus \
+	     >$$f.log 2>&1; then res=PASS; else res=FAIL; fi; \
+	printf ':test-result: %s\n:global-test-result: %s\n:recheck: no\n:copy-in-global-log: yes\n' \
+	  $$res $$res >$$f.trs; \
+	echo "$$res: $$f"; \
+	if test $$res = FAIL; then \
+	  tail -n 40 $$f.log; ls -l $$work/artifacts; fi; \
+	grep '^stat::number_of_executed_units\|^stat::new_units_added' $$f.log | sed "s|^|    $$name: |" || :
+
+fuzz-run: $(FUZZ_RUNS)
 	@if test -z "$(FUZZ_TARGETS)"; then \
 	  echo "fuzz-run: no harness built (configure found no clang)"; exit 0; fi; \
-	failed=0; \
+	failed=; \
 	for f in $(FUZZ_TARGETS); do \
-	  name=`basename $$f | sed 's/^fuzz_//'`; \
-	  work=$$f.fuzz; rm -rf $$work; $(MKDIR_P) $$work/corpus $$work/artifacts; \
-	  seeds=$(srcdir)/tests/fuzz/corpus/$$name; \
-	  if test -d $$seeds; then cp $$seeds/* $$work/corpus/ 2>/dev/null || :; fi; \
-	  dict=$(srcdir)/tests/fuzz/$$name.dict; \
-	  if test -f $$dict; then dict=-dict=$$dict; else dict=; fi; \
-	  echo "  FUZZ     $$f ($(FUZZ_SECONDS) s)"; \
-	  if ./$$f $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
-	       -artifact_prefix=$$work/artifacts/ $$dict $$work/corpus \
-	       >$$f.log 2>&1; then res=PASS; \
-	  else res=FAIL; failed=`expr $$failed + 1`; fi; \
-	  printf ':test-result: %s\n:global-test-result: %s\n:recheck: no\n:copy-in-global-log: yes\n' \
-	    $$res $$res >$$f.trs; \
-	  echo "$$res: $$f"; \
-	  if test $$res = FAIL; then \
-	    tail -n 40 $$f.log; ls -l $$work/artifacts; fi; \
-	  grep '^stat::number_of_executed_units\|^stat::new_units_added' $$f.log | sed 's/^/    /' || :; \
+	  grep -qx ':test-result: PASS' $$f.trs 2>/dev/null || failed="$$failed $$f"; \
 	done; \
-	test $$failed -eq 0
+	if test -n "$$failed"; then echo "fuzz-run: failed:$$failed"; exit 1; fi
 
 fuzz-clean:
 	-for f in $(FUZZ_TARGETS); do rm -rf $$f.fuzz; done
 
 clean-local: fuzz-clean
 
-.PHONY: fuzz fuzz-run fuzz-clean
+.PHONY: fuzz fuzz-run fuzz-clean $(FUZZ_RUNS)

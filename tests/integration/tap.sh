@@ -29,8 +29,10 @@ if [ -n "${KJ_SAVE_POLICY:-}" ] && [ -z "${KJ_REAL_KJAIL:-}" ]; then
 fi
 
 # --- TAP --------------------------------------------------------------------
+# make check-quick ends a file after its first passing case (quick.sh)
+. "$top_srcdir/tests/integration/quick.sh"
 tap_n=0
-ok()     { tap_n=$((tap_n + 1)); printf 'ok %d - %s\n' "$tap_n" "$1"; }
+ok()     { tap_n=$((tap_n + 1)); printf 'ok %d - %s\n' "$tap_n" "$1"; quick_after "$tap_n"; }
 not_ok() { tap_n=$((tap_n + 1)); printf 'not ok %d - %s\n' "$tap_n" "$1"; }
 skip()   { tap_n=$((tap_n + 1)); printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$1" "$2"; }
 diag()   { printf '%s\n' "$*" | sed 's/^/# /'; }

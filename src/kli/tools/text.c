@@ -8,12 +8,25 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Where old (k bytes) next occurs in [p, end), or NULL. memmem with the
- * lengths known: strstr would measure the rest of an 8 MiB text again on
- * every match. */
+/* Where old (k bytes) first occurs in [p, end), or NULL. memmem with the
+ * lengths known (strstr would measure the rest of an 8 MiB text again on
+ * every match), over a window at a time: AddressSanitizer's memmem checks
+ * the whole range it is given on every call, so one call over the rest of
+ * the text made a text of a million matches quadratic under CI's ASan
+ * (test_tools ran for minutes). A window of step + k - 1 bytes holds every
+ * match that starts in its first step bytes, so the first match is found
+ * in the first window that has one; step is at least k, so no byte is
+ * searched more than twice. */
+#define NEXT_AT_STEP 4096
 static const char *next_at(const char *p, const char *end, const char *old, size_t k)
 {
-	return memmem(p, (size_t)(end - p), old, k);
+	const size_t step = k > NEXT_AT_STEP ? k : NEXT_AT_STEP;
+	for (;; p += step) {
+		size_t left = (size_t)(end - p), len = left < step + k - 1 ? left : step + k - 1;
+		const char *q = memmem(p, len, old, k);
+		if (q || len == left)
+			return q;
+	}
 }
 
 static size_t count_occurrences(const char *text, const char *end, const char *old, size_t k)

@@ -201,6 +201,65 @@ static void test_edit_apply(void **state)
 	free(big);
 }
 
+/* Matches are found a window at a time (text.c, next_at: windows of
+ * 4096 + k - 1 bytes, 4096 apart, from where the search resumes): a match
+ * that ends on a window's last byte, one that starts on the next window's
+ * first byte, one at the very end, an old text longer than a window; each
+ * counted and replaced as one search over the whole text would. */
+enum { WTEXT = 20000 };
+static void check_needles(const size_t *at, size_t count)
+{
+	char err[200];
+	size_t n;
+	char *t = xmalloc(WTEXT + 1), *want = xmalloc(WTEXT + 1);
+	memset(t, 'x', WTEXT);
+	t[WTEXT] = '\0';
+	for (size_t i = 0; i < count; i++)
+		memcpy(t + at[i], "NEEDLE", 6);
+	memcpy(want, t, WTEXT + 1);
+	for (size_t i = 0; i < count; i++)
+		memcpy(want + at[i], "needle", 6);
+	char *s = edit_apply(t, "NEEDLE", "needle", true, &n, err, sizeof err);
+	assert_int_equal(n, count);
+	assert_string_equal(s, want);
+	free(s);
+	free(want);
+	free(t);
+}
+
+static void test_edit_windows(void **state)
+{
+	(void)state;
+	/* the first ends on the first window's last byte (4095 + 6 = 4096 + 5);
+	 * the search resumes at 4101, so the next ends on that window's */
+	static const size_t last_byte[] = { 4095, 4101 + 4095, WTEXT - 6 };
+	/* the first starts on the second window's first byte */
+	static const size_t first_byte[] = { 4096, 4102 + 4096, WTEXT - 6 };
+	static const size_t mixed[] = { 0, 4093, 9000, 13000 };
+	check_needles(last_byte, 3);
+	check_needles(first_byte, 3);
+	check_needles(mixed, 4);
+
+	/* an old text of 5000 bytes, longer than a window, twice */
+	char err[200];
+	size_t n;
+	char *t = xmalloc(WTEXT + 1), *old = xmalloc(5001);
+	memset(old, 'b', 5000);
+	old[5000] = '\0';
+	memset(t, 'x', WTEXT);
+	t[WTEXT] = '\0';
+	memcpy(t + 4000, old, 5000);
+	memcpy(t + WTEXT - 5000, old, 5000);
+	char *s = edit_apply(t, old, "B", true, &n, err, sizeof err);
+	assert_int_equal(n, 2);
+	assert_int_equal(strlen(s), WTEXT - 2 * 4999);
+	assert_int_equal(s[4000], 'B');
+	assert_int_equal(s[WTEXT - 2 * 4999 - 1], 'B');
+	free(s);
+	free(old);
+	free(t);
+}
+
 static void test_text_lines(void **state)
 {
 	(void)state;
@@ -556,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_schema),
 		cmocka_unit_test(test_edit_apply),
+		cmocka_unit_test(test_edit_windows),
 		cmocka_unit_test(test_text_lines),
 		cmocka_unit_test(test_glob),
 		cmocka_unit_test(test_truncate_and_page),
