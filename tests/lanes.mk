@@ -14,8 +14,8 @@
 # file (*.test).
 
 # Integration test files that check-quick leaves out, each with its reason:
-# a file whose setup alone is too slow for a smoke lane. None today (the
-# slowest first case, kjail-cache's npm install, takes about 10 s).
+# a file whose setup alone is too slow for a smoke lane. None today: in the
+# lane the slowest file, kli-race.test (a race run twice), takes about 10 s.
 QUICK_EXCLUDED =
 
 check-unit:
