@@ -467,6 +467,12 @@ int main(int argc, char **argv)
 	if (!cli.explain && p.secrets.n && pl.backend != BACKEND_BWRAP)
 		die("%s: secrets need the bwrap backend; --backend %s cannot hand one over",
 		    p.secrets.v[0].origin, backend_name(pl.backend));
+	/* without a PID namespace of its own the jail sees bwrap's /proc
+	 * entry, and through its fd/ the descriptor bwrap still holds */
+	if (!cli.explain && p.secrets.n && p.nested_userns.value)
+		die("%s: secrets need the jail's own PID namespace; with nested-userns (%s) "
+		    "the jail could read one from bwrap's /proc entry",
+		    p.secrets.v[0].origin, p.nested_userns.origin);
 	warn_host_sockets(&pl);
 	if (run && pl.cache_warn)
 		warn_msg("no toolchain caches: %s (cache = false in kjail's config: no caches, "
