@@ -335,6 +335,14 @@ static void refuse_inside(struct conn *k)
 		 v6 ? "]" : "", k->rec.port, why, *name ? " (" : "", name, *name ? ")" : "");
 	k->rec.verdict = "refused";
 	k->rec.reason = why;
+	/* What the summary suggests: a name the proxy read and refused is not
+	 * one any --allow-host lets through this destination (""), while what
+	 * it could not read passes on a rule naming the port (HOST:PORT). */
+	if (*name)
+		k->allow[0] = '\0';
+	else
+		snprintf(k->allow, sizeof k->allow, v6 ? "[%s]:%u" : "%s:%u", k->host, k->rec.port);
+	k->rec.allow = k->allow;
 	if (g->why && g->answer == INSPECT_TLS_ALERT)
 		reply(k, alert, sizeof alert);
 	else if (g->why && g->answer == INSPECT_HTTP_403)
