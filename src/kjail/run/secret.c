@@ -54,20 +54,26 @@ int secret_open(const char *value, const char *origin)
 	size_t n;
 	if (r.kind == SECRET_ENV) {
 		const char *v = getenv(r.source);
-		if (!v)
+		if (!v) {
+			free(buf); /* nothing in it yet; LeakSanitizer checks the exit */
 			die("%s: secret %s: the variable %s is not set", origin, r.name, r.source);
+		}
 		n = strlen(v);
 		memcpy(buf, v, n > SECRET_MAX ? SECRET_MAX + 1 : n);
 	} else {
 		bool dir = false;
 		ssize_t got = read_source(r.source, buf, &dir);
-		if (got < 0)
-			die("%s: secret %s: cannot read %s: %s", origin, r.name, r.source,
-			    dir ? "a directory" : strerror(errno));
+		if (got < 0) {
+			const char *why = dir ? "a directory" : strerror(errno);
+			explicit_bzero(buf, SECRET_MAX + 1);
+			free(buf);
+			die("%s: secret %s: cannot read %s: %s", origin, r.name, r.source, why);
+		}
 		n = (size_t)got;
 	}
 	if (n == 0 || n > SECRET_MAX) {
 		explicit_bzero(buf, SECRET_MAX + 1);
+		free(buf);
 		die("%s: secret %s from %s is %s", origin, r.name, r.source,
 		    n ? "larger than 64 KiB" : "empty");
 	}
