@@ -27,6 +27,8 @@ libkjail_a_SOURCES = \
 	src/kjail/cfgfilter/json.c \
 	src/kjail/build/bwrap.c src/kjail/build/bwrap.h \
 	src/kjail/build/explain.c src/kjail/build/explain.h \
+	src/kjail/build/explain-words.c src/kjail/build/explain-words.h \
+	src/kjail/build/policy-json.c src/kjail/build/policy-json.h \
 	src/kjail/build/brief.c src/kjail/build/brief.h \
 	src/kjail/build/hints.c src/kjail/build/hints.h \
 	src/kjail/planner/hints.c src/kjail/planner/hints.h src/kjail/planner/shell.c src/kjail/planner/shell.h \

@@ -9,10 +9,6 @@
 #include "planner/planner.h"
 #include "policy/policy.h"
 
-/* The version of the policy document (doc/policy-json.md): raised when a
- * field changes meaning or goes away, not when one is added. */
-#define KJ_POLICY_VERSION 1
-
 struct verdict {
 	char *path;      /* resolved */
 	const char *what; /* "masked", "writable", "read-only", "private", ... */

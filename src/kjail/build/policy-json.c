@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/* The policy document kjail writes for the jail and prints with
+ * --explain --json (policy-json.h; doc/policy-json.md). */
+#include "config.h"
+#include "build/policy-json.h"
+#include "build/explain-words.h"
+#include "policy/secret.h"
+#include "build/brief.h"
+#include "build/hints.h"
+#include "policy/cache.h"
+#include "git/link.h"
+#include "entry/landlock.h"
+#include "proxy/proxy.h"
+#include "jsonw.h"
+#include "path.h"
+#include "build/seccomp.h"
+#include "util.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void devices_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "devices");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->ndevices; i++) {
+		const struct dev_bind *d = &pl->devices[i];
+		jw_begin_object(w);
+		jw_kstring(w, "path", d->path);
+		jw_kstring(w, "kind", d->target ? "link" : "node");
+		if (d->target)
+			jw_kstring(w, "target", d->target);
+		jw_kstring(w, "class", d->cls);
+		jw_kstring(w, "origin", d->origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+static void entries_json(struct jsonw *w, const char *name, const struct entry_list *l,
+			 const char *k1, const char *k2)
+{
+	jw_key(w, name);
+	jw_begin_array(w);
+	for (size_t i = 0; i < l->n; i++) {
+		jw_begin_object(w);
+		jw_kstring(w, k1, l->v[i].value);
+		jw_kstring(w, k2, l->v[i].origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+/* Each secret's name, where kjail read it from and the variable naming its
+ * descriptor: never its bytes. */
+static void secrets_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "secrets");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->secrets.n; i++) {
+		struct secret_ref r;
+		secret_split(pl->secrets.v[i].value, &r);
+		_cleanup_free_ char *var = secret_fd_var(r.name);
+		jw_begin_object(w);
+		jw_kstring(w, "name", r.name);
+		jw_kstring(w, "source", secret_kind_name(r.kind));
+		jw_kstring(w, "from", r.source);
+		jw_kstring(w, "variable", var);
+		jw_kstring(w, "origin", pl->secrets.v[i].origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+static void filter_json(struct jsonw *w, const struct plan *pl)
+{
+	struct sc_opts o = { .allow_userns = pl->allow_userns, .no_network = !pl->network };
+	size_t n;
+	struct sc_rule *r = seccomp_rules(&o, &n);
+	jw_key(w, "seccomp");
+	jw_begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		if (i && same_rule(&r[i], &r[i - 1]))
+			continue;
+		jw_begin_object(w);
+		jw_kstring(w, "syscall", r[i].syscall);
+		if (r[i].what)
+			jw_kstring(w, "argument", r[i].what);
+		jw_kstring(w, "errno", errno_name(r[i].err));
+		jw_kstring(w, "why", r[i].why);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	free(r);
+}
+
+static void allowlist_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "hosts");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->nallow; i++) {
+		const struct allow_rule *r = &pl->allow[i];
+		char host[ALLOW_HOST_MAX + 4], port[16];
+		rule_host(r, host, sizeof host);
+		jw_begin_object(w);
+		jw_kstring(w, "host", host);
+		jw_kstring(w, "port", egress_ports(r, port, sizeof port));
+		jw_kstring(w, "rule", r->text);
+		jw_kstring(w, "origin", r->origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_kstring(w, "http_proxy", PROXY_HTTP_URL);
+	jw_kstring(w, "socks_proxy", PROXY_SOCKS_URL);
+	jw_kstring(w, "no_proxy", PROXY_NO_PROXY);
+	jw_kstring(w, "log", KJ_NET_LOG);
+}
+
+/* --allow-socket: each socket bound alone, with what it gives away */
+static void sockets_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "sockets");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->nsockets; i++) {
+		const struct plan_socket *s = &pl->sockets[i];
+		jw_begin_object(w);
+		jw_kstring(w, "path", s->path);
+		if (s->name)
+			jw_kstring(w, "name", s->name);
+		if (s->given)
+			jw_kstring(w, "given", s->given);
+		jw_kstring(w, "origin", s->origin);
+		if (s->gives)
+			jw_kstring(w, "gives", s->gives);
+		if (s->warning)
+			jw_kstring(w, "warning", s->warning);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+/* Who the command runs as: the caller's ids outside, the jail's inside. */
+static void user_json(struct jsonw *w, const struct plan *pl)
+{
+	long uid = (long)getuid(), gid = (long)getgid();
+	jw_key(w, "user");
+	jw_begin_object(w);
+	jw_key(w, "uid");
+	jw_int(w, uid);
+	jw_key(w, "gid");
+	jw_int(w, gid);
+	jw_key(w, "inside_uid");
+	jw_int(w, pl->inside_id >= 0 ? pl->inside_id : uid);
+	jw_key(w, "inside_gid");
+	jw_int(w, pl->inside_id >= 0 ? pl->inside_id : gid);
+	jw_end_object(w);
+}
+
+/* What the kernel-side layers enforce besides the mounts: the seccomp
+ * filter and Landlock are applied by the bwrap backend's entry program
+ * only (Seatbelt has neither; the container backend sets up no jail). */
+static void layers_json(struct jsonw *w, const struct plan *pl)
+{
+	bool jailed = pl->backend == BACKEND_BWRAP;
+	int abi = jailed ? landlock_abi() : -1;
+	jw_kbool(w, "seccomp_enabled", jailed && seccomp_built_in());
+	jw_kbool(w, "landlock_enabled", abi >= 1);
+	jw_key(w, "landlock_abi");
+	jw_int(w, abi >= 1 ? abi : 0);
+	/* --allow-userns: no write rules, under which no mount succeeds */
+	jw_kbool(w, "landlock_writes", abi >= LANDLOCK_WRITES_ABI && !pl->allow_userns);
+}
+
+static void cache_json(struct jsonw *w, const struct policy *p, const struct plan *pl)
+{
+	static const char *const modes[] = { "off", "workspace", "shared" };
+	jw_key(w, "cache");
+	jw_begin_object(w);
+	jw_kstring(w, "mode", modes[pl->cache]);
+	jw_kstring(w, "origin", p->cache_origin);
+	jw_kstring(w, "dir", pl->cache_dir);
+	if (pl->cache_note)
+		jw_kstring(w, "note", pl->cache_note);
+	jw_key(w, "env");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->cache_env.n; i++) {
+		const char *line = pl->cache_env.v[i].value, *eq = strchr(line, '=');
+		_cleanup_free_ char *name = xstrndup(line, (size_t)(eq - line));
+		jw_begin_object(w);
+		jw_kstring(w, "name", name);
+		jw_kstring(w, "value", eq + 1);
+		jw_kstring(w, "tool", pl->cache_env.v[i].origin);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	entries_json(w, "overridden", &pl->cache_overridden, "name", "caller_value");
+	jw_kstring(w, "history", pl->history);
+	jw_end_object(w);
+}
+
+/* Streamed, not built as a tree: with thousands of masks this runs on every
+ * jail start (the jail's own copy) and must stay cheap. */
+void policy_json_build(struct jsonw *w, const struct policy *p, const struct plan *pl,
+			      const char *bwrap, bool with_filter)
+{
+	jw_begin_object(w);
+	jw_kstring(w, "type", "policy");
+	jw_key(w, "version");
+	jw_int(w, KJ_POLICY_VERSION);
+	jw_kstring(w, "backend", backend_name(pl->backend));
+	jw_kstring(w, "bwrap", bwrap);
+	jw_key(w, "sources");
+	jw_begin_array(w);
+	for (size_t i = 0; i < p->sources.n; i++)
+		jw_string(w, p->sources.v[i].value);
+	jw_end_array(w);
+	jw_kstring(w, "workspace", pl->workspace);
+	jw_key(w, "network");
+	jw_begin_object(w);
+	jw_kbool(w, "enabled", pl->network);
+	jw_kstring(w, "origin", net_origin(p, pl));
+	jw_kstring(w, "mode", net_mode_name(pl));
+	if (pl->proxied)
+		allowlist_json(w, pl);
+	jw_end_object(w);
+	jw_kbool(w, "nested_userns", pl->nested_userns);
+	jw_key(w, "mounts");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->nops; i++) {
+		const struct op *o = &pl->ops[i];
+		jw_begin_object(w);
+		jw_kstring(w, "path", o->path);
+		jw_kstring(w, "verdict", op_verdict(o->kind));
+		jw_kstring(w, "rule", o->rule);
+		jw_kstring(w, "origin", o->origin);
+		jw_kstring(w, "kind", o->kind == OP_MASK_FILE ? "file"
+				      : o->kind == OP_SOCKET ? "socket" : "directory");
+		if (o->data) {
+			jw_key(w, "filtered");
+			jw_begin_object(w);
+			jw_kstring(w, "format", o->format);
+			jw_key(w, "removed");
+			jw_int(w, (long)o->removed);
+			jw_kstring(w, "unit", o->unit);
+			jw_end_object(w);
+		}
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	if (pl->ndevices) /* --device */
+		devices_json(w, pl);
+	sockets_json(w, pl);
+	entries_json(w, "created", &pl->created, "path", "why");
+	entries_json(w, "unprotected", &pl->unguarded, "path", "why");
+	if (pl->watched.n) /* a repository with submodules */
+		entries_json(w, "watched", &pl->watched, "path", "why");
+	if (with_filter) /* --explain --json; the jail's copy need not list absences */
+		entries_json(w, "skipped", &pl->skipped, "path", "why");
+	entries_json(w, "env_unset", &pl->env_removed, "name", "rule");
+	secrets_json(w, pl);
+	cache_json(w, p, pl);
+	jw_kbool(w, "allow_userns", pl->allow_userns);
+	if (with_filter)
+		filter_json(w, pl);
+	jw_kstring(w, "landlock", landlock_status(pl->allow_userns));
+	layers_json(w, pl);
+	user_json(w, pl);
+	jw_kstring(w, "kjail_version", PACKAGE_VERSION);
+	jw_end_object(w);
+}
+
+void policy_json_write(FILE *out, const struct policy *p, const struct plan *pl,
+			const char *bwrap, bool with_filter)
+{
+	struct jsonw w;
+	jw_init(&w, out);
+	policy_json_build(&w, p, pl, bwrap, with_filter);
+	jw_flush(&w);
+	fputc('\n', out);
+}
