@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#define FDPASS_MAX 8
+#define FDPASS_MAX 32 /* the proxy's two and 30 loopback listeners */
 #define FDPASS_TAG_MAX 16
 
 /* Sends n (<= FDPASS_MAX) descriptors and their tags in one message.

@@ -160,6 +160,26 @@ static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
 	}
 }
 
+/* A JAIL_LOCAL_PREFIX word for each loopback rule, each address and port
+ * once. */
+static void push_local(struct strv *a, const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nallow; i++) {
+		const struct allow_rule *r = &pl->allow[i];
+		if (!allow_loopback(r))
+			continue;
+		_cleanup_free_ char *w =
+			xasprintf(r->kind == ALLOW_IPV6 ? JAIL_LOCAL_PREFIX "[%s]:%d"
+							: JAIL_LOCAL_PREFIX "%s:%d",
+				  r->host, r->port);
+		bool seen = false;
+		for (size_t k = 0; k < a->n && !seen; k++)
+			seen = strcmp(a->v[k], w) == 0;
+		if (!seen)
+			strv_push(a, w);
+	}
+}
+
 void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 		 const struct jail_fds *fds, char *const *cmd, struct strv *a)
 {
@@ -225,8 +245,10 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	strv_push(a, "--");
 	strv_push(a, entry);
 	strv_pushf(a, "--jail-entry=%d,%d,%d", fds->status, fds->user_err, fds->sig_default);
-	if (pl->proxied)
+	if (pl->proxied) {
 		strv_pushf(a, JAIL_PROXY_PREFIX "%d", fds->proxy);
+		push_local(a, pl);
+	}
 	for (size_t i = 0; i < pl->secrets.n && i < fds->nsecrets; i++)
 		strv_pushf(a, JAIL_KEEP_FD_PREFIX "%d", fds->secrets[i]);
 	if (pl->allow_userns)

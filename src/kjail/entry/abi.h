@@ -39,6 +39,13 @@
  * and waits for its 'k'. */
 #define JAIL_PROXY_PREFIX "--proxy-fd="
 
+/* --jail-entry=S,E,M --proxy-fd=N --local=HOST:PORT ...: a loopback rule
+ * (proxy/rules.h: "127.0.0.1:8080", "[::1]:8080", "localhost:8080", the
+ * last meaning 127.0.0.1 and, if the jail has it, ::1): the entry program
+ * listens there too and hands the listener to the proxy with the others,
+ * which relays it to the same address and port on the host. */
+#define JAIL_LOCAL_PREFIX "--local="
+
 /* --jail-entry=S,E,M [--proxy-fd=N] --keep-fd=N ...: a descriptor the
  * command inherits (a secret's, named by KJAIL_SECRET_<NAME>_FD): the
  * only one above 2 the entry program leaves open. */

@@ -20,6 +20,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
 /* How long the entry program waits for kjail's proxy to take its
@@ -67,6 +69,15 @@ void jail_entry_if_asked(int argc, char **argv)
 			die("--jail-entry: bad proxy descriptor");
 		i++;
 	}
+	/* the loopback rules' addresses, checked where they are listened on */
+	const char *local[FDPASS_MAX];
+	size_t nlocal = 0;
+	for (; i < argc && str_has_prefix(argv[i], JAIL_LOCAL_PREFIX); i++) {
+		if (proxy_fd < 0 || nlocal == ARRAY_SIZE(local))
+			die("--jail-entry: %s without the proxy, or too many",
+			    JAIL_LOCAL_PREFIX "HOST:PORT");
+		local[nlocal++] = argv[i] + strlen(JAIL_LOCAL_PREFIX);
+	}
 	/* the secrets' descriptors: numbers, parsed in place */
 	int keep[64];
 	size_t nkeep = 0;
@@ -90,21 +101,21 @@ void jail_entry_if_asked(int argc, char **argv)
 	const char **rw = (const char **)argv + first_rw;
 	for (int k = first_rw; k < i; k++)
 		rw[k - first_rw] = argv[k] + strlen(JAIL_RW_PREFIX);
-	jail_entry(argv[1] + strlen("--jail-entry="), proxy_fd, keep, nkeep, rw,
+	jail_entry(argv[1] + strlen("--jail-entry="), proxy_fd, local, nlocal, keep, nkeep, rw,
 		   (size_t)(i - first_rw), mounts, argv + i + 1);
 }
 
-/* One listening TCP socket on 127.0.0.1:port, or -1 with errno set. */
-static int listen_loopback(unsigned short port)
+/* One listening TCP socket at sa, or -1 with errno set. */
+static int listen_at(const struct sockaddr *sa, socklen_t sl)
 {
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
 	int one = 1;
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
-	    bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, SOMAXCONN) < 0) {
+	    (sa->sa_family == AF_INET6 &&
+	     setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one) < 0) ||
+	    bind(fd, sa, sl) < 0 || listen(fd, SOMAXCONN) < 0) {
 		int e = errno;
 		close(fd);
 		errno = e;
@@ -113,18 +124,93 @@ static int listen_loopback(unsigned short port)
 	return fd;
 }
 
-void entry_proxy_listeners(int sock)
+/* The listeners made so far, and their addresses (no address twice:
+ * "localhost:8080" and "127.0.0.1:8080" are one listener). */
+struct listeners {
+	int fd[FDPASS_MAX];
+	const char *tag[FDPASS_MAX];
+	struct sockaddr_in6 at[FDPASS_MAX]; /* large enough for either family */
+	size_t n;
+};
+
+static void add_listener(struct listeners *l, const char *tag, const struct sockaddr *sa,
+			 socklen_t sl, const char *rule, bool optional)
 {
-	static const char *const tags[] = { "http", "socks5" };
-	static const unsigned short ports[] = { PROXY_HTTP_PORT, PROXY_SOCKS_PORT };
-	int fds[2];
-	for (size_t i = 0; i < 2; i++) {
-		fds[i] = listen_loopback(ports[i]);
-		if (fds[i] < 0)
-			die_errno("cannot listen on 127.0.0.1:%u in the jail for kjail's proxy "
-				  "(--allow-host, -n)", ports[i]);
+	char text[INET6_ADDRSTRLEN + 16] = "?";
+	for (size_t i = 0; i < l->n; i++)
+		if (memcmp(&l->at[i], sa, sl) == 0)
+			return;
+	const void *raw = sa->sa_family == AF_INET
+				  ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr
+				  : (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
+	unsigned port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	char a[INET6_ADDRSTRLEN] = "?";
+	inet_ntop(sa->sa_family, raw, a, sizeof a);
+	snprintf(text, sizeof text, sa->sa_family == AF_INET6 ? "[%s]:%u" : "%s:%u", a, port);
+	if (l->n == FDPASS_MAX)
+		die("%s: more than %d loopback ports for kjail's proxy (--allow-host); nothing "
+		    "was run", rule, FDPASS_MAX - 2);
+	int fd = listen_at(sa, sl);
+	if (fd < 0 && optional && (errno == EADDRNOTAVAIL || errno == EAFNOSUPPORT))
+		return; /* no ::1 in this jail: localhost is 127.0.0.1 alone */
+	if (fd < 0)
+		die_errno("cannot listen on %s in the jail for kjail's proxy (--allow-host %s)",
+			  text, rule);
+	l->fd[l->n] = fd;
+	l->tag[l->n] = tag;
+	memset(&l->at[l->n], 0, sizeof l->at[l->n]);
+	memcpy(&l->at[l->n], sa, sl);
+	l->n++;
+}
+
+static void add_v4(struct listeners *l, const char *tag, uint32_t host_order, unsigned port,
+		   const char *rule)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(host_order) };
+	add_listener(l, tag, (struct sockaddr *)&a, sizeof a, rule, false);
+}
+
+/* A JAIL_LOCAL_PREFIX value: "A.B.C.D:PORT", "[V6]:PORT", "localhost:PORT". */
+static void add_local(struct listeners *l, const char *v)
+{
+	const char *colon = strrchr(v, ':');
+	char *end;
+	errno = 0;
+	long port = colon ? strtol(colon + 1, &end, 10) : 0;
+	if (!colon || errno || end == colon + 1 || *end || port < 1 || port > 65535)
+		die("--jail-entry: bad %s%s", JAIL_LOCAL_PREFIX, v);
+	char host[INET6_ADDRSTRLEN + 2];
+	size_t hn = (size_t)(colon - v);
+	if (hn >= sizeof host)
+		die("--jail-entry: bad %s%s", JAIL_LOCAL_PREFIX, v);
+	memcpy(host, v, hn);
+	host[hn] = '\0';
+	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port) };
+	if (strcmp(host, "localhost") == 0) {
+		a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		add_listener(l, "local", (struct sockaddr *)&a4, sizeof a4, v, false);
+		a6.sin6_addr = in6addr_loopback;
+		add_listener(l, "local", (struct sockaddr *)&a6, sizeof a6, v, true);
+	} else if (inet_pton(AF_INET, host, &a4.sin_addr) == 1) {
+		add_listener(l, "local", (struct sockaddr *)&a4, sizeof a4, v, false);
+	} else if (hn > 2 && host[0] == '[' && host[hn - 1] == ']' &&
+		   (host[hn - 1] = '\0', inet_pton(AF_INET6, host + 1, &a6.sin6_addr) == 1)) {
+		add_listener(l, "local", (struct sockaddr *)&a6, sizeof a6, v, false);
+	} else {
+		die("--jail-entry: bad %s%s", JAIL_LOCAL_PREFIX, v);
 	}
-	if (fdpass_send(sock, fds, tags, 2) < 0)
+}
+
+void entry_proxy_listeners(int sock, const char *const *local, size_t nlocal)
+{
+	struct listeners l = { .n = 0 };
+	add_v4(&l, "http", INADDR_LOOPBACK, PROXY_HTTP_PORT, "HOST, -n");
+	add_v4(&l, "socks5", INADDR_LOOPBACK, PROXY_SOCKS_PORT, "HOST, -n");
+	for (size_t i = 0; i < nlocal; i++)
+		add_local(&l, local[i]);
+	if (fdpass_send(sock, l.fd, l.tag, l.n) < 0)
 		die_errno("cannot hand kjail's proxy (--allow-host, -n) its listeners");
 	/* the proxy answers once it serves them; silence means it cannot,
 	 * and the command must not run believing it has a network */
@@ -137,13 +223,14 @@ void entry_proxy_listeners(int sock)
 	if (r <= 0 || read(sock, &k, 1) != 1 || k != 'k')
 		die("kjail's proxy (--allow-host, -n) did not take the jail's listeners%s; "
 		    "nothing was run", r == 0 ? " in time" : "");
-	close(fds[0]);
-	close(fds[1]);
+	for (size_t i = 0; i < l.n; i++)
+		close(l.fd[i]);
 	close(sock);
 }
 
-void jail_entry(const char *spec, int proxy_fd, const int *keep, size_t nkeep,
-		const char *const *rw, size_t nrw, bool mounts, char *const *cmd)
+void jail_entry(const char *spec, int proxy_fd, const char *const *local, size_t nlocal,
+		const int *keep, size_t nkeep, const char *const *rw, size_t nrw, bool mounts,
+		char *const *cmd)
 {
 	const char *p;
 	int status = parse_fd(spec, &p);
@@ -163,7 +250,7 @@ void jail_entry(const char *spec, int proxy_fd, const int *keep, size_t nkeep,
 		signal(SIGQUIT, SIG_DFL);
 	/* before Landlock and the exec, in the jail's own network namespace */
 	if (proxy_fd >= 0)
-		entry_proxy_listeners(proxy_fd);
+		entry_proxy_listeners(proxy_fd, local, nlocal);
 	char err[PATH_MAX + 64];
 	/* the command's stderr is the user's, still on its own descriptor */
 	const int std[3] = { STDIN_FILENO, STDOUT_FILENO, user_err };

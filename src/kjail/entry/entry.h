@@ -18,17 +18,22 @@ KJ_NORETURN void exec_command(char *const *cmd, char *const *envp);
  * dispositions, close every descriptor above 2 but the nkeep of keep (a
  * secret's, which the command inherits), exec cmd. spec is
  * "STATUS,STDERR,SIGNALS". Never returns. */
-KJ_NORETURN void jail_entry(const char *spec, int proxy_fd, const int *keep, size_t nkeep,
-			    const char *const *rw, size_t nrw, bool mounts, char *const *cmd);
+KJ_NORETURN void jail_entry(const char *spec, int proxy_fd, const char *const *local,
+			    size_t nlocal, const int *keep, size_t nkeep, const char *const *rw,
+			    size_t nrw, bool mounts, char *const *cmd);
 
 /* Makes the listening sockets 127.0.0.1:PROXY_HTTP_PORT and
- * :PROXY_SOCKS_PORT in the jail's network namespace, sends them on sock
- * (fdpass.h, tags "http" and "socks5"), waits for the proxy's 'k' and
- * closes its copies and sock. No answer, a hang-up or any failure: one
- * line and exit 125 (fails closed: the command never runs). */
-void entry_proxy_listeners(int sock);
+ * :PROXY_SOCKS_PORT in the jail's network namespace, and one at each of
+ * the nlocal loopback rules' addresses (JAIL_LOCAL_PREFIX's values,
+ * "HOST:PORT"; "localhost" is 127.0.0.1 and ::1, the latter skipped where
+ * the jail has no IPv6), sends them on sock (fdpass.h, tags "http",
+ * "socks5" and "local"), waits for the proxy's 'k' and closes its copies
+ * and sock. No answer, a hang-up or any failure: one line and exit 125
+ * (fails closed: the command never runs). */
+void entry_proxy_listeners(int sock, const char *const *local, size_t nlocal);
 
-/* For argv "PROG --jail-entry=S,E,M [--proxy-fd=N] [--keep-fd=N]... [--userns-mounts]
+/* For argv "PROG --jail-entry=S,E,M [--proxy-fd=N [--local=HOST:PORT]...] [--keep-fd=N]...
+ * [--userns-mounts]
  * [--rw=PATH]... -- CMD...":
  * jail_entry,
  * which never returns; dies on a malformed one; any other argv: returns. */

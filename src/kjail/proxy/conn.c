@@ -286,6 +286,50 @@ static enum outcome connect_list(struct conn *k, const struct addrinfo *ai)
 	return fail_with(k, UNREACHABLE, last ? strerror(last) : "no address to connect to");
 }
 
+/* Whether host is an IP literal (IPv6 without brackets). */
+static bool is_literal(const char *host)
+{
+	unsigned char a[16];
+	return inet_pton(AF_INET, host, a) == 1 || inet_pton(AF_INET6, host, a) == 1;
+}
+
+/* A loopback rule (rules.h) allowed it: the host's own loopback, never
+ * what a resolver says "localhost" is. The destination's literal if it
+ * is one, else the rule's address, or 127.0.0.1 then ::1 for a rule
+ * naming localhost. */
+static enum outcome connect_loopback(struct conn *k, const struct allow_rule *r,
+				     const char *port)
+{
+	const char *lit[2] = { NULL, NULL };
+	if (is_literal(k->host))
+		lit[0] = k->host;
+	else if (r->kind == ALLOW_NAME)
+		lit[0] = "127.0.0.1", lit[1] = "::1";
+	else
+		lit[0] = r->host;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_protocol = IPPROTO_TCP,
+				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
+	struct addrinfo *ai[2] = { NULL, NULL };
+	for (size_t j = 0; j < 2 && lit[j]; j++)
+		if (getaddrinfo(lit[j], port, &hints, &ai[j]) != 0)
+			ai[j] = NULL;
+	if (!ai[0] && !ai[1])
+		return fail_with(k, UNREACHABLE, "no address to connect to");
+	struct addrinfo *tail = NULL;
+	if (ai[0]) {
+		for (tail = ai[0]; tail->ai_next; tail = tail->ai_next)
+			;
+		tail->ai_next = ai[1];
+	}
+	enum outcome o = connect_list(k, ai[0] ? ai[0] : ai[1]);
+	if (tail)
+		tail->ai_next = NULL;
+	for (size_t j = 0; j < 2; j++)
+		if (ai[j])
+			freeaddrinfo(ai[j]);
+	return o;
+}
+
 /* The rule check (before any resolving), then the addresses. */
 static enum outcome decide_and_connect(struct conn *k)
 {
@@ -297,6 +341,12 @@ static enum outcome decide_and_connect(struct conn *k)
 	note_rule(k, i);
 	char port[8];
 	snprintf(port, sizeof port, "%u", k->rec.port);
+	if (allow_loopback(&c->rules[i])) {
+		enum outcome o = connect_loopback(k, &c->rules[i], port);
+		if (o == OK)
+			k->rec.verdict = "allowed";
+		return o;
+	}
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_protocol = IPPROTO_TCP };
 	struct addrinfo *ai = NULL;
 	/* a rule for an address matched an address: never the resolver */
@@ -479,6 +529,49 @@ static void serve_socks(struct conn *k)
 	relay(k, &rs);
 }
 
+/* Ends the client's connection with a reset: what its client sees of a
+ * host port that refused or is not allowed, as near as a listener that
+ * accepted can come to "connection refused". */
+static void reset(struct conn *k)
+{
+	struct linger l = { 1, 0 };
+	setsockopt(k->cfd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+}
+
+/* A connection to a loopback listener the jail's entry program made for
+ * a loopback rule (proxy.h): the destination is the address and port the
+ * client reached in the jail, the same on the host's loopback. */
+static void serve_local(struct conn *k)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	char port[8];
+	k->rec.proto = "local";
+	if (getsockname(k->cfd, (struct sockaddr *)&ss, &sl) != 0 ||
+	    (ss.ss_family != AF_INET && ss.ss_family != AF_INET6) ||
+	    getnameinfo((struct sockaddr *)&ss, sl, k->host, sizeof k->host, port, sizeof port,
+			NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
+		bad_request(k, "a local listener without an address");
+		reset(k);
+		return;
+	}
+	k->rec.port = (unsigned)atoi(port);
+	/* only the loopback is forwarded, whatever a listener was bound to */
+	const char *why = addr_internal((struct sockaddr *)&ss);
+	if (!why || strcmp(why, "loopback") != 0) {
+		bad_request(k, "a local listener not on the loopback");
+		reset(k);
+		return;
+	}
+	if (decide_and_connect(k) != OK) {
+		reset(k);
+		return;
+	}
+	inspect_tunnel(&k->gate, k->s->c->rules, k->s->c->nrules, k->host, k->rec.port);
+	struct relay_start rs = { .early = k->buf, .nearly = 0, .gate = &k->gate };
+	relay(k, &rs);
+}
+
 static void *conn_main(void *arg)
 {
 	struct conn *k = arg;
@@ -487,8 +580,10 @@ static void *conn_main(void *arg)
 	k->rec.verdict = "failed";
 	if (k->proto == PROXY_HTTP)
 		serve_http(k);
-	else
+	else if (k->proto == PROXY_SOCKS5)
 		serve_socks(k);
+	else
+		serve_local(k);
 	if (k->rec.reason || k->rec.host || k->len)
 		proxy_log_write(s->log, &k->rec);
 	close(k->cfd);

@@ -3,7 +3,8 @@
  * executed by proxy_spawn() (proxy/spawn.h) with an empty environment and
  * these descriptors, nothing else open but standard error:
  *   3  the control socket: the jail's entry program sends the listeners
- *      here (fdpass.h, tags "http" and "socks5") and waits for 'k'
+ *      here (fdpass.h, tags "http", "socks5" and, one for each loopback
+ *      address and port forwarded, "local") and waits for 'k'
  *   4  the log, O_RDWR (the cap rewrites it in place, proxy/log.h;
  *      closed when there is none)
  *   5  the stop pipe: readable or hung up, the proxy stops
@@ -50,6 +51,8 @@ static int take_listeners(struct proxy_listener *l)
 			l[i].proto = PROXY_HTTP;
 		else if (strcmp(tags[i], "socks5") == 0)
 			l[i].proto = PROXY_SOCKS5;
+		else if (strcmp(tags[i], "local") == 0)
+			l[i].proto = PROXY_LOCAL;
 		else
 			return fail("a listener", "an unknown tag"), -1;
 	}

@@ -86,7 +86,8 @@
 #define PROXY_LOG_CAP_DEFAULT (4u << 20) /* 4 MiB: some 15,000 lines */
 #define PROXY_SUMMARY_TOP 5
 
-enum proxy_proto { PROXY_HTTP, PROXY_SOCKS5 };
+/* PROXY_LOCAL: a loopback rule's listener (tag "local") */
+enum proxy_proto { PROXY_HTTP, PROXY_SOCKS5, PROXY_LOCAL };
 
 struct proxy_listener {
 	int fd;                /* listening, non-blocking or not */

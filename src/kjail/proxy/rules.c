@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "proxy/rules.h"
+#include "proxy/proxy.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -249,10 +250,51 @@ static const char *parse_value(const char *v, struct allow_rule *out)
 	return colon ? parse_port(colon + 1, &out->port) : NULL;
 }
 
+static const unsigned char v6_one[16] = { [15] = 1 };
+
+bool allow_loopback(const struct allow_rule *r)
+{
+	switch (r->kind) {
+	case ALLOW_IPV4:
+		return r->addr[0] == 127;
+	case ALLOW_IPV6:
+		return memcmp(r->addr, v6_one, 16) == 0;
+	case ALLOW_NAME:
+		return strcmp(r->host, "localhost") == 0;
+	default:
+		return false;
+	}
+}
+
+/* A loopback rule forwards one port of the host's loopback, listened on
+ * at the same address inside the jail: a port of its own, never the web
+ * default or "*", and one the jail can listen on without privilege. */
+static const char *loopback_port(const struct allow_rule *r)
+{
+	if (!allow_loopback(r))
+		return NULL;
+	if (r->port == ALLOW_PORT_WEB)
+		return "a loopback rule needs its port: write HOST:PORT (127.0.0.1:8080, "
+		       "[::1]:8080, localhost:8080)";
+	if (r->port == ALLOW_PORT_ANY)
+		return "a loopback rule takes one port, not \"*\": write HOST:PORT for each";
+	if (r->port < ALLOW_LOOPBACK_PORT_MIN)
+		return "a loopback port below 1024 cannot be listened on inside the jail without "
+		       "privilege: run the server on a port from 1024 up";
+	if ((r->port == PROXY_HTTP_PORT || r->port == PROXY_SOCKS_PORT) &&
+	    (r->kind == ALLOW_NAME || (r->kind == ALLOW_IPV4 && r->addr[1] == 0 &&
+				       r->addr[2] == 0 && r->addr[3] == 1)))
+		return "127.0.0.1:3128 and 127.0.0.1:1080 are kjail's proxy inside the jail: run "
+		       "the server on another port";
+	return NULL;
+}
+
 bool allow_parse(const char *value, struct allow_rule *out, const char **why)
 {
 	memset(out, 0, sizeof *out);
 	const char *w = parse_value(value ? value : "", out);
+	if (!w)
+		w = loopback_port(out);
 	if (w) {
 		*why = w;
 		return false;
@@ -295,10 +337,22 @@ static bool addr_bytes(int family, const void *raw, unsigned char out[16], bool 
 	return true;
 }
 
+/* 127.0.0.1 or ::1 (a v4 address in its first 4 bytes): what "localhost"
+ * means on both sides of the proxy. */
+static bool is_localhost_addr(const unsigned char a[16], bool v4)
+{
+	static const unsigned char lo4[4] = { 127, 0, 0, 1 };
+	return v4 ? memcmp(a, lo4, 4) == 0 : memcmp(a, v6_one, 16) == 0;
+}
+
 static long match_addr(const struct allow_rule *r, size_t n, const unsigned char a[16], bool v4,
 		       unsigned port)
 {
 	for (size_t i = 0; i < n; i++) {
+		/* a loopback rule "localhost:PORT" names 127.0.0.1 and ::1 */
+		if (r[i].kind == ALLOW_NAME && allow_loopback(&r[i]) && is_localhost_addr(a, v4) &&
+		    port_ok(r[i].port, port))
+			return (long)i;
 		if (r[i].kind != (v4 ? ALLOW_IPV4 : ALLOW_IPV6))
 			continue;
 		if (memcmp(r[i].addr, a, v4 ? 4 : 16) == 0 && port_ok(r[i].port, port))
@@ -344,9 +398,14 @@ static long match_host(const struct allow_rule *r, size_t n, const char *host, u
 	if (name_canon(host, hn, name))
 		return -1;
 	size_t nl = strlen(name);
+	bool localhost = strcmp(name, "localhost") == 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!port_ok(r[i].port, port))
 			continue;
+		/* "localhost" on a loopback rule for 127.0.0.1 or ::1 */
+		if (localhost && r[i].kind != ALLOW_NAME && allow_loopback(&r[i]) &&
+		    is_localhost_addr(r[i].addr, r[i].kind == ALLOW_IPV4))
+			return (long)i;
 		if (r[i].kind == ALLOW_NAME && strcmp(r[i].host, name) == 0)
 			return (long)i;
 		if (r[i].kind == ALLOW_SUFFIX) {

@@ -14,7 +14,17 @@
  * empty, "*", "*.", a bare "*" inside a name other than a leading "*.", a
  * scheme ("https://..."), a path, query or user part, a port of 0 or over
  * 65535, an unbracketed IPv6 literal, a name over 253 bytes or a label
- * over 63, characters outside [A-Za-z0-9.-_], an unknown group. */
+ * over 63, characters outside [A-Za-z0-9.-_], an unknown group.
+ *
+ * A loopback rule (allow_loopback(): an IPv4 literal in 127/8, [::1], or
+ * the name "localhost") forwards that port of the host's loopback: the
+ * jail's entry program listens at the same address inside the jail and
+ * the proxy relays it (proxy.h). It must name one port of 1024 or more
+ * (no default 80 and 443, no "*": the jail listens without privilege).
+ * "localhost" means 127.0.0.1 and ::1, never what a resolver says: a
+ * localhost rule matches those two literals, and the name "localhost"
+ * matches a rule for 127.0.0.1 or [::1] on its port. Those three are
+ * what the jail's NO_PROXY (PROXY_NO_PROXY) calls local. */
 #ifndef KJ_ALLOWHOST_H
 #define KJ_ALLOWHOST_H
 
@@ -33,6 +43,7 @@ enum allow_kind {
 #define ALLOW_PORT_ANY (-1) /* ":*" */
 
 #define ALLOW_HOST_MAX 254 /* 253 bytes and the NUL */
+#define ALLOW_LOOPBACK_PORT_MIN 1024
 
 struct allow_rule {
 	enum allow_kind kind;
@@ -53,6 +64,9 @@ struct allow_rule {
  * callers print as "ORIGIN: --allow-host VALUE: WHY". */
 bool allow_parse(const char *value, struct allow_rule *out, const char **why);
 
+/* Whether r is a loopback rule (above). */
+bool allow_loopback(const struct allow_rule *r);
+
 /* A built-in group: name without the '@' -> its members (NULL-terminated),
  * or NULL if there is no such group. The groups are one table in
  * proxy/rules.c (at least "models": the common hosted model APIs, and
@@ -63,7 +77,8 @@ const char *const *allow_group_names(void);
 
 /* The first rule that allows HOST (a name as the client sent it, or an IP
  * literal, IPv6 without brackets) on PORT, or -1. A name never matches an
- * address rule and an address never matches a name rule. */
+ * address rule and an address never matches a name rule, but for
+ * "localhost" and its two addresses (loopback rules, above). */
 long allow_match(const struct allow_rule *r, size_t n, const char *host, unsigned port);
 
 /* The first rule that allows HOST on some port, or -1: whether a refusal

@@ -13,6 +13,7 @@
 #include "proxy/internal.h"
 #include "proxy/conn.h"
 #include "proxy/log.h"
+#include "fdpass.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,7 +36,7 @@
 
 #define FDS_PER_CONN 4            /* two sockets, the resolver's, one spare */
 #define DRAIN_MS 5000             /* how long a stop waits for connections */
-#define LISTENERS_MAX 8
+#define LISTENERS_MAX FDPASS_MAX
 #define ACCEPT_BURST 64           /* then the stop descriptor is looked at again */
 /* What a connection holds besides its relay buffers, charged to the
  * budget while it is open: its state (struct conn, 17.6 KiB, its request
@@ -82,7 +83,12 @@ static void refuse_at_cap(struct proxy_serving *s, int fd, enum proxy_proto prot
 {
 	char body[128], msg[320], sink[4096];
 	int n;
-	if (proto == PROXY_SOCKS5) {
+	if (proto == PROXY_LOCAL) {
+		/* no protocol to answer in: a reset, as from a full server */
+		struct linger lg = { 1, 0 };
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+		n = 0;
+	} else if (proto == PROXY_SOCKS5) {
 		/* before the greeting the only reply there is: no method */
 		n = 2;
 		memcpy(msg, "\x05\xff", 2);
@@ -97,12 +103,14 @@ static void refuse_at_cap(struct proxy_serving *s, int fd, enum proxy_proto prot
 	}
 	for (int i = 0; i < 16 && recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0; i++)
 		;
-	ssize_t w = send(fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
-	(void)w; /* a new socket's buffer has room; if not, the close says it */
-	shutdown(fd, SHUT_WR);
+	if (n > 0) {
+		ssize_t w = send(fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
+		(void)w; /* a new socket's buffer has room; if not, the close says it */
+		shutdown(fd, SHUT_WR);
+	}
 	close(fd);
 	struct proxy_record r = {
-		.proto = proto == PROXY_SOCKS5 ? "socks5" : "http",
+		.proto = proto == PROXY_SOCKS5 ? "socks5" : proto == PROXY_LOCAL ? "local" : "http",
 		.verdict = "refused",
 		.reason = PROXY_REASON_CAP,
 	};
