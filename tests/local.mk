@@ -67,6 +67,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-network.test \
 	tests/integration/kjail-allow-host-config.test \
 	tests/integration/kjail-allow-host.test \
+	tests/integration/kjail-allow-local.test \
 	tests/integration/kjail-net-refusals.test \
 	tests/integration/kjail-socket-families.test \
 	tests/integration/kjail-nested-debug.test \
