@@ -48,7 +48,13 @@ char *hint_egress_last_refused(const char *log, size_t len)
 		size_t n = nl ? (size_t)(nl - l) : (size_t)(log + len - l);
 		json_t *o = json_loadb(l, n, 0, NULL);
 		const char *v = json_string_value(json_object_get(o, "verdict"));
-		const char *h = json_string_value(json_object_get(o, "host"));
+		/* the name the proxy read in the tunnel (TLS SNI, HTTP Host) over
+		 * the one the client gave CONNECT or SOCKS5: the one refused */
+		const char *h = json_string_value(json_object_get(o, "http_host"));
+		if (!h || !*h)
+			h = json_string_value(json_object_get(o, "sni"));
+		if (!h || !*h)
+			h = json_string_value(json_object_get(o, "host"));
 		json_t *port = json_object_get(o, "port");
 		if (v && h && strcmp(v, "refused") == 0 && json_is_integer(port)) {
 			free(found);

@@ -17,7 +17,8 @@ bool hint_egress_refused(const char *line, char **dest);
 
 /* The destination of the last refused connection in the proxy's log
  * (LEN bytes of LOG, one JSON object a line), "HOST:PORT" allocated, or
- * NULL. */
+ * NULL. HOST is the line's http_host, else its sni, else its host: the
+ * name the proxy read inside a tunnel is the one it refused. */
 char *hint_egress_last_refused(const char *log, size_t len);
 
 /* What --allow-host would allow DEST ("HOST:PORT"): HOST for ports 80 and

@@ -9,7 +9,10 @@
 #include "util.h"
 
 #include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 struct exchange {
@@ -302,6 +305,47 @@ static void timeout_error(const struct model_conf *c, CURL *h, char *err, size_t
 				      "([model] timeout)", where(c), c->timeout);
 }
 
+/* For a base-url on the loopback (http://127.0.0.1:PORT/..., localhost,
+ * [::1], any 127/8 address): the --allow-host value that forwards that
+ * port of the host into a kjail jail ("127.0.0.1:8080"), else "": in a
+ * jail of its own the loopback is the jail's, not the host's. A port
+ * below 1024 cannot be forwarded (kjail refuses it). */
+static void loopback_flag(const char *url, char *out, size_t len)
+{
+	out[0] = '\0';
+	const char *p = strstr(url, "://");
+	if (!p)
+		return;
+	p += 3;
+	size_t hn = strcspn(p, "/?#");
+	char auth[300];
+	if (hn >= sizeof auth || memchr(p, '@', hn))
+		return;
+	memcpy(auth, p, hn);
+	auth[hn] = '\0';
+	char *port = NULL, *host = auth;
+	if (auth[0] == '[') {
+		char *e = strchr(auth, ']');
+		if (!e || (e[1] && e[1] != ':'))
+			return;
+		port = e[1] ? e + 2 : NULL;
+		e[1] = '\0';
+	} else if ((port = strchr(auth, ':'))) {
+		*port++ = '\0';
+	}
+	long n = port ? strtol(port, &port, 10) : 0;
+	if (!port || *port || n < 1024 || n > 65535)
+		return;
+	bool loop = strcasecmp(host, "localhost") == 0 || strcmp(host, "[::1]") == 0;
+	unsigned a, b, c, d;
+	char tail;
+	if (!loop && sscanf(host, "%u.%u.%u.%u%c", &a, &b, &c, &d, &tail) == 4 && a == 127 &&
+	    b < 256 && c < 256 && d < 256)
+		loop = true;
+	if (loop)
+		fmt_into(out, len, "%s:%ld", host, n);
+}
+
 /* One line for a transport failure, with the fix where there is one. */
 static void transport_error(const struct model_conf *c, CURL *h, CURLcode rc,
 			    const char *errbuf, const struct exchange *x, char *err, size_t errlen)
@@ -320,11 +364,22 @@ static void transport_error(const struct model_conf *c, CURL *h, CURLcode rc,
 		fmt_into(err, errlen, "talking to the model at %s failed: %s", where(c), detail);
 		break;
 	case CURLE_COULDNT_CONNECT:
-	case CURLE_COULDNT_RESOLVE_HOST:
-		fmt_into(err, errlen, "cannot reach the model at %s: %s (is the server running? "
-				      "without a network, only a unix: base-url reaches it)",
-			 where(c), detail);
+	case CURLE_COULDNT_RESOLVE_HOST: {
+		char flag[320];
+		loopback_flag(where(c), flag, sizeof flag);
+		if (flag[0])
+			fmt_into(err, errlen, "cannot reach the model at %s: %s (is the server "
+					      "running? in a kjail jail the loopback is the jail's: "
+					      "run kjail --allow-host %s to reach the host's, or use a "
+					      "unix: base-url)",
+				 where(c), detail, flag);
+		else
+			fmt_into(err, errlen, "cannot reach the model at %s: %s (is the server "
+					      "running? without a network, only a unix: base-url "
+					      "reaches it)",
+				 where(c), detail);
 		break;
+	}
 	case CURLE_PARTIAL_FILE:
 	case CURLE_RECV_ERROR:
 	case CURLE_GOT_NOTHING:

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hint/egress.h"
 #include "hint/hint.h"
 #include "path.h"
 #include "util.h"
@@ -765,9 +766,38 @@ static void test_split(void **state)
 	jail_policy_free(p);
 }
 
+/* The log's last refusal names what the proxy refused: the name it read
+ * in the tunnel (http_host, then sni) over the one CONNECT gave. */
+static void test_egress_log_names(void **state)
+{
+	(void)state;
+	static const char log[] =
+		"{\"proto\":\"connect\",\"host\":\"a.test\",\"port\":443,"
+		"\"verdict\":\"refused\",\"sni\":null,\"http_host\":null}\n"
+		"{\"proto\":\"connect\",\"host\":\"front.test\",\"port\":443,"
+		"\"verdict\":\"refused\",\"sni\":\"other.test\",\"http_host\":null}\n";
+	char *d = hint_egress_last_refused(log, sizeof log - 1);
+	assert_string_equal(d, "other.test:443");
+	free(d);
+	static const char log2[] =
+		"{\"proto\":\"connect\",\"host\":\"front.test\",\"port\":80,"
+		"\"verdict\":\"refused\",\"sni\":null,\"http_host\":\"web.test\"}\n"
+		"{\"proto\":\"local\",\"host\":\"127.0.0.1\",\"port\":8080,"
+		"\"verdict\":\"allowed\",\"sni\":null,\"http_host\":\"localhost\"}\n";
+	d = hint_egress_last_refused(log2, sizeof log2 - 1);
+	assert_string_equal(d, "web.test:80");
+	free(d);
+	static const char log3[] = "{\"host\":\"::1\",\"port\":9000,\"verdict\":\"refused\","
+				   "\"sni\":\"\",\"http_host\":\"\"}\n";
+	d = hint_egress_last_refused(log3, sizeof log3 - 1);
+	assert_string_equal(d, "[::1]:9000");
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_egress_log_names),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_load),
