@@ -138,6 +138,22 @@ void explain_allowlist(FILE *out, const struct plan *pl, const char *prefix)
 		fprintf(out, "%sallow-host: %s port %s (%s)\n", prefix, host,
 			egress_ports(r, port, sizeof port), r->origin);
 	}
+	/* the loopback rules: a port of the host's, at the same address */
+	for (size_t i = 0; i < pl->nallow; i++) {
+		const struct allow_rule *r = &pl->allow[i];
+		if (!allow_loopback(r))
+			continue;
+		if (r->kind == ALLOW_NAME)
+			fprintf(out, "%slocal: 127.0.0.1:%d and [::1]:%d (where the jail has IPv6) in "
+				     "the jail reach the host's 127.0.0.1:%d and [::1]:%d, whatever "
+				     "listens there (%s)\n",
+				prefix, r->port, r->port, r->port, r->port, r->origin);
+		else
+			fprintf(out, "%slocal: %s:%d in the jail reaches the host's %s:%d, whatever "
+				     "listens there (%s)\n",
+				prefix, r->kind == ALLOW_IPV6 ? "[::1]" : r->host, r->port,
+				r->kind == ALLOW_IPV6 ? "[::1]" : r->host, r->port, r->origin);
+	}
 	fprintf(out, "%sproxy: " PROXY_HTTP_URL " (HTTP, CONNECT), " PROXY_SOCKS_URL
 		     " (SOCKS5) inside the jail; log " KJ_NET_LOG "\n", prefix);
 }

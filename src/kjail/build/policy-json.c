@@ -97,6 +97,40 @@ static void filter_json(struct jsonw *w, const struct plan *pl)
 	free(r);
 }
 
+static void local_one(struct jsonw *w, const char *address, const struct allow_rule *r,
+		      bool optional)
+{
+	jw_begin_object(w);
+	jw_kstring(w, "address", address);
+	jw_key(w, "port");
+	jw_int(w, r->port);
+	jw_kbool(w, "if_ipv6", optional);
+	jw_kstring(w, "rule", r->text);
+	jw_kstring(w, "origin", r->origin);
+	jw_end_object(w);
+}
+
+/* The loopback rules' listeners: each address and port in the jail that
+ * reaches the same on the host (localhost: both, ::1 where the jail has
+ * it) */
+static void local_json(struct jsonw *w, const struct plan *pl)
+{
+	jw_key(w, "local");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->nallow; i++) {
+		const struct allow_rule *r = &pl->allow[i];
+		if (!allow_loopback(r))
+			continue;
+		if (r->kind == ALLOW_NAME) {
+			local_one(w, "127.0.0.1", r, false);
+			local_one(w, "::1", r, true);
+		} else {
+			local_one(w, r->host, r, false);
+		}
+	}
+	jw_end_array(w);
+}
+
 static void allowlist_json(struct jsonw *w, const struct plan *pl)
 {
 	jw_key(w, "hosts");
@@ -113,6 +147,7 @@ static void allowlist_json(struct jsonw *w, const struct plan *pl)
 		jw_end_object(w);
 	}
 	jw_end_array(w);
+	local_json(w, pl);
 	jw_kstring(w, "http_proxy", PROXY_HTTP_URL);
 	jw_kstring(w, "socks_proxy", PROXY_SOCKS_URL);
 	jw_kstring(w, "no_proxy", PROXY_NO_PROXY);

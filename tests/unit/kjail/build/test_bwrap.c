@@ -97,6 +97,44 @@ static void test_default(void **state)
 	      "-- /usr/bin/kjail --jail-entry=4,5,3 " RW "--rw=/home/u/proj -- make -j2");
 }
 
+/* Under an allowlist the entry program gets the proxy's socket and a
+ * --local= word per loopback rule's address and port, each once; name
+ * rules get none. */
+static void test_local_listeners(void **state)
+{
+	(void)state;
+	struct plan pl;
+	plan_defaults(&pl, BACKEND_BWRAP, "/w", true);
+	pl.network = false;
+	pl.net = NET_ALLOWLIST;
+	pl.proxied = true;
+	static const char *const v[] = { "api.example.org", "localhost:9000", "127.0.0.1:9000",
+					 "[::1]:9100",      "localhost:9000", "127.0.0.2:9200",
+					 "10.0.0.5:9300" };
+	pl.allow = xcalloc(ARRAY_SIZE(v), sizeof *pl.allow);
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		const char *why = NULL;
+		assert_true(allow_parse(v[i], &pl.allow[i], &why));
+		pl.allow[i].text = v[i];
+	}
+	pl.nallow = ARRAY_SIZE(v);
+	struct jail_fds f = fds;
+	f.proxy = 12;
+	f.net_log = 13;
+	char *cmd[] = { "sh", NULL };
+	struct strv a = STRV_INIT;
+	bwrap_build(&pl, "/usr/bin/bwrap", "/usr/bin/kjail", &f, cmd, &a);
+	char *got = strv_shell_join(&a);
+	const char *want = "-- /usr/bin/kjail --jail-entry=4,5,3 --proxy-fd=12 "
+			   "--local=localhost:9000 --local=127.0.0.1:9000 '--local=[::1]:9100' "
+			   "--local=127.0.0.2:9200 --rw=";
+	if (!strstr(got, want))
+		fail_msg("no %s in %s", want, got);
+	free(got);
+	strv_free(&a);
+	plan_free(&pl);
+}
+
 static void test_no_network_masks_protected(void **state)
 {
 	(void)state;
@@ -314,6 +352,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default),
+		cmocka_unit_test(test_local_listeners),
 		cmocka_unit_test(test_no_network_masks_protected),
 		cmocka_unit_test(test_nested_userns_and_seccomp),
 		cmocka_unit_test(test_inside_kjail),

@@ -675,6 +675,8 @@ static void user_plan(struct policy *p, struct plan *pl)
 			       sizeof err));
 	assert_true(egress_add(&hosts, "allow-host", "*.example.net:8443",
 			       "/home/u/.config/kjail/config.ini:3", err, sizeof err));
+	assert_true(egress_add(&hosts, "--allow-host", "localhost:11434", "--allow-host", err,
+			       sizeof err));
 	pl->allow = egress_rules(&hosts, &pl->strings, &pl->nallow);
 	entry_list_free(&hosts);
 	pl->sockets = xcalloc(1, sizeof *pl->sockets);

@@ -33,7 +33,11 @@ static const struct {
 	{ "db.example.org:65535", ALLOW_NAME, "db.example.org", 65535 },
 	{ "db.example.org:1", ALLOW_NAME, "db.example.org", 1 },
 	{ "db.example.org:*", ALLOW_NAME, "db.example.org", ALLOW_PORT_ANY },
-	{ "localhost", ALLOW_NAME, "localhost", ALLOW_PORT_WEB },
+	{ "localhost:8080", ALLOW_NAME, "localhost", 8080 },
+	{ "LOCALHOST.:1024", ALLOW_NAME, "localhost", 1024 },
+	{ "127.0.0.2:2000", ALLOW_IPV4, "127.0.0.2", 2000 },
+	{ "[::1]:3128", ALLOW_IPV6, "::1", 3128 },
+	{ "127.0.0.2:3128", ALLOW_IPV4, "127.0.0.2", 3128 },
 	{ "model.test:8080", ALLOW_NAME, "model.test", 8080 },
 	{ "my_host.internal", ALLOW_NAME, "my_host.internal", ALLOW_PORT_WEB },
 	{ "a-b.c-d.example", ALLOW_NAME, "a-b.c-d.example", ALLOW_PORT_WEB },
@@ -47,7 +51,7 @@ static const struct {
 	{ "[2001:db8::1]", ALLOW_IPV6, "2001:db8::1", ALLOW_PORT_WEB },
 	{ "[2001:DB8:0::1]:443", ALLOW_IPV6, "2001:db8::1", 443 },
 	{ "[::1]:8080", ALLOW_IPV6, "::1", 8080 },
-	{ "[::ffff:127.0.0.1]:80", ALLOW_IPV4, "127.0.0.1", 80 },
+	{ "[::ffff:127.0.0.1]:8000", ALLOW_IPV4, "127.0.0.1", 8000 },
 	{ "[fd00:ec2::254]:*", ALLOW_IPV6, "fd00:ec2::254", ALLOW_PORT_ANY },
 	{ "x.y", ALLOW_NAME, "x.y", ALLOW_PORT_WEB },
 	{ "xn--bcher-kva.example", ALLOW_NAME, "xn--bcher-kva.example", ALLOW_PORT_WEB },
@@ -101,6 +105,19 @@ static const struct {
 	{ "2130706433", "last label is a number" },
 	{ "999.1.1.1", "last label is a number" },
 	{ "a.b:22:33", "brackets" },
+	/* a loopback rule: one port of 1024 or more, not kjail's own */
+	{ "localhost", "needs its port" },
+	{ "127.0.0.1", "needs its port" },
+	{ "127.9.9.9", "needs its port" },
+	{ "[::1]", "needs its port" },
+	{ "127.0.0.1:*", "one port" },
+	{ "[::1]:*", "one port" },
+	{ "localhost:*", "one port" },
+	{ "127.0.0.1:80", "below 1024" },
+	{ "localhost:1023", "below 1024" },
+	{ "[::ffff:127.0.0.1]:443", "below 1024" },
+	{ "127.0.0.1:3128", "kjail's proxy" },
+	{ "localhost:1080", "kjail's proxy" },
 };
 
 static void test_good_values(void **state)
@@ -208,7 +225,9 @@ static void test_match(void **state)
 		{ "127.0.0.1", 8081, -1 },
 		{ "::ffff:127.0.0.1", 8080, 4 },
 		{ "[::ffff:127.0.0.1]", 8080, 4 },
-		{ "localhost", 8080, -1 },     /* a name never matches an address rule */
+		{ "localhost", 8080, 4 },      /* but for localhost and a loopback rule */
+		{ "localhost", 8081, -1 },
+		{ "other.localhost", 8080, -1 },
 		{ "127.1", 8080, -1 },         /* not a literal, not a name */
 		{ "2130706433", 8080, -1 },
 		{ "2001:db8::1", 443, 5 },
@@ -274,6 +293,51 @@ static void test_match_addr(void **state)
 	assert_int_equal(allow_match_addr(rules, nrules, (struct sockaddr *)&a4, 5432), 6);
 	sa4(&a4, "10.0.0.6");
 	assert_int_equal(allow_match_addr(rules, nrules, (struct sockaddr *)&a4, 5432), -1);
+}
+
+/* Loopback rules: "localhost" and its two addresses are one another,
+ * other loopback addresses only themselves. */
+static void test_loopback(void **state)
+{
+	(void)state;
+	struct allow_rule r[3];
+	const char *why = NULL;
+	assert_true(allow_parse("localhost:9000", &r[0], &why));
+	assert_true(allow_parse("[::1]:9100", &r[1], &why));
+	assert_true(allow_parse("127.0.0.2:9200", &r[2], &why));
+	for (size_t i = 0; i < 3; i++)
+		assert_true(allow_loopback(&r[i]));
+	struct allow_rule o;
+	assert_true(allow_parse("10.0.0.1:9000", &o, &why));
+	assert_false(allow_loopback(&o));
+	assert_true(allow_parse("local.host:9000", &o, &why));
+	assert_false(allow_loopback(&o));
+	static const struct {
+		const char *host;
+		unsigned port;
+		long rule;
+	} m[] = {
+		{ "localhost", 9000, 0 },  { "127.0.0.1", 9000, 0 }, { "::1", 9000, 0 },
+		{ "[::1]", 9000, 0 },      { "127.0.0.2", 9000, -1 }, { "localhost", 9100, 1 },
+		{ "::1", 9100, 1 },        { "127.0.0.1", 9100, -1 }, { "127.0.0.2", 9200, 2 },
+		{ "localhost", 9200, -1 }, { "localhost", 9001, -1 }, { "x.localhost", 9000, -1 },
+	};
+	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+		long got = allow_match(r, 3, m[i].host, m[i].port);
+		if (got != m[i].rule)
+			fail_msg("%s:%u: rule %ld, want %ld", m[i].host, m[i].port, got, m[i].rule);
+	}
+	struct sockaddr_in a4;
+	struct sockaddr_in6 a6;
+	sa4(&a4, "127.0.0.1");
+	assert_int_equal(allow_match_addr(r, 3, (struct sockaddr *)&a4, 9000), 0);
+	assert_int_equal(allow_match_addr(r, 3, (struct sockaddr *)&a4, 9100), -1);
+	sa6(&a6, "::1");
+	assert_int_equal(allow_match_addr(r, 3, (struct sockaddr *)&a6, 9000), 0);
+	assert_int_equal(allow_match_addr(r, 3, (struct sockaddr *)&a6, 9100), 1);
+	sa4(&a4, "127.0.0.2");
+	assert_int_equal(allow_match_addr(r, 3, (struct sockaddr *)&a4, 9000), -1);
+	assert_int_equal(allow_match_addr(r, 3, (struct sockaddr *)&a4, 9200), 2);
 }
 
 static void test_internal(void **state)
@@ -350,7 +414,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_values), cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_match),       cmocka_unit_test(test_match_addr),
-		cmocka_unit_test(test_internal),    cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_internal),    cmocka_unit_test(test_loopback),    cmocka_unit_test(test_groups),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
