@@ -395,6 +395,13 @@ static void emit_network(struct gen *g, const struct plan *pl)
 		 * (seatbelt_run) and connects to the hosts allowed. */
 		sb_adds(t, "(allow network-outbound (remote tcp \"localhost:" KJ_STR(PROXY_HTTP_PORT) "\"))\n");
 		sb_adds(t, "(allow network-outbound (remote tcp \"localhost:" KJ_STR(PROXY_SOCKS_PORT) "\"))\n");
+		/* A loopback rule (proxy/rules.h): here the jail's loopback is
+		 * the host's, so its port is reached directly, not relayed
+		 * (SBPL names no address but localhost: 127.0.0.1 and ::1) */
+		for (size_t i = 0; i < pl->nallow; i++)
+			if (allow_loopback(&pl->allow[i]))
+				sb_addf(t, "(allow network-outbound (remote tcp \"localhost:%d\"))\n",
+					pl->allow[i].port);
 	}
 	/* Binding a Unix socket makes a file without any file-write check:
 	 * only where the jail may write, never on a protected or masked name. */

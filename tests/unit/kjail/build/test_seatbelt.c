@@ -279,6 +279,33 @@ static void test_golden_allow_host(void **state)
 	plan_free(&pl);
 }
 
+/* --allow-host 127.0.0.1:PORT on macOS: the host's loopback is the jail's,
+ * so the port is reached directly; a name rule opens nothing there */
+static void test_allow_host_loopback(void **state)
+{
+	(void)state;
+	struct plan pl;
+	mac_plan(&pl, WS, false);
+	pl.net = NET_ALLOWLIST;
+	static const char *const v[] = { "api.example.org", "127.0.0.1:8080", "localhost:9000" };
+	pl.allow = xcalloc(ARRAY_SIZE(v), sizeof *pl.allow);
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		const char *why = NULL;
+		assert_true(allow_parse(v[i], &pl.allow[i], &why));
+		pl.allow[i].text = v[i];
+	}
+	pl.nallow = ARRAY_SIZE(v);
+	struct seatbelt_host h = mac_host(true);
+	struct out o;
+	generate(&pl, &h, make_cmd, &o);
+	assert_non_null(strstr(o.profile, "(allow network-outbound (remote tcp \"localhost:8080\"))\n"));
+	assert_non_null(strstr(o.profile, "(allow network-outbound (remote tcp \"localhost:9000\"))\n"));
+	assert_null(strstr(o.profile, ":443\""));
+	out_free(&o);
+	seatbelt_host_free(&h);
+	plan_free(&pl);
+}
+
 static void test_golden_no_network(void **state)
 {
 	(void)state;
@@ -815,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_golden_defaults),
 		cmocka_unit_test(test_golden_no_network),
 		cmocka_unit_test(test_golden_allow_host),
+		cmocka_unit_test(test_allow_host_loopback),
 		cmocka_unit_test(test_golden_allow_socket),
 		cmocka_unit_test(test_golden_masks),
 		cmocka_unit_test(test_golden_odd_paths),
