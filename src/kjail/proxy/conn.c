@@ -387,8 +387,10 @@ static void refuse_inside(struct conn *k)
 	k->rec.reason = why;
 	/* What the summary suggests: a name the proxy read and refused is not
 	 * one any --allow-host lets through this destination (""), while what
-	 * it could not read passes on a rule naming the port (HOST:PORT). */
-	if (*name)
+	 * it could not read passes on a rule naming the port (HOST:PORT),
+	 * unless such a rule already allowed it (a loopback rule always
+	 * names its port): then no --allow-host would help either. */
+	if (*name || !g->web_only)
 		k->allow[0] = '\0';
 	else
 		snprintf(k->allow, sizeof k->allow, v6 ? "[%s]:%u" : "%s:%u", k->host, k->rec.port);
