@@ -10,6 +10,17 @@
  * relay runs inside the jail and nothing needs privilege. If the proxy
  * dies, the listeners close with it and the jail has no network at all.
  *
+ * Local: for each loopback rule (proxy/rules.h: 127.0.0.1:PORT, any 127/8
+ * address, [::1]:PORT, localhost:PORT) the entry program also listens at
+ * that address and port in the jail (PROXY_LOCAL, tag "local"). A
+ * connection there is a tunnel to the address and port the client
+ * reached (getsockname, so a listener means only what the rules say it
+ * may), on the host's loopback, checked, inspected and logged as a
+ * CONNECT is ("proto":"local"); one no rule allows, or whose host port
+ * refuses, is reset. So NO_PROXY's local names (PROXY_NO_PROXY), reached
+ * directly, and CONNECT or SOCKS5 to them through the proxy end at the
+ * same host port.
+ *
  * HTTP: CONNECT host:port (any TLS, no interception) and absolute-form
  * requests (GET http://host/path), sent on with a Connection: close.
  * A tunnel's first bytes are read before they are relayed: the name a
@@ -23,7 +34,7 @@
  * with one line "kjail: HOST:PORT is not an allowed host (add
  * --allow-host HOST)" (or the reason), or SOCKS5 reply 0x02. Every
  * allowed and refused connection is one JSON line in the log:
- *   {"time":"2026-12-02T05:00:00Z","proto":"connect"|"http"|"socks5",
+ *   {"time":"2026-12-02T05:00:00Z","proto":"connect"|"http"|"socks5"|"local",
  *    "host":H,"port":P,"verdict":"allowed"|"refused"|"failed",
  *    "reason":R|null,"rule":TEXT|null,"origin":ORIGIN|null,"address":A|null,
  *    "sni":NAME|null,"http_host":NAME|null,"bytes_out":N,"bytes_in":N}
