@@ -166,7 +166,7 @@ static void push_local(struct strv *a, const struct plan *pl)
 {
 	for (size_t i = 0; i < pl->nallow; i++) {
 		const struct allow_rule *r = &pl->allow[i];
-		if (!allow_loopback(r))
+		if (!allow_forwarded(r))
 			continue;
 		_cleanup_free_ char *w =
 			xasprintf(r->kind == ALLOW_IPV6 ? JAIL_LOCAL_PREFIX "[%s]:%d"

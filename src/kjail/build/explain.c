@@ -141,7 +141,7 @@ void explain_allowlist(FILE *out, const struct plan *pl, const char *prefix)
 	/* the loopback rules: a port of the host's, at the same address */
 	for (size_t i = 0; i < pl->nallow; i++) {
 		const struct allow_rule *r = &pl->allow[i];
-		if (!allow_loopback(r))
+		if (!allow_forwarded(r))
 			continue;
 		if (r->kind == ALLOW_NAME)
 			fprintf(out, "%slocal: 127.0.0.1:%d and [::1]:%d (where the jail has IPv6) in "

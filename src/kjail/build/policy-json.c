@@ -119,7 +119,7 @@ static void local_json(struct jsonw *w, const struct plan *pl)
 	jw_begin_array(w);
 	for (size_t i = 0; i < pl->nallow; i++) {
 		const struct allow_rule *r = &pl->allow[i];
-		if (!allow_loopback(r))
+		if (!allow_forwarded(r))
 			continue;
 		if (r->kind == ALLOW_NAME) {
 			local_one(w, "127.0.0.1", r, false);

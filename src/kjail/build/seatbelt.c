@@ -399,7 +399,7 @@ static void emit_network(struct gen *g, const struct plan *pl)
 		 * the host's, so its port is reached directly, not relayed
 		 * (SBPL names no address but localhost: 127.0.0.1 and ::1) */
 		for (size_t i = 0; i < pl->nallow; i++)
-			if (allow_loopback(&pl->allow[i]))
+			if (allow_forwarded(&pl->allow[i]))
 				sb_addf(t, "(allow network-outbound (remote tcp \"localhost:%d\"))\n",
 					pl->allow[i].port);
 	}

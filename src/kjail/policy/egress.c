@@ -17,7 +17,7 @@ bool egress_add(struct entry_list *l, const char *key, const char *value, const 
 	struct allow_rule r;
 	const char *why = NULL;
 	if (value[0] != '@') {
-		if (!allow_parse(value, &r, &why)) {
+		if (!allow_parse(value, &r, &why) || (why = allow_loopback_check(&r))) {
 			fmt_into(err, errlen, "%s %s: %s", key, value, why);
 			return false;
 		}

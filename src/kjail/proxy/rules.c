@@ -269,7 +269,7 @@ bool allow_loopback(const struct allow_rule *r)
 /* A loopback rule forwards one port of the host's loopback, listened on
  * at the same address inside the jail: a port of its own, never the web
  * default or "*", and one the jail can listen on without privilege. */
-static const char *loopback_port(const struct allow_rule *r)
+const char *allow_loopback_check(const struct allow_rule *r)
 {
 	if (!allow_loopback(r))
 		return NULL;
@@ -289,12 +289,15 @@ static const char *loopback_port(const struct allow_rule *r)
 	return NULL;
 }
 
+bool allow_forwarded(const struct allow_rule *r)
+{
+	return allow_loopback(r) && !allow_loopback_check(r);
+}
+
 bool allow_parse(const char *value, struct allow_rule *out, const char **why)
 {
 	memset(out, 0, sizeof *out);
 	const char *w = parse_value(value ? value : "", out);
-	if (!w)
-		w = loopback_port(out);
 	if (w) {
 		*why = w;
 		return false;

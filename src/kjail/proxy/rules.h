@@ -19,8 +19,9 @@
  * A loopback rule (allow_loopback(): an IPv4 literal in 127/8, [::1], or
  * the name "localhost") forwards that port of the host's loopback: the
  * jail's entry program listens at the same address inside the jail and
- * the proxy relays it (proxy.h). It must name one port of 1024 or more
- * (no default 80 and 443, no "*": the jail listens without privilege).
+ * the proxy relays it (proxy.h). kjail takes one only with one port of
+ * 1024 or more (allow_loopback_check(): no default 80 and 443, no "*":
+ * the jail listens without privilege); the proxy's matching takes any.
  * "localhost" means 127.0.0.1 and ::1, never what a resolver says: a
  * localhost rule matches those two literals, and the name "localhost"
  * matches a rule for 127.0.0.1 or [::1] on its port. Those three are
@@ -66,6 +67,16 @@ bool allow_parse(const char *value, struct allow_rule *out, const char **why);
 
 /* Whether r is a loopback rule (above). */
 bool allow_loopback(const struct allow_rule *r);
+
+/* What kjail requires of a loopback rule, whose port the jail listens on:
+ * NULL when r is not one or names one port of 1024 or more that is not
+ * the proxy's own (127.0.0.1:3128 and :1080), else why not, in one
+ * phrase ("a loopback rule needs its port: ..."). */
+const char *allow_loopback_check(const struct allow_rule *r);
+
+/* A loopback rule that passes allow_loopback_check(): one whose port
+ * kjail forwards into the jail. */
+bool allow_forwarded(const struct allow_rule *r);
 
 /* A built-in group: name without the '@' -> its members (NULL-terminated),
  * or NULL if there is no such group. The groups are one table in

@@ -105,19 +105,6 @@ static const struct {
 	{ "2130706433", "last label is a number" },
 	{ "999.1.1.1", "last label is a number" },
 	{ "a.b:22:33", "brackets" },
-	/* a loopback rule: one port of 1024 or more, not kjail's own */
-	{ "localhost", "needs its port" },
-	{ "127.0.0.1", "needs its port" },
-	{ "127.9.9.9", "needs its port" },
-	{ "[::1]", "needs its port" },
-	{ "127.0.0.1:*", "one port" },
-	{ "[::1]:*", "one port" },
-	{ "localhost:*", "one port" },
-	{ "127.0.0.1:80", "below 1024" },
-	{ "localhost:1023", "below 1024" },
-	{ "[::ffff:127.0.0.1]:443", "below 1024" },
-	{ "127.0.0.1:3128", "kjail's proxy" },
-	{ "localhost:1080", "kjail's proxy" },
 };
 
 static void test_good_values(void **state)
@@ -295,6 +282,50 @@ static void test_match_addr(void **state)
 	assert_int_equal(allow_match_addr(rules, nrules, (struct sockaddr *)&a4, 5432), -1);
 }
 
+/* What kjail requires of a loopback rule (allow_loopback_check): one port
+ * of 1024 or more, not kjail's own; the proxy's matching takes them all. */
+static const struct {
+	const char *value;
+	const char *why; /* a word of the phrase, or NULL: kjail takes it */
+} loopback_checked[] = {
+	{ "localhost", "needs its port" },
+	{ "127.0.0.1", "needs its port" },
+	{ "127.9.9.9", "needs its port" },
+	{ "[::1]", "needs its port" },
+	{ "127.0.0.1:*", "one port" },
+	{ "[::1]:*", "one port" },
+	{ "localhost:*", "one port" },
+	{ "127.0.0.1:80", "below 1024" },
+	{ "localhost:1023", "below 1024" },
+	{ "[::ffff:127.0.0.1]:443", "below 1024" },
+	{ "127.0.0.1:3128", "kjail's proxy" },
+	{ "localhost:1080", "kjail's proxy" },
+	{ "localhost:1024", NULL },
+	{ "127.0.0.1:65535", NULL },
+	{ "[::1]:3128", NULL },
+	{ "127.0.0.2:1080", NULL },
+	{ "10.0.0.1:80", NULL },
+	{ "10.0.0.1:*", NULL },
+	{ "example.org", NULL },
+};
+
+static void test_loopback_check(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof loopback_checked / sizeof loopback_checked[0]; i++) {
+		struct allow_rule r;
+		const char *why = NULL;
+		if (!allow_parse(loopback_checked[i].value, &r, &why))
+			fail_msg("%s: %s", loopback_checked[i].value, why);
+		const char *c = allow_loopback_check(&r);
+		const char *want = loopback_checked[i].why;
+		if (want ? !c || !strstr(c, want) : c != NULL)
+			fail_msg("%s: \"%s\", want %s", loopback_checked[i].value, c ? c : "(taken)",
+				 want ? want : "taken");
+		assert_int_equal(allow_forwarded(&r), allow_loopback(&r) && !want);
+	}
+}
+
 /* Loopback rules: "localhost" and its two addresses are one another,
  * other loopback addresses only themselves. */
 static void test_loopback(void **state)
@@ -414,7 +445,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_values), cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_match),       cmocka_unit_test(test_match_addr),
-		cmocka_unit_test(test_internal),    cmocka_unit_test(test_loopback),    cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_internal),    cmocka_unit_test(test_loopback),
+		cmocka_unit_test(test_loopback_check),    cmocka_unit_test(test_groups),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
