@@ -13,6 +13,7 @@ libkjail_a_SOURCES = \
 	src/kjail/planner/protect-path.h src/kjail/planner/protect-git.h src/kjail/planner/protect-home.h \
 	src/kjail/planner/protect.h \
 	src/kjail/planner/planner.c src/kjail/planner/planner.h src/kjail/planner/checks.c src/kjail/planner/masks.c \
+	src/kjail/planner/ssh.c src/kjail/planner/ssh.h \
 	src/kjail/planner/mask-aliases.c src/kjail/planner/mountinfo.c src/kjail/planner/mountinfo.h \
 	src/kjail/policy/sockets.c src/kjail/policy/sockets.h src/kjail/planner/socket-plan.c \
 	src/kjail/policy/secret.c src/kjail/policy/secret.h src/kjail/run/secret.c src/kjail/run/secret.h \
@@ -49,6 +50,7 @@ libkjail_a_SOURCES = \
 	src/kjail/entry/core.c src/kjail/entry/entry.h src/kjail/entry/abi.h \
 	src/kjail/build/seccomp.c src/kjail/build/seccomp.h src/kjail/run/seccomp_load.c src/kjail/run/seccomp_load.h \
 	src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
+	src/kjail/entry/tunnel.c src/kjail/entry/tunnel.h \
 	src/kjail/run/probe.c src/kjail/run/probe.h \
 	src/kjail/build/seatbelt.c src/kjail/build/seatbelt.h \
 	src/kjail/run/seatbelt-run.c src/kjail/run/seatbelt-run.h \
@@ -85,6 +87,8 @@ kjail_proxy_LDADD = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS) $(
 if OS_LINUX
 pkglibexec_PROGRAMS += kjail-entry
 kjail_entry_SOURCES = src/kjail/entry/entry.c src/kjail/entry/core.c src/kjail/entry/entry.h \
+	src/kjail/entry/connect.c src/kjail/entry/connect.h \
+	src/kjail/entry/tunnel.c src/kjail/entry/tunnel.h \
 	src/kjail/entry/abi.h src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
 	src/common/fdpass.c src/common/fdpass.h \
 	src/common/util.c src/common/util.h

@@ -210,6 +210,8 @@ static enum brief_kind op_kind_of_line(const struct plan *pl, const struct op *o
 			       ? BRIEF_PROTECTED
 			       : BRIEF_PROTECTED_ELSEWHERE;
 	case OP_MASK_FILE:
+		if (o->serves) /* ssh's: few, and what a run depends on */
+			return BRIEF_KINDS;
 		return o->data ? BRIEF_FILTERED : BRIEF_MASKED;
 	case OP_MASK_DIR:
 		return BRIEF_MASKED;
@@ -313,6 +315,11 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 		enum brief_kind k = op_kind_of_line(pl, o);
 		if (k != BRIEF_KINDS && !brief_keep(b, k, brief_built_in(o->origin)))
 			continue;
+		if (o->serves) { /* planner/ssh.h */
+			fprintf(out, "%s: %s (read-only, %s; %s)\n", o->serves, o->path, o->rule,
+				o->origin);
+			continue;
+		}
 		if (o->data) { /* a config file with its secrets removed */
 			fprintf(out, "filtered: %s (%s, %u secret %s%s removed; %s)\n", o->path,
 				o->format, o->removed, o->unit, o->removed == 1 ? "" : "s", o->origin);

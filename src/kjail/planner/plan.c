@@ -26,6 +26,7 @@ struct op *plan_take(struct plan *pl, enum op_kind kind, char *path, const char 
 	o->removed = 0;
 	o->format = o->unit = NULL;
 	o->inner = false;
+	o->serves = NULL;
 	return o;
 }
 
