@@ -14,6 +14,7 @@ libkjail_a_SOURCES = \
 	src/kjail/planner/protect.h \
 	src/kjail/planner/planner.c src/kjail/planner/planner.h src/kjail/planner/checks.c src/kjail/planner/masks.c \
 	src/kjail/planner/ssh.c src/kjail/planner/ssh.h \
+	src/kjail/planner/netlog.c src/kjail/planner/netlog.h \
 	src/kjail/planner/mask-aliases.c src/kjail/planner/mountinfo.c src/kjail/planner/mountinfo.h \
 	src/kjail/policy/sockets.c src/kjail/policy/sockets.h src/kjail/planner/socket-plan.c \
 	src/kjail/policy/secret.c src/kjail/policy/secret.h src/kjail/run/secret.c src/kjail/run/secret.h \

@@ -271,6 +271,10 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	fprintf(out, "workspace: %s (writable; %s)\n", pl->workspace, p->workspace_origin);
 	fprintf(out, "network: %s (%s)\n", network_text(pl), net_origin(p, pl));
 	explain_allowlist(out, pl, "");
+	if (pl->net_log)
+		fprintf(out, "net log: %s (the proxy's log, one JSON line a connection, kept "
+			     "after the run: doc/kjail-net-log.schema.json; %s)\n",
+			pl->net_log, pl->net_log_origin);
 	text_sockets(out, pl);
 	if (pl->allow_userns)
 		fprintf(out, "user namespaces: allowed (%s): the command may build its own "

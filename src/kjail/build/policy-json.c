@@ -225,6 +225,13 @@ void policy_json_build(struct jsonw *w, const struct policy *p, const struct pla
 	jw_kstring(w, "mode", net_mode_name(pl));
 	if (pl->proxied)
 		allowlist_json(w, pl);
+	if (pl->net_log) { /* --net-log */
+		jw_key(w, "net_log");
+		jw_begin_object(w);
+		jw_kstring(w, "path", pl->net_log);
+		jw_kstring(w, "origin", pl->net_log_origin);
+		jw_end_object(w);
+	}
 	jw_end_object(w);
 	jw_kbool(w, "nested_userns", pl->nested_userns);
 	jw_key(w, "mounts");

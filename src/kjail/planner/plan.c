@@ -55,6 +55,7 @@ void plan_free(struct plan *pl)
 	free(pl->ops);
 	strpool_free(&pl->strings);
 	free(pl->workspace);
+	free(pl->net_log);
 	free(pl->allow);
 	free(pl->sockets);
 	entry_list_free(&pl->skipped);

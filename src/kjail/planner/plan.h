@@ -192,6 +192,10 @@ struct plan {
 	struct entry_list cache_env; /* NAME=VALUE set for the tools, origin: the tool */
 	struct entry_list cache_overridden; /* NAME, origin: the caller's value, replaced */
 	char *history;               /* the shell's HISTFILE, or NULL */
+	char *net_log;               /* --net-log: where the proxy's log is kept
+				      * after the run (planner/netlog.h), its
+				      * directory real; NULL: nowhere */
+	const char *net_log_origin;  /* the plan's pool */
 	/* What the start-up hints (build/hints.h) need of the host, in the
 	 * plan's pool (planner/hints.c): */
 	const char *agent_socket;    /* the socket $SSH_AUTH_SOCK names (real

@@ -15,6 +15,7 @@
 #include "planner/protect.h"
 #include "planner/socket-plan.h"
 #include "planner/ssh.h"
+#include "planner/netlog.h"
 #include "planner/tools.h"
 #include "proxy/proxy.h"
 
@@ -483,6 +484,8 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 		egress_env(&out->env, &out->env_removed);
 	if (ok)
 		plan_ssh_config(out, out->net_origin);
+	if (ok && p->net_log)
+		ok = plan_net_log(out, p, h, err, errlen);
 	/* after the scrub, which must not take them: kjail's value wins over
 	 * the caller's, which would point the tool at a read-only place */
 	for (size_t i = 0; ok && envp && i < out->cache_env.n; i++)
