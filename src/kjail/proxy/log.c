@@ -37,6 +37,7 @@ struct proxy_log {
 	size_t cap;
 	unsigned long lines;  /* written since the log last started over */
 	unsigned long allowed, refused, failed, dropped;
+	unsigned long bad;    /* failed with no destination read: bad requests */
 	struct tally refusals;
 	struct tally failures; /* by destination and reason */
 };
@@ -233,8 +234,8 @@ static void refused_dest(const struct proxy_record *r, char *dest, char *allow, 
 		snprintf(allow, len, "%s", dest);
 }
 
-/* A failure's destination ("HOST:PORT", or "bad request" when no host
- * was read) and its reason. */
+/* A failure's destination ("HOST:PORT"; "bad request" when no host was
+ * read, which is counted apart) and its reason. */
 static void failed_dest(const struct proxy_record *r, char *dest, char *why, size_t len)
 {
 	if (!r->host)
@@ -255,7 +256,10 @@ static void count(struct proxy_log *l, const struct proxy_record *r, const char 
 		tally_add(&l->refusals, dest, allow);
 	} else {
 		l->failed++;
-		tally_add(&l->failures, dest, allow); /* allow: the reason */
+		if (r->host)
+			tally_add(&l->failures, dest, allow); /* allow: the reason */
+		else
+			l->bad++;
 	}
 }
 
@@ -327,7 +331,9 @@ static char *summary_line(const struct proxy_log *l, size_t *n)
 	json_object_set_new(o, "refused_top", a);
 	json_object_set_new(o, "refused_other", json_integer((json_int_t)(l->refused - shown)));
 	json_object_set_new(o, "failed_top", f);
-	json_object_set_new(o, "failed_other", json_integer((json_int_t)(l->failed - fshown)));
+	json_object_set_new(o, "failed_other",
+			    json_integer((json_int_t)(l->failed - l->bad - fshown)));
+	json_object_set_new(o, "bad_requests", json_integer((json_int_t)l->bad));
 	return line_of(o, n);
 }
 

@@ -90,22 +90,24 @@ static const char *reason(json_t *v)
 	return s;
 }
 
-/* The summary's failures, checked: failed_top's entries and failed_other
- * add up to failed. */
+/* The summary's failures to a destination (the 502s), checked:
+ * failed_top's entries, failed_other and bad_requests add up to failed;
+ * *failed is the first two (a bad request is the client's own doing). */
 static bool read_failures(json_t *o, long *failed, struct top *t, size_t *nt)
 {
 	json_t *a = json_object_get(o, "failed_top");
-	long other = 0;
+	long other = 0, bad = 0, all = 0;
 	if (!json_is_array(a) || json_array_size(a) > PROXY_SUMMARY_TOP ||
-	    !count_of(json_object_get(o, "failed"), failed) ||
-	    !count_of(json_object_get(o, "failed_other"), &other))
+	    !count_of(json_object_get(o, "failed"), &all) ||
+	    !count_of(json_object_get(o, "bad_requests"), &bad) ||
+	    !count_of(json_object_get(o, "failed_other"), &other) || bad > all)
 		return false;
+	*failed = all - bad;
 	*nt = 0;
 	long sum = other;
 	for (size_t i = 0; i < json_array_size(a); i++) {
 		json_t *e = json_array_get(a, i);
-		const char *d = json_string_value(json_object_get(e, "destination"));
-		struct top x = { d && strcmp(d, "bad request") == 0 ? d : word(json_object_get(e, "destination")),
+		struct top x = { word(json_object_get(e, "destination")),
 				 reason(json_object_get(e, "reason")), 0 };
 		if (!x.dest || !x.allow || !count_of(json_object_get(e, "count"), &x.count) ||
 		    x.count == 0)
