@@ -238,6 +238,12 @@ TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
 tests_unit_kjail_proxy_test_rules_SOURCES = tests/unit/kjail/proxy/test_rules.c
 tests_unit_kjail_proxy_test_rules_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# kjail-entry --connect's words to the proxy (issue 38: ssh's ProxyCommand)
+check_PROGRAMS += tests/unit/kjail/entry/test_tunnel
+TESTS += tests/unit/kjail/entry/test_tunnel
+tests_unit_kjail_entry_test_tunnel_SOURCES = tests/unit/kjail/entry/test_tunnel.c
+tests_unit_kjail_entry_test_tunnel_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_entry_test_tunnel_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # kjail-proxy's own parts (issue 38): what kjail hands it, who it becomes.
 check_PROGRAMS += tests/unit/kjail/proxy/test_handoff
 TESTS += tests/unit/kjail/proxy/test_handoff
@@ -306,6 +312,20 @@ FUZZ_HANDOFF_SRCS = \
 tests/fuzz/fuzz_handoff: $(FUZZ_HANDOFF_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/handoff.h src/kjail/proxy/rules.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_HANDOFF_SRCS) $(LIBBSD_LIBS)
+
+# kjail-entry --connect's reading of the proxy's answer, and the request it
+# builds (issue 38); seeds in tests/fuzz/corpus/tunnel.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_tunnel
+endif
+EXTRA_DIST += tests/fuzz/fuzz_tunnel.c
+CLEANFILES += tests/fuzz/fuzz_tunnel
+FUZZ_TUNNEL_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_tunnel.c \
+	$(srcdir)/src/kjail/entry/tunnel.c
+tests/fuzz/fuzz_tunnel: $(FUZZ_TUNNEL_SRCS) tests/fuzz/fuzz.h src/kjail/entry/tunnel.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_TUNNEL_SRCS)
 
 # kjail's reading of the proxy's summary line (issue 38): the input is the
 # whole log; seeds in tests/fuzz/corpus/summary.

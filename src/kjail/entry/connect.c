@@ -90,7 +90,7 @@ KJ_NORETURN static void refused(int fd, char *buf, size_t n, size_t head, int co
 
 void entry_connect(const char *host, const char *port)
 {
-	char req[TUNNEL_HOST_MAX + 64];
+	char req[TUNNEL_REQUEST_MAX];
 	size_t reqlen = 0;
 	const char *why = NULL;
 	if (!tunnel_request(host, port, req, sizeof req, &reqlen, &why))

@@ -15,6 +15,8 @@
 #define TUNNEL_REPLY_MAX 8192
 /* The longest host name (or address) the request carries. */
 #define TUNNEL_HOST_MAX 253
+/* Room for the longest request (the host twice, in brackets) */
+#define TUNNEL_REQUEST_MAX (2 * (TUNNEL_HOST_MAX + 8) + 48)
 
 /* "CONNECT HOST:PORT HTTP/1.1\r\nHost: HOST:PORT\r\n\r\n" into buf (an
  * IPv6 address in brackets), NUL-terminated. false, with why, for a host
