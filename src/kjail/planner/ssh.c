@@ -55,12 +55,26 @@ static bool under_dir_mask_only(const struct plan *pl, const char *real)
 	return o && o->kind == OP_MASK_DIR && strcmp(o->path, real) != 0;
 }
 
+/* A mask the user asked for (--deny-read, deny-read =) on the file or a
+ * directory above it: theirs wins over the built-in carve-out, even
+ * where the planner folded it into the mask on ~/.ssh. */
+static bool denied(const struct builder *b, const char *path, const char *real)
+{
+	const struct entry_list *l = &b->p->deny_read;
+	for (size_t i = 0; i < l->n; i++) {
+		_cleanup_free_ char *r = path_resolve(l->v[i].value, b->h->cwd);
+		if (path_is_under(path, l->v[i].value) || (r && path_is_under(real, r)))
+			return true;
+	}
+	return false;
+}
+
 static void show(struct builder *b, const char *home, const char *name)
 {
 	struct plan *pl = b->pl;
 	_cleanup_free_ char *path = xasprintf("%s/.ssh/%s", home, name);
 	_cleanup_free_ char *real = path_resolve(path, "/");
-	if (!real || !under_dir_mask_only(pl, real))
+	if (!real || !under_dir_mask_only(pl, real) || denied(b, path, real))
 		return;
 	for (size_t i = 0; i < pl->nops; i++)
 		if (pl->ops[i].serves && strcmp(pl->ops[i].path, real) == 0)

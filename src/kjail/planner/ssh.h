@@ -7,7 +7,8 @@
 
 /* ~/.ssh/known_hosts and known_hosts2 (of the account's home and of
  * $HOME), when a directory mask hides them (~/.ssh, masked as a
- * credential store) and no mask names them: each shown read-only, a copy
+ * credential store) and no mask names them, nor a --deny-read of them or
+ * of a directory above them: each shown read-only, a copy
  * of the file as it is at the start (host keys are public, and ssh
  * refuses a host it cannot check). Every other file there stays masked.
  * Appended after the masks and sockets (op.inner), bwrap only. */
