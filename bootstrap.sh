@@ -26,7 +26,9 @@ say() { printf 'bootstrap: %s\n' "$*"; }
 fail() { printf 'bootstrap: %s\n' "$*" >&2; exit 1; }
 
 # ---------------------------------------------------------------- packages
-# Debian package names. nix-bin is for the Nix packaging; libclang-rt-dev
+# Debian package names. openssh-server is for the tests (kjail-ssh.test
+# starts an sshd of its own); bootstrap never leaves the host's sshd
+# running or enabled (no_host_sshd). nix-bin is for the Nix packaging; libclang-rt-dev
 # carries clang's libFuzzer and sanitizer runtimes; ccache, golang-go,
 # python3-pip and python3-wheel let kjail-cache.test run its ccache, go and
 # pip cases (its node-gyp case uses node where one is installed). All are
@@ -37,7 +39,7 @@ DEB_REQUIRED=(
 	bubblewrap libbsd-dev libinih-dev libseccomp-dev libcmocka-dev
 	libjansson-dev libcurl4-openssl-dev clang mandoc git iproute2
 	util-linux procps python3 strace gdb jq
-	python3-jsonschema
+	python3-jsonschema openssh-client openssh-server
 )
 DEB_OPTIONAL=(libclang-rt-dev nix-bin zsh fish ccache golang-go python3-pip python3-wheel)
 
@@ -59,6 +61,23 @@ has_candidate() {
 	local c
 	c=$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ { print $2 }')
 	[ -n "$c" ] && [ "$c" != "(none)" ]
+}
+
+# openssh-server, just installed for the tests: the host's sshd is not
+# enabled at boot and not running (the package enables it). Only for a
+# package bootstrap installed: a user's own sshd is theirs.
+no_host_sshd() {
+	local sudo=()
+	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+	if command -v systemctl >/dev/null 2>&1; then
+		"${sudo[@]}" systemctl disable ssh.service ssh.socket >/dev/null 2>&1 || true
+		"${sudo[@]}" systemctl stop ssh.service ssh.socket >/dev/null 2>&1 || true
+	fi
+	if command -v update-rc.d >/dev/null 2>&1; then
+		"${sudo[@]}" update-rc.d ssh disable >/dev/null 2>&1 || true
+	fi
+	"${sudo[@]}" sh -c '[ ! -x /etc/init.d/ssh ] || /etc/init.d/ssh stop' >/dev/null 2>&1 || true
+	say "dependencies: openssh-server installed for the tests; the host's sshd is disabled and stopped"
 }
 
 install_debian() {
@@ -108,14 +127,27 @@ install_debian() {
 		if has_candidate "$p"; then to_install+=("$p"); else again+=("$p"); fi
 	done
 	[ ${#again[@]} -eq 0 ] || say "dependencies: ${again[*]} not available here, skipped"
-	local log
+	local log sshd=0 rcd=/usr/sbin/policy-rc.d
 	log=$(mktemp)
-	if ! "${sudo[@]}" apt-get install -y -q --no-install-recommends "${all[@]}" >"$log" 2>&1; then
+	[[ " ${all[*]} " == *" openssh-server "* ]] && sshd=1
+	# Debian starts a service on install: policy-rc.d (exit 101) forbids it,
+	# unless the host has a policy of its own, which then decides
+	if [ "$sshd" -eq 1 ] && [ ! -e "$rcd" ]; then
+		printf '#!/bin/sh\n# kjail bootstrap: start no service while installing\nexit 101\n' |
+			"${sudo[@]}" tee "$rcd" >/dev/null && "${sudo[@]}" chmod 755 "$rcd" || rcd=
+	else
+		rcd=
+	fi
+	local rc=0
+	"${sudo[@]}" apt-get install -y -q --no-install-recommends "${all[@]}" >"$log" 2>&1 || rc=$?
+	[ -z "$rcd" ] || "${sudo[@]}" rm -f "$rcd"
+	if [ "$rc" -ne 0 ]; then
 		tail -n 30 "$log" >&2
 		rm -f "$log"
 		fail "apt-get install failed: ${all[*]}"
 	fi
 	rm -f "$log"
+	[ "$sshd" -eq 0 ] || no_host_sshd
 	mapfile -t missing < <(deb_missing "${DEB_REQUIRED[@]}")
 	[ ${#missing[@]} -eq 0 ] || fail "still missing after apt-get install: ${missing[*]}"
 }

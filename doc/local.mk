@@ -17,7 +17,7 @@ EXTRA_DIST += doc/cred-names.sh
 # the manual pages' data as $(datadir)/kjail/kjail-policy.schema.json, and
 # the test that validates every policy document the suite produces with it.
 kjaildatadir = $(datadir)/kjail
-dist_kjaildata_DATA = doc/kjail-policy.schema.json
+dist_kjaildata_DATA = doc/kjail-policy.schema.json doc/kjail-net-log.schema.json
 TESTS += tests/integration/kjail-policy-schema.test
 # It runs after every other test of the run, so it sees each document they
 # kept (make check sets KJ_SAVE_POLICY: Makefile.am); all but budgets.test,

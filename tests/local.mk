@@ -69,6 +69,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-allow-host.test \
 	tests/integration/kjail-allow-local.test \
 	tests/integration/kjail-net-refusals.test \
+	tests/integration/kjail-ssh.test \
 	tests/integration/kjail-socket-families.test \
 	tests/integration/kjail-nested-debug.test \
 	tests/integration/kjail-nested.test \
@@ -91,6 +92,7 @@ TEST_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integration/tap.sh \
 	tests/helpers/egress-servers.py tests/helpers/socks5-connect.py \
 	tests/helpers/sni-front.py tests/helpers/sni-client.py \
+	tests/helpers/net-log-check.py \
 	tests/data/gitconfig-corpus
 # The tests' fixtures, should a run be interrupted before its trap.
 clean-local: clean-kjail-integration

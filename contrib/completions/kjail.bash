@@ -43,7 +43,7 @@ _kjail()
 			break
 			;;
 		--workspace | --writable | --deny-read | --deny-env | --keep-env | \
-			--config | --backend | --allow-host | --device | --allow-socket | --secret | --cache)
+			--config | --backend | --allow-host | --net-log | --device | --allow-socket | --secret | --cache)
 			need=$w
 			;;
 		--explain) explain=1 ;;
@@ -116,6 +116,11 @@ _kjail()
 		# a host is the user's to type; the built-in groups are offered
 		_kjail_add -W '@models @registries' -- "$cur"
 		;;
+	--net-log)
+		# where to keep the proxy's log: a file outside the workspace
+		compopt -o filenames 2>/dev/null
+		_kjail_add -f -- "$cur"
+		;;
 	--allow-socket)
 		# a name of the built-in table, or a socket's path
 		compopt -o filenames 2>/dev/null
@@ -129,7 +134,7 @@ _kjail()
 		if ((cmd == 0 && !dashdash)) && [[ $cur == -* ]]; then
 			_kjail_add -W '-C --workspace -w --writable -r --deny-read
 				-e --deny-env -k --keep-env -n --no-network --network
-				--nested-userns --no-defaults --allow-userns --allow-host --device --allow-socket --secret --cache
+				--nested-userns --no-defaults --allow-userns --allow-host --net-log --device --allow-socket --secret --cache
 				--no-cache --cache-list --cache-prune --config
 				--backend --print --explain --json -v --verbose --doctor -h --help
 				-V --version' -- "$cur"

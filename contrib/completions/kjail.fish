@@ -23,7 +23,7 @@ function __kjail_state
                     echo command
                 end
                 return
-            case --workspace --writable --deny-read --deny-env --keep-env --config --backend --allow-host --device --allow-socket --secret --cache
+            case --workspace --writable --deny-read --deny-env --keep-env --config --backend --allow-host --net-log --device --allow-socket --secret --cache
                 set need 1
             case --explain
                 set explain 1
@@ -64,7 +64,7 @@ function __kjail_complete_command
                 case --
                     set -e tokens[1]
                     break
-                case --workspace --writable --deny-read --deny-env --keep-env --config --backend --allow-host --device --allow-socket --secret --cache
+                case --workspace --writable --deny-read --deny-env --keep-env --config --backend --allow-host --net-log --device --allow-socket --secret --cache
                     set need 1
                 case '-*'
                     if string match -qr -- '^-[nvhV]*[Cwrek]$' $t
@@ -98,6 +98,7 @@ complete -c kjail -n __kjail_options -l allow-userns -d 'Let the command create 
 complete -c kjail -n __kjail_options -l allow-host -x -a '@models @registries' -d 'Reach HOST[:PORT] through kjail\'s proxy only'
 complete -c kjail -n __kjail_options -l device -x -a 'gpu' -d 'Also the host\'s GPU device nodes, read-write'
 complete -c kjail -n __kjail_options -l allow-socket -r -F -a 'ssh-agent gpg-agent docker podman system-bus' -d 'Let the jail reach this one Unix socket'
+complete -c kjail -n __kjail_options -l net-log -r -F -d 'Keep the proxy\'s JSON log at FILE after the run'
 complete -c kjail -n __kjail_options -l secret -x -d 'Hand the command NAME=PATH or NAME=env:VAR on a descriptor'
 complete -c kjail -n __kjail_options -l cache -x -a 'true false shared' -d 'Toolchain caches: per workspace, none or shared'
 complete -c kjail -n __kjail_options -l no-cache -d 'No writable toolchain caches, no shell history'

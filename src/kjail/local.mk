@@ -13,6 +13,8 @@ libkjail_a_SOURCES = \
 	src/kjail/planner/protect-path.h src/kjail/planner/protect-git.h src/kjail/planner/protect-home.h \
 	src/kjail/planner/protect.h \
 	src/kjail/planner/planner.c src/kjail/planner/planner.h src/kjail/planner/checks.c src/kjail/planner/masks.c \
+	src/kjail/planner/ssh.c src/kjail/planner/ssh.h \
+	src/kjail/planner/netlog.c src/kjail/planner/netlog.h \
 	src/kjail/planner/mask-aliases.c src/kjail/planner/mountinfo.c src/kjail/planner/mountinfo.h \
 	src/kjail/policy/sockets.c src/kjail/policy/sockets.h src/kjail/planner/socket-plan.c \
 	src/kjail/policy/secret.c src/kjail/policy/secret.h src/kjail/run/secret.c src/kjail/run/secret.h \
@@ -49,6 +51,7 @@ libkjail_a_SOURCES = \
 	src/kjail/entry/core.c src/kjail/entry/entry.h src/kjail/entry/abi.h \
 	src/kjail/build/seccomp.c src/kjail/build/seccomp.h src/kjail/run/seccomp_load.c src/kjail/run/seccomp_load.h \
 	src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
+	src/kjail/entry/tunnel.c src/kjail/entry/tunnel.h \
 	src/kjail/run/probe.c src/kjail/run/probe.h \
 	src/kjail/build/seatbelt.c src/kjail/build/seatbelt.h \
 	src/kjail/run/seatbelt-run.c src/kjail/run/seatbelt-run.h \
@@ -85,6 +88,8 @@ kjail_proxy_LDADD = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS) $(
 if OS_LINUX
 pkglibexec_PROGRAMS += kjail-entry
 kjail_entry_SOURCES = src/kjail/entry/entry.c src/kjail/entry/core.c src/kjail/entry/entry.h \
+	src/kjail/entry/connect.c src/kjail/entry/connect.h \
+	src/kjail/entry/tunnel.c src/kjail/entry/tunnel.h \
 	src/kjail/entry/abi.h src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
 	src/common/fdpass.c src/common/fdpass.h \
 	src/common/util.c src/common/util.h
@@ -233,6 +238,12 @@ TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
 tests_unit_kjail_proxy_test_rules_SOURCES = tests/unit/kjail/proxy/test_rules.c
 tests_unit_kjail_proxy_test_rules_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# kjail-entry --connect's words to the proxy (issue 38: ssh's ProxyCommand)
+check_PROGRAMS += tests/unit/kjail/entry/test_tunnel
+TESTS += tests/unit/kjail/entry/test_tunnel
+tests_unit_kjail_entry_test_tunnel_SOURCES = tests/unit/kjail/entry/test_tunnel.c
+tests_unit_kjail_entry_test_tunnel_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_entry_test_tunnel_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # kjail-proxy's own parts (issue 38): what kjail hands it, who it becomes.
 check_PROGRAMS += tests/unit/kjail/proxy/test_handoff
 TESTS += tests/unit/kjail/proxy/test_handoff
@@ -301,6 +312,20 @@ FUZZ_HANDOFF_SRCS = \
 tests/fuzz/fuzz_handoff: $(FUZZ_HANDOFF_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/handoff.h src/kjail/proxy/rules.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_HANDOFF_SRCS) $(LIBBSD_LIBS)
+
+# kjail-entry --connect's reading of the proxy's answer, and the request it
+# builds (issue 38); seeds in tests/fuzz/corpus/tunnel.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_tunnel
+endif
+EXTRA_DIST += tests/fuzz/fuzz_tunnel.c
+CLEANFILES += tests/fuzz/fuzz_tunnel
+FUZZ_TUNNEL_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_tunnel.c \
+	$(srcdir)/src/kjail/entry/tunnel.c
+tests/fuzz/fuzz_tunnel: $(FUZZ_TUNNEL_SRCS) tests/fuzz/fuzz.h src/kjail/entry/tunnel.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_TUNNEL_SRCS)
 
 # kjail's reading of the proxy's summary line (issue 38): the input is the
 # whole log; seeds in tests/fuzz/corpus/summary.

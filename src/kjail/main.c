@@ -38,7 +38,7 @@ extern char **environ;
 
 enum {
 	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND,
-	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST,
+	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST, OPT_NET_LOG,
 	OPT_DEVICE,
 	OPT_ALLOW_SOCKET,
 	OPT_CACHE, OPT_NO_CACHE, OPT_CACHE_LIST, OPT_CACHE_PRUNE, OPT_SECRET,
@@ -54,6 +54,7 @@ static const struct option long_opts[] = {
 	{ "no-network", no_argument, NULL, 'n' },
 	{ "network", no_argument, NULL, OPT_NETWORK },
 	{ "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
+	{ "net-log", required_argument, NULL, OPT_NET_LOG },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "allow-socket", required_argument, NULL, OPT_ALLOW_SOCKET },
 	{ "secret", required_argument, NULL, OPT_SECRET },
@@ -99,6 +100,9 @@ static void usage(FILE *out)
 	      "                         nothing else (repeatable); 127.0.0.1:PORT,\n"
 	      "                         [::1]:PORT or localhost:PORT forward the host's\n"
 	      "                         loopback port to the same address in the jail\n"
+	      "      --net-log=FILE     keep the proxy's log (one JSON line a connection)\n"
+	      "                         at FILE after the run (--allow-host, -n); FILE\n"
+	      "                         must lie outside the jail's writable paths\n"
 	      "      --device=gpu       also the host's GPU device nodes (/dev/nvidia*,\n"
 	      "                         /dev/dri, /dev/kfd), read-write; see kjail(1)\n"
 	      "      --allow-socket=NAME|PATH  let the jail reach this one Unix socket: a\n"
@@ -250,6 +254,12 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 			if (!egress_add(&p->allow_host, "--allow-host", optarg, "--allow-host", err,
 					sizeof err))
 				die("%s", err);
+			break;
+		}
+		case OPT_NET_LOG: {
+			_cleanup_free_ char *path = flag_path(cli, "--net-log", optarg);
+			str_set(&p->net_log, path);
+			str_set(&p->net_log_origin, "--net-log");
 			break;
 		}
 		case OPT_DEVICE: {

@@ -7,6 +7,7 @@
  * to the user's terminal), never more than the buffer. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,9 +43,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(len == 0);
 			continue;
 		}
+		/* "refused N connection..." or, with failures alone,
+		 * "N connection... failed" */
 		char want[64];
-		snprintf(want, sizeof want, "refused %ld connection", n);
-		CHECK(strncmp(out, want, len < strlen(want) ? len : strlen(want)) == 0);
+		snprintf(want, sizeof want, "refused ");
+		bool refusals = strncmp(out, want, len < 8 ? len : 8) == 0;
+		CHECK(refusals || (out[0] >= '1' && out[0] <= '9') || len == 0);
 		for (size_t i = 0; i < len; i++)
 			CHECK(out[i] >= 0x20 && out[i] < 0x7f);
 	}

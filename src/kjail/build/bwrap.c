@@ -30,6 +30,7 @@ struct fd_cursor {
 	const struct jail_fds *fds;
 	size_t mask;
 	size_t socket;
+	const char *entry; /* kjail's entry program on the host */
 };
 
 static int next_fd(struct fd_cursor *c, const struct op *o)
@@ -153,6 +154,10 @@ static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
 			strv_push(a, "--ro-bind-fd");
 			push_fd(a, c->fds->net_log);
 			strv_push(a, KJ_NET_LOG);
+			/* ssh's ProxyCommand (planner/ssh.h) names it here,
+			 * wherever kjail is installed */
+			strv_pushv(a, (const char *const[]){ "--ro-bind", c->entry,
+							     KJ_ENTRY_IN_JAIL, NULL });
 		}
 		strv_pushn(a, "--remount-ro", o->path);
 		strv_pushv(a, (const char *const[]){ "--setenv", KJ_POLICY_ENV, KJ_POLICY_FILE, NULL });
@@ -225,7 +230,7 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 		strv_take(a, secret_fd_var(r.name));
 		push_fd(a, fds->secrets[i]);
 	}
-	struct fd_cursor c = { .fds = fds };
+	struct fd_cursor c = { .fds = fds, .entry = entry };
 	for (size_t i = 0; i < pl->nops; i++)
 		emit_op(a, pl, &pl->ops[i], &c);
 	/* the masks left writable for a later mount's mount point */

@@ -226,6 +226,8 @@ static enum brief_kind op_kind_of_line(const struct plan *pl, const struct op *o
 			       ? BRIEF_PROTECTED
 			       : BRIEF_PROTECTED_ELSEWHERE;
 	case OP_MASK_FILE:
+		if (o->serves) /* ssh's: few, and what a run depends on */
+			return BRIEF_KINDS;
 		return o->data ? BRIEF_FILTERED : BRIEF_MASKED;
 	case OP_MASK_DIR:
 		return BRIEF_MASKED;
@@ -285,6 +287,10 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	fprintf(out, "workspace: %s (writable; %s)\n", pl->workspace, p->workspace_origin);
 	fprintf(out, "network: %s (%s)\n", network_text(pl), net_origin(p, pl));
 	explain_allowlist(out, pl, "");
+	if (pl->net_log)
+		fprintf(out, "net log: %s (the proxy's log, one JSON line a connection, kept "
+			     "after the run: doc/kjail-net-log.schema.json; %s)\n",
+			pl->net_log, pl->net_log_origin);
 	text_sockets(out, pl);
 	if (pl->allow_userns)
 		fprintf(out, "user namespaces: allowed (%s): the command may build its own "
@@ -329,6 +335,11 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 		enum brief_kind k = op_kind_of_line(pl, o);
 		if (k != BRIEF_KINDS && !brief_keep(b, k, brief_built_in(o->origin)))
 			continue;
+		if (o->serves) { /* planner/ssh.h */
+			fprintf(out, "%s: %s (read-only, %s; %s)\n", o->serves, o->path, o->rule,
+				o->origin);
+			continue;
+		}
 		if (o->data) { /* a config file with its secrets removed */
 			fprintf(out, "filtered: %s (%s, %u secret %s%s removed; %s)\n", o->path,
 				o->format, o->removed, o->unit, o->removed == 1 ? "" : "s", o->origin);

@@ -260,6 +260,13 @@ void policy_json_build(struct jsonw *w, const struct policy *p, const struct pla
 	jw_kstring(w, "mode", net_mode_name(pl));
 	if (pl->proxied)
 		allowlist_json(w, pl);
+	if (pl->net_log) { /* --net-log */
+		jw_key(w, "net_log");
+		jw_begin_object(w);
+		jw_kstring(w, "path", pl->net_log);
+		jw_kstring(w, "origin", pl->net_log_origin);
+		jw_end_object(w);
+	}
 	jw_end_object(w);
 	jw_kbool(w, "nested_userns", pl->nested_userns);
 	jw_key(w, "mounts");
@@ -268,12 +275,15 @@ void policy_json_build(struct jsonw *w, const struct policy *p, const struct pla
 		const struct op *o = &pl->ops[i];
 		jw_begin_object(w);
 		jw_kstring(w, "path", o->path);
-		jw_kstring(w, "verdict", op_verdict(o->kind));
+		/* a file kjail serves (planner/ssh.h) is read-only, not masked */
+		jw_kstring(w, "verdict", o->serves ? "read-only" : op_verdict(o->kind));
 		jw_kstring(w, "rule", o->rule);
 		jw_kstring(w, "origin", o->origin);
 		jw_kstring(w, "kind", o->kind == OP_MASK_FILE ? "file"
 				      : o->kind == OP_SOCKET ? "socket" : "directory");
-		if (o->data) {
+		if (o->serves)
+			jw_kstring(w, "served", o->serves);
+		else if (o->data) {
 			jw_key(w, "filtered");
 			jw_begin_object(w);
 			jw_kstring(w, "format", o->format);

@@ -9,6 +9,8 @@
  *   masks.c         the masks: built-in, --deny-read, under no network
  *   mask-aliases.c  the masks again at the other mounts of their objects
  *   socket-plan.c   the sockets --allow-socket names (sockets.h)
+ *   ssh.c           ssh's known_hosts shown, its ProxyCommand (ssh.h)
+ *   netlog.c        where --net-log keeps the proxy's log (netlog.h)
  *   hints.c         what the start-up hints need of the host
  *   planner/checks.c     the checks of what was planned against the host
  *   planner/tools.c    candidates, lookups, directory reads, errors

@@ -26,6 +26,7 @@ struct op *plan_take(struct plan *pl, enum op_kind kind, char *path, const char 
 	o->removed = 0;
 	o->format = o->unit = NULL;
 	o->inner = false;
+	o->serves = NULL;
 	return o;
 }
 
@@ -54,6 +55,7 @@ void plan_free(struct plan *pl)
 	free(pl->ops);
 	strpool_free(&pl->strings);
 	free(pl->workspace);
+	free(pl->net_log);
 	free(pl->allow);
 	free(pl->sockets);
 	entry_list_free(&pl->skipped);

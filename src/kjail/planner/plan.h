@@ -43,6 +43,13 @@ enum op_kind {
 /* Under an allowlist: the proxy's log, one JSON line a connection
  * (proxy.h), read-only to the jail. */
 #define KJ_NET_LOG KJ_POLICY_DIR "/net.log"
+/* With kjail's proxy: kjail's entry program, read-only, at a fixed path,
+ * for ssh's ProxyCommand (entry/connect.h) */
+#define KJ_ENTRY_IN_JAIL KJ_POLICY_DIR "/kjail-entry"
+#define KJ_SSH_PROXY_COMMAND KJ_ENTRY_IN_JAIL " --connect %h %p"
+/* ssh's system-wide configuration, which ssh reads after the user's
+ * (masked with ~/.ssh): where the ProxyCommand goes (planner/ssh.h) */
+#define KJ_SSH_CONFIG "/etc/ssh/ssh_config"
 
 struct op {
 	enum op_kind kind;
@@ -63,6 +70,12 @@ struct op {
 	 * the OP_SOCKETs, the plan's last ops, after every mask; a mask
 	 * holding one turns read-only only after them */
 	bool inner;
+	/* OP_MASK_FILE whose data is no filtered copy but a file kjail
+	 * serves (planner/ssh.h): "shown" (a public file inside a directory
+	 * mask, copied whole: ~/.ssh/known_hosts) or "generated" (ssh's
+	 * configuration with kjail's ProxyCommand); read-only either way.
+	 * NULL for every other op. */
+	const char *serves;
 };
 
 struct host {
@@ -179,6 +192,10 @@ struct plan {
 	struct entry_list cache_env; /* NAME=VALUE set for the tools, origin: the tool */
 	struct entry_list cache_overridden; /* NAME, origin: the caller's value, replaced */
 	char *history;               /* the shell's HISTFILE, or NULL */
+	char *net_log;               /* --net-log: where the proxy's log is kept
+				      * after the run (planner/netlog.h), its
+				      * directory real; NULL: nowhere */
+	const char *net_log_origin;  /* the plan's pool */
 	/* What the start-up hints (build/hints.h) need of the host, in the
 	 * plan's pool (planner/hints.c): */
 	const char *agent_socket;    /* the socket $SSH_AUTH_SOCK names (real

@@ -14,6 +14,8 @@
 #include "planner/masks.h"
 #include "planner/protect.h"
 #include "planner/socket-plan.h"
+#include "planner/ssh.h"
+#include "planner/netlog.h"
 #include "planner/tools.h"
 #include "proxy/proxy.h"
 
@@ -382,6 +384,7 @@ static bool build(struct builder *b)
 	for (; inner < pl->nops; inner++)
 		pl->ops[inner].inner = true;
 	emit_sorted(pl, &b->sockets);
+	plan_known_hosts(b);
 	attach_filtered(b);
 	note_agent_socket(b);
 	note_repo_above(b);
@@ -479,6 +482,10 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	out->proxied = ok && proxied(out);
 	if (out->proxied)
 		egress_env(&out->env, &out->env_removed);
+	if (ok)
+		plan_ssh_config(out, out->net_origin);
+	if (ok && p->net_log)
+		ok = plan_net_log(out, p, h, err, errlen);
 	/* after the scrub, which must not take them: kjail's value wins over
 	 * the caller's, which would point the tool at a read-only place */
 	for (size_t i = 0; ok && envp && i < out->cache_env.n; i++)

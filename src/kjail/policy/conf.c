@@ -28,6 +28,7 @@ static const struct ini_key_spec sandbox_keys[] = {
 	{ "device", true },
 	{ "allow-socket", true },
 	{ "secret", true },
+	{ "net-log", false },
 	{ NULL, false },
 };
 
@@ -167,6 +168,16 @@ static bool on_item(void *ctxp, const struct ini_item *it, char *err, size_t err
 		return add_pattern(&p->keep_env, it, origin, err, errlen);
 	if (strcmp(k, "allow-host") == 0)
 		return egress_add(&p->allow_host, k, it->value, origin, err, errlen);
+	if (strcmp(k, "net-log") == 0) {
+		struct entry_list one = { 0 };
+		bool ok = add_path(&one, it, ctx->home, origin, err, errlen);
+		if (ok) {
+			str_set(&p->net_log, one.v[0].value);
+			str_set(&p->net_log_origin, origin);
+		}
+		entry_list_free(&one);
+		return ok;
+	}
 	if (strcmp(k, "device") == 0)
 		return device_add(&p->devices, k, it->value, origin, err, errlen);
 	if (strcmp(k, "allow-socket") == 0)

@@ -71,6 +71,8 @@ void policy_free(struct policy *p)
 	free(p->defaults.origin);
 	free(p->allow_userns.origin);
 	free(p->backend_origin);
+	free(p->net_log);
+	free(p->net_log_origin);
 	free(p->cache_origin);
 	entry_list_free(&p->writable);
 	entry_list_free(&p->deny_read);

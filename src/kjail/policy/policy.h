@@ -66,6 +66,10 @@ struct policy {
 	/* --secret, secret = : "NAME=PATH" (expanded, normalized) or
 	 * "NAME=env:VAR", checked (secret.h) */
 	struct entry_list secrets;
+	/* --net-log FILE, net-log = FILE: where the proxy's log is kept after
+	 * the run (planner/netlog.h), as given (~ expanded); NULL: nowhere */
+	char *net_log;
+	char *net_log_origin;
 	/* Config files read, in order (for --explain). */
 	struct entry_list sources;
 };

@@ -37,7 +37,9 @@ struct proxy_log {
 	size_t cap;
 	unsigned long lines;  /* written since the log last started over */
 	unsigned long allowed, refused, failed, dropped;
+	unsigned long bad;    /* failed with no destination read: bad requests */
 	struct tally refusals;
+	struct tally failures; /* by destination and reason */
 };
 
 struct proxy_log *proxy_log_open(int fd, size_t cap)
@@ -47,6 +49,7 @@ struct proxy_log *proxy_log_open(int fd, size_t cap)
 		return NULL;
 	pthread_mutex_init(&l->mu, NULL);
 	tally_init(&l->refusals);
+	tally_init(&l->failures);
 	l->fd = fd;
 	l->logs = fd >= 0;
 	l->cap = cap ? cap : PROXY_LOG_CAP_DEFAULT;
@@ -231,6 +234,17 @@ static void refused_dest(const struct proxy_record *r, char *dest, char *allow, 
 		snprintf(allow, len, "%s", dest);
 }
 
+/* A failure's destination ("HOST:PORT"; "bad request" when no host was
+ * read, which is counted apart) and its reason. */
+static void failed_dest(const struct proxy_record *r, char *dest, char *why, size_t len)
+{
+	if (!r->host)
+		snprintf(dest, len, "%s", "bad request");
+	else
+		snprintf(dest, len, strchr(r->host, ':') ? "[%s]:%u" : "%s:%u", r->host, r->port);
+	snprintf(why, len, "%s", r->reason ? r->reason : "failed");
+}
+
 static void count(struct proxy_log *l, const struct proxy_record *r, const char *dest,
 		  const char *allow)
 {
@@ -240,8 +254,13 @@ static void count(struct proxy_log *l, const struct proxy_record *r, const char 
 	else if (strcmp(v, "refused") == 0) {
 		l->refused++;
 		tally_add(&l->refusals, dest, allow);
-	} else
+	} else {
 		l->failed++;
+		if (r->host)
+			tally_add(&l->failures, dest, allow); /* allow: the reason */
+		else
+			l->bad++;
+	}
 }
 
 int proxy_log_write(struct proxy_log *l, const struct proxy_record *r)
@@ -254,6 +273,8 @@ int proxy_log_write(struct proxy_log *l, const struct proxy_record *r)
 	char dest[PP_HOST_MAX + 16] = "", allow[PP_HOST_MAX + 16] = "";
 	if (r->verdict && strcmp(r->verdict, "refused") == 0)
 		refused_dest(r, dest, allow, sizeof dest);
+	else if (!r->verdict || strcmp(r->verdict, "allowed") != 0)
+		failed_dest(r, dest, allow, sizeof dest);
 	int rc = 0;
 	pthread_mutex_lock(&l->mu);
 	if (!l->closed) {
@@ -265,15 +286,31 @@ int proxy_log_write(struct proxy_log *l, const struct proxy_record *r)
 	return rc;
 }
 
+/* The failures that happened most: destination, reason, count. */
+static json_t *failed_top(const struct proxy_log *l, unsigned long *shown)
+{
+	const struct tally_dest *top[PROXY_SUMMARY_TOP];
+	size_t nt = tally_top(&l->failures, top, PROXY_SUMMARY_TOP);
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < nt; i++) {
+		json_array_append_new(a, json_pack("{s:s, s:s, s:I}", "destination", top[i]->dest,
+						   "reason", top[i]->allow, "count",
+						   (json_int_t)top[i]->count));
+		*shown += top[i]->count;
+	}
+	return a;
+}
+
 static char *summary_line(const struct proxy_log *l, size_t *n)
 {
 	const struct tally_dest *top[PROXY_SUMMARY_TOP];
 	size_t nt = tally_top(&l->refusals, top, PROXY_SUMMARY_TOP);
-	unsigned long shown = 0;
-	json_t *o = json_object(), *a = json_array();
-	if (!o || !a) {
+	unsigned long shown = 0, fshown = 0;
+	json_t *o = json_object(), *a = json_array(), *f = failed_top(l, &fshown);
+	if (!o || !a || !f) {
 		json_decref(o);
 		json_decref(a);
+		json_decref(f);
 		return NULL;
 	}
 	for (size_t i = 0; i < nt; i++) {
@@ -293,6 +330,10 @@ static char *summary_line(const struct proxy_log *l, size_t *n)
 	json_object_set_new(o, "dropped_lines", json_integer((json_int_t)l->dropped));
 	json_object_set_new(o, "refused_top", a);
 	json_object_set_new(o, "refused_other", json_integer((json_int_t)(l->refused - shown)));
+	json_object_set_new(o, "failed_top", f);
+	json_object_set_new(o, "failed_other",
+			    json_integer((json_int_t)(l->failed - l->bad - fshown)));
+	json_object_set_new(o, "bad_requests", json_integer((json_int_t)l->bad));
 	return line_of(o, n);
 }
 
@@ -318,6 +359,7 @@ void proxy_log_free(struct proxy_log *l)
 	if (!l)
 		return;
 	tally_free(&l->refusals);
+	tally_free(&l->failures);
 	pthread_mutex_destroy(&l->mu);
 	free(l);
 }

@@ -50,10 +50,18 @@
  * stops, written as the log's last line:
  *   {"time":T,"type":"summary","allowed":N,"refused":N,"failed":N,
  *    "dropped_lines":N,"refused_top":[{"destination":"H:P",
- *    "allow_host":A,"count":N}...],"refused_other":N}
+ *    "allow_host":A,"count":N}...],"refused_other":N,
+ *    "failed_top":[{"destination":"H:P","reason":R,"count":N}...],
+ *    "failed_other":N,"bad_requests":N}
  * (refused_top: the PROXY_SUMMARY_TOP destinations refused most, each
  * with the value of --allow-host its refusal named; refused_other: the
- * refusals not among them). kjail's report after the run reads that line
+ * refusals not among them; failed_top and failed_other the same for
+ * failures to a destination, by destination and reason: the 502s, a
+ * server that refused the connection or could not be reached, a name
+ * that did not resolve; bad_requests: the failures before any
+ * destination was read, so failed is the sum of the three).
+ * doc/kjail-net-log.schema.json
+ * gives both shapes. kjail's report after the run reads that line
  * alone (proxy/summary.h).
  *
  * Portable C (Linux and macOS): read/write through a buffer per direction

@@ -73,9 +73,50 @@ static bool count_of(json_t *v, long *out)
 }
 
 struct top {
-	const char *dest, *allow;
+	const char *dest, *allow; /* a failure's: its reason in allow */
 	long count;
 };
+
+/* A failure's reason, as the proxy words it (strerror, getaddrinfo's):
+ * printable ASCII, spaces allowed, not empty, short. */
+static const char *reason(json_t *v)
+{
+	const char *s = json_string_value(v);
+	if (!s || !s[0] || strlen(s) > 128)
+		return NULL;
+	for (const char *c = s; *c; c++)
+		if (*c < 0x20 || *c >= 0x7f)
+			return NULL;
+	return s;
+}
+
+/* The summary's failures to a destination (the 502s), checked:
+ * failed_top's entries, failed_other and bad_requests add up to failed;
+ * *failed is the first two (a bad request is the client's own doing). */
+static bool read_failures(json_t *o, long *failed, struct top *t, size_t *nt)
+{
+	json_t *a = json_object_get(o, "failed_top");
+	long other = 0, bad = 0, all = 0;
+	if (!json_is_array(a) || json_array_size(a) > PROXY_SUMMARY_TOP ||
+	    !count_of(json_object_get(o, "failed"), &all) ||
+	    !count_of(json_object_get(o, "bad_requests"), &bad) ||
+	    !count_of(json_object_get(o, "failed_other"), &other) || bad > all)
+		return false;
+	*failed = all - bad;
+	*nt = 0;
+	long sum = other;
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		json_t *e = json_array_get(a, i);
+		struct top x = { word(json_object_get(e, "destination")),
+				 reason(json_object_get(e, "reason")), 0 };
+		if (!x.dest || !x.allow || !count_of(json_object_get(e, "count"), &x.count) ||
+		    x.count == 0)
+			return false;
+		sum += x.count;
+		t[(*nt)++] = x;
+	}
+	return sum == *failed;
+}
 
 /* The summary's refusals, checked; false if the line is not a summary. */
 static bool read_summary(json_t *o, long *refused, long *other, struct top *t, size_t *nt)
@@ -122,6 +163,19 @@ __attribute__((format(printf, 2, 3))) static void add(struct text *t, const char
 		t->used += (size_t)w;
 }
 
+/* "2 connections failed: git.example:22 (connection refused, 2)" */
+static void add_failures(struct text *x, long failed, const struct top *f, size_t nf)
+{
+	long shown = 0;
+	add(x, "%ld connection%s failed:", failed, failed == 1 ? "" : "s");
+	for (size_t i = 0; i < nf; i++) {
+		add(x, "%s %s (%s, %ld)", i ? "," : "", f[i].dest, f[i].allow, f[i].count);
+		shown += f[i].count;
+	}
+	if (failed > shown)
+		add(x, "%s other destinations (%ld)", nf ? "," : "", failed - shown);
+}
+
 long proxy_summary(int log_fd, char *out, size_t len)
 {
 	char buf[PROXY_SUMMARY_MAX + 1];
@@ -130,15 +184,21 @@ long proxy_summary(int log_fd, char *out, size_t len)
 		out[0] = '\0';
 	const char *line = last_line(log_fd, buf, &n);
 	json_t *o = line ? json_loadb(line, n, JSON_REJECT_DUPLICATES, NULL) : NULL;
-	struct top t[PROXY_SUMMARY_TOP];
-	size_t nt = 0;
-	long refused = 0, other = 0;
-	bool ok = o && read_summary(o, &refused, &other, t, &nt);
-	if (!ok || refused == 0 || !len) {
+	struct top t[PROXY_SUMMARY_TOP], f[PROXY_SUMMARY_TOP];
+	size_t nt = 0, nf = 0;
+	long refused = 0, other = 0, failed = 0;
+	bool ok = o && read_summary(o, &refused, &other, t, &nt) &&
+		  read_failures(o, &failed, f, &nf);
+	if (!ok || refused + failed == 0 || !len) {
 		json_decref(o);
-		return ok ? refused : -1;
+		return ok ? refused + failed : -1;
 	}
 	struct text x = { out, len, 0 };
+	if (refused == 0) {
+		add_failures(&x, failed, f, nf);
+		json_decref(o);
+		return failed;
+	}
 	add(&x, "refused %ld connection%s:", refused, refused == 1 ? "" : "s");
 	for (size_t i = 0; i < nt; i++)
 		add(&x, "%s %s (%ld)", i ? "," : "", t[i].dest, t[i].count);
@@ -157,6 +217,10 @@ long proxy_summary(int log_fd, char *out, size_t len)
 	}
 	if (flags)
 		add(&x, " to allow %s", refused == 1 ? "it" : "them");
+	if (failed) {
+		add(&x, "; ");
+		add_failures(&x, failed, f, nf);
+	}
 	json_decref(o);
-	return refused;
+	return refused + failed;
 }

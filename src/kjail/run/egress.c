@@ -5,6 +5,7 @@
 #ifdef KJ_OS_LINUX
 #include "run/egress.h"
 #include "fdpass.h"
+#include "path.h"
 #include "proxy/proxy.h"
 #include "proxy/spawn.h"
 #include "proxy/summary.h"
@@ -57,13 +58,85 @@ static void make_log(struct egress_run *e, const struct plan *pl)
 		die_errno("cannot open the proxy's log %s", e->path);
 }
 
+/* --net-log's directory, now: the planner checked the jail cannot write
+ * it (planner/netlog.h), and this is the directory it checked. */
+static void open_keep(struct egress_run *e, const char *path)
+{
+	_cleanup_free_ char *dir = path_dirname(path);
+	e->keep_dir = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (e->keep_dir < 0)
+		die_errno("--net-log %s: its directory %s", path, dir);
+	e->keep_name = xstrdup(strrchr(path, '/') + 1);
+	e->keep_path = path;
+}
+
+static bool copy_log(int from, int to)
+{
+	char buf[65536];
+	off_t off = 0;
+	for (;;) {
+		ssize_t r = pread(from, buf, sizeof buf, off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return false;
+		if (r == 0)
+			return true;
+		for (ssize_t w, done = 0; done < r; done += w) {
+			w = write(to, buf + done, (size_t)(r - done));
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w <= 0)
+				return false;
+		}
+		off += r;
+	}
+}
+
+/* A new file beside the name (a fresh random name, O_EXCL), filled and
+ * renamed over it. */
+static void keep_log(struct egress_run *e)
+{
+	if (e->keep_dir < 0)
+		return;
+	char tmp[NAME_MAX + 1];
+	int fd = -1;
+	for (int i = 0; fd < 0 && i < 16; i++) {
+		unsigned long r = 0;
+		if (getentropy(&r, sizeof r) < 0)
+			r = (unsigned long)getpid() * 2654435761u + (unsigned long)i;
+		snprintf(tmp, sizeof tmp, ".%.*s.%08lx.kjail", NAME_MAX - 20, e->keep_name,
+			 r & 0xffffffffUL);
+		fd = openat(e->keep_dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	int err = 0;
+	if (fd < 0)
+		err = errno;
+	else if ((errno = 0, !copy_log(e->log_r, fd)) || fsync(fd) < 0)
+		err = errno ? errno : EIO;
+	if (fd >= 0 && close(fd) < 0 && !err)
+		err = errno;
+	if (fd >= 0 && !err && renameat(e->keep_dir, tmp, e->keep_dir, e->keep_name) < 0)
+		err = errno;
+	if (fd >= 0 && err)
+		unlinkat(e->keep_dir, tmp, 0);
+	if (err)
+		e->keep_err = xasprintf("cannot keep the proxy's log at %s: %s", e->keep_path,
+					strerror(err));
+}
+
 void egress_open(struct egress_run *e, const struct plan *pl, bool dry_run)
 {
 	*e = (struct egress_run){ .ctl = { -1, -1 }, .log_w = -1, .log_r = -1, .pid = -1,
 				  .stop = -1, .cut = pl->net == NET_NONE,
-				  .origin = pl->net_origin };
+				  .origin = pl->net_origin, .keep_dir = -1 };
 	if (!pl->proxied)
 		return;
+	if (pl->net_log && !dry_run)
+		open_keep(e, pl->net_log);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, e->ctl) < 0)
 		die_errno("cannot make the proxy's control socket");
 	if (!dry_run) {
@@ -117,6 +190,7 @@ void egress_stop(struct egress_run *e)
 	e->pid = -1;
 	e->stop = -1;
 	e->ran = true;
+	keep_log(e);
 	remove_log(e);
 }
 
@@ -125,6 +199,8 @@ void egress_report(struct egress_run *e, struct notice *note)
 	if (!e->ran)
 		return;
 	const char *what = e->cut ? "kjail's proxy (-n)" : "the proxy for --allow-host";
+	if (e->keep_err)
+		notice_warn(note, "--net-log: %s", e->keep_err);
 	if (e->stopped_ill)
 		notice_warn(note, "%s did not end well; the jail's connections ended with it", what);
 	char sum[4096];
@@ -144,6 +220,10 @@ void egress_close(struct egress_run *e)
 	close_fd(&e->log_w);
 	close_fd(&e->log_r);
 	close_fd(&e->stop);
+	close_fd(&e->keep_dir);
+	free(e->keep_name);
+	free(e->keep_err);
+	e->keep_name = e->keep_err = NULL;
 	remove_log(e);
 }
 

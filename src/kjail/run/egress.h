@@ -24,6 +24,13 @@ struct egress_run {
 	bool stopped_ill; /* and did not end well */
 	bool cut;       /* -n: no rule, it only refuses */
 	const char *origin; /* what decided the network (the plan's) */
+	/* --net-log (planner/netlog.h): the kept log's directory (O_PATH,
+	 * opened before the jail starts), its name there, its whole path,
+	 * and why it could not be kept (NULL: it was, or none was asked) */
+	int keep_dir;
+	char *keep_name;
+	const char *keep_path;
+	char *keep_err;
 };
 
 /* With the proxy (pl->proxied): the control socket and the log,
@@ -39,8 +46,11 @@ void egress_start(struct egress_run *e, const struct plan *pl);
 
 /* When bwrap has ended, before what is left of the jail is reaped (which
  * would kill the proxy too): ends the proxy, which writes its summary as
- * the log's last line, and removes the log from the disk (log_r still
- * reads it), so nothing is left there however kjail ends after. */
+ * the log's last line, copies the log to --net-log's file if one was
+ * asked (a new file beside it, O_EXCL and O_NOFOLLOW, renamed over the
+ * name: a link there is replaced, never followed, and a reader never
+ * sees half a log), and removes the log from the disk (log_r still reads
+ * it), so nothing else is left there however kjail ends after. */
 void egress_stop(struct egress_run *e);
 
 /* Once the protected names are moved aside: says what the proxy refused,

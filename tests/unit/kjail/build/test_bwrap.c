@@ -85,6 +85,46 @@ static void test_inner_root(void **state)
 	      "--rw=/w --rw=/home/u/.cache/kjail/ws/w-1 -- sh");
 }
 
+/* ssh through kjail's proxy (planner/ssh.h): the entry program at its
+ * fixed path beside the policy and the log; known_hosts served inside
+ * the mask on ~/.ssh, which turns read-only only after it; ssh_config
+ * served over the host's. */
+static void test_ssh_served(void **state)
+{
+	(void)state;
+	struct plan pl;
+	plan_defaults(&pl, BACKEND_BWRAP, "/w", false);
+	pl.net = NET_ALLOWLIST;
+	pl.proxied = true;
+	plan_add(&pl, OP_POLICY, KJ_POLICY_DIR, "policy", "built-in");
+	plan_add(&pl, OP_MASK_DIR, "/home/u/.ssh", "masked", "x");
+	struct op *o = plan_add(&pl, OP_MASK_FILE, "/home/u/.ssh/known_hosts", "shown", "x");
+	o->serves = "shown";
+	o->inner = true;
+	o->data = xstrdup("h k\n");
+	o->len = 4;
+	o = plan_add(&pl, OP_MASK_FILE, "/etc/ssh/ssh_config", "ssh", "x");
+	o->serves = "generated";
+	o->inner = true;
+	o->data = xstrdup("ProxyCommand x\n");
+	o->len = 15;
+	struct jail_fds f = fds;
+	f.net_log = 14;
+	f.proxy = 15;
+	char *cmd[] = { "sh", NULL };
+	check(&pl, &f, cmd,
+	      HEAD "--unshare-pid " NS "--unshare-net " CAPS MOUNTS "--bind /w /w "
+	      "--perms 0555 --tmpfs /tmp/.kjail --perms 0444 --ro-bind-data 11 /tmp/.kjail/policy.json "
+	      "--ro-bind-fd 14 /tmp/.kjail/net.log "
+	      "--ro-bind /usr/bin/kjail /tmp/.kjail/kjail-entry --remount-ro /tmp/.kjail "
+	      "--setenv KJAIL_POLICY /tmp/.kjail/policy.json "
+	      "--perms 0555 --tmpfs /home/u/.ssh "
+	      "--perms 0444 --ro-bind-data 9 /home/u/.ssh/known_hosts "
+	      "--perms 0444 --ro-bind-data 10 /etc/ssh/ssh_config "
+	      "--remount-ro /home/u/.ssh "
+	      "--chdir /w -- /usr/bin/kjail --jail-entry=4,5,3 --proxy-fd=15 " RW "--rw=/w -- sh");
+}
+
 static void test_default(void **state)
 {
 	(void)state;
@@ -353,6 +393,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default),
 		cmocka_unit_test(test_local_listeners),
+		cmocka_unit_test(test_ssh_served),
 		cmocka_unit_test(test_no_network_masks_protected),
 		cmocka_unit_test(test_nested_userns_and_seccomp),
 		cmocka_unit_test(test_inside_kjail),

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "policy/defaults.h"
+#include "policy/egress.h"
 #include "planner/planner.h"
 #include "planner/protected.h"
 #include "path.h"
@@ -164,6 +165,129 @@ static void test_no_network_proxied(void **state)
 	assert_int_equal(f.pl.net, NET_SHARED);
 	assert_false(f.pl.proxied);
 	assert_true(env_has(&f.pl, "HTTPS_PROXY=http://corp:8080"));
+	fx_free(&f);
+}
+
+static void write_file(const char *rel, const char *text)
+{
+	_cleanup_free_ char *p = at(rel);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static const struct op *served(const struct plan *pl, const char *path)
+{
+	for (size_t i = 0; i < pl->nops; i++)
+		if (pl->ops[i].serves && strcmp(pl->ops[i].path, path) == 0)
+			return &pl->ops[i];
+	return NULL;
+}
+
+/* ~/.ssh masked whole but known_hosts, shown as a read-only copy after
+ * the mask; ssh_config generated with the ProxyCommand only with the
+ * proxy; a mask of known_hosts itself wins. */
+static void test_ssh_known_hosts_and_config(void **state)
+{
+	(void)state;
+	mk("home/.ssh", true);
+	write_file("home/.ssh/known_hosts", "git.test ssh-ed25519 AAAA\n");
+	write_file("home/.ssh/id_ed25519", "PRIVATE\n");
+	_cleanup_free_ char *kh = at("home/.ssh/known_hosts");
+	_cleanup_free_ char *key = at("home/.ssh/id_ed25519");
+	struct fixture f;
+	fx_init(&f, true);
+	assert_true(egress_add(&f.p.allow_host, "--allow-host", "git.test:22", "--allow-host", f.err,
+			       sizeof f.err));
+	assert_true(fx_build(&f, NULL));
+	const struct op *mask = find(&f.pl, OP_MASK_DIR, "home/.ssh");
+	const struct op *o = served(&f.pl, kh);
+	assert_non_null(mask);
+	assert_non_null(o);
+	assert_int_equal(o->kind, OP_MASK_FILE);
+	assert_string_equal(o->serves, "shown");
+	assert_true(o->inner);
+	assert_true(index_of(&f.pl, mask) < index_of(&f.pl, o));
+	assert_int_equal(o->len, strlen("git.test ssh-ed25519 AAAA\n"));
+	assert_memory_equal(o->data, "git.test ssh-ed25519 AAAA\n", o->len);
+	/* the key stays under the mask */
+	assert_ptr_equal(plan_verdict(&f.pl, key), mask);
+	struct stat st;
+	if (stat(KJ_SSH_CONFIG, &st) == 0 && S_ISREG(st.st_mode)) {
+		_cleanup_free_ char *real = path_resolve(KJ_SSH_CONFIG, "/");
+		const struct op *c = served(&f.pl, real);
+		assert_non_null(c);
+		assert_string_equal(c->serves, "generated");
+		assert_true(c->len > 0 && strstr(c->data, "\nProxyCommand " KJ_SSH_PROXY_COMMAND "\n"));
+	}
+	fx_free(&f);
+
+	/* the host's network: known_hosts still shown, no ProxyCommand */
+	fx_init(&f, true);
+	assert_true(fx_build(&f, NULL));
+	assert_non_null(served(&f.pl, kh));
+	_cleanup_free_ char *real = path_resolve(KJ_SSH_CONFIG, "/");
+	assert_null(real ? served(&f.pl, real) : NULL);
+	fx_free(&f);
+
+	/* --deny-read of known_hosts itself: masked */
+	fx_init(&f, true);
+	entry_add(&f.p.deny_read, kh, "--deny-read");
+	assert_true(fx_build(&f, NULL));
+	assert_null(served(&f.pl, kh));
+	fx_free(&f);
+	/* --deny-read of ~/.ssh itself: all of it */
+	fx_init(&f, true);
+	_cleanup_free_ char *dir = at("home/.ssh");
+	entry_add(&f.p.deny_read, dir, "--deny-read");
+	assert_true(fx_build(&f, NULL));
+	assert_null(served(&f.pl, kh));
+	fx_free(&f);
+	remove_tree("home/.ssh");
+}
+
+/* --net-log: kept only where the jail cannot write, and only with the
+ * proxy. */
+static void test_net_log(void **state)
+{
+	(void)state;
+	struct fixture f;
+	fx_init(&f, true);
+	assert_true(egress_add(&f.p.allow_host, "--allow-host", "git.test:22", "--allow-host", f.err,
+			       sizeof f.err));
+	_cleanup_free_ char *out = at("other/net.log");
+	str_set(&f.p.net_log, out);
+	str_set(&f.p.net_log_origin, "--net-log");
+	assert_true(fx_build(&f, NULL));
+	assert_string_equal(f.pl.net_log, out);
+	fx_free(&f);
+
+	fx_init(&f, true);
+	assert_true(egress_add(&f.p.allow_host, "--allow-host", "git.test:22", "--allow-host", f.err,
+			       sizeof f.err));
+	str_set(&f.p.net_log, "net.log"); /* relative: the workspace */
+	str_set(&f.p.net_log_origin, "--net-log");
+	assert_false(fx_build(&f, NULL));
+	assert_non_null(strstr(f.err, "--net-log net.log: "));
+	assert_non_null(strstr(f.err, " is writable in the jail (workspace "));
+	fx_free(&f);
+
+	fx_init(&f, true);
+	str_set(&f.p.net_log, out);
+	str_set(&f.p.net_log_origin, "config.ini:3");
+	assert_false(fx_build(&f, NULL));
+	assert_non_null(strstr(f.err, "config.ini:3: net-log "));
+	assert_non_null(strstr(f.err, "there is no log to keep"));
+	fx_free(&f);
+
+	fx_init(&f, true);
+	bool_set(&f.p.network, false, "--no-network");
+	_cleanup_free_ char *missing = at("nowhere/net.log");
+	str_set(&f.p.net_log, missing);
+	str_set(&f.p.net_log_origin, "--net-log");
+	assert_false(fx_build(&f, NULL));
+	assert_non_null(strstr(f.err, "No such file or directory"));
 	fx_free(&f);
 }
 
@@ -879,6 +1003,8 @@ int main(void)
 		cmocka_unit_test(test_global_git_config_in_workspace),
 		cmocka_unit_test(test_home_links_into_workspace),
 		cmocka_unit_test(test_no_network_proxied),
+		cmocka_unit_test(test_ssh_known_hosts_and_config),
+		cmocka_unit_test(test_net_log),
 	};
 	return unit_status(cmocka_run_group_tests(tests, setup, teardown));
 }

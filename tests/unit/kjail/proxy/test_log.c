@@ -116,11 +116,41 @@ static void test_counts_and_summary(void **state)
 
 	char sum[4096];
 	assert_int_equal(proxy_summary(fd, sum, sizeof sum), 7);
-	/* most first, ties in the order first seen */
+	/* most first, ties in the order first seen; a bad request is the
+	 * client's own failure, counted in the log alone */
 	assert_string_equal(sum, "refused 7 connections: a.test:80 (3), b.test:8080 (2), "
 				 "[::1]:443 (1), loop.test:80 (1); add --allow-host a.test "
 				 "--allow-host b.test:8080 --allow-host [::1] --allow-host "
 				 "127.0.0.1:80 to allow them");
+	close(fd);
+}
+
+/* Failures (a 502: refused by the server, unreachable) are counted by
+ * destination and reason, and summed up even when nothing was refused. */
+static void test_failures(void **state)
+{
+	(void)state;
+	int fd = memfile();
+	struct proxy_log *l = proxy_log_open(fd, 0);
+	struct proxy_record r = { .proto = "connect", .host = "git.test", .port = 22,
+				  .verdict = "failed", .reason = "connection refused" };
+	assert_int_equal(proxy_log_write(l, &r), 0);
+	assert_int_equal(proxy_log_write(l, &r), 0);
+	r = (struct proxy_record){ .proto = "socks5", .host = "2001:db8::1", .port = 22,
+				   .verdict = "failed", .reason = "No route to host" };
+	assert_int_equal(proxy_log_write(l, &r), 0);
+	assert_int_equal(proxy_log_finish(l), 0);
+	proxy_log_free(l);
+	json_t *o = last_json(fd);
+	assert_int_equal(json_integer_value(json_object_get(o, "failed")), 3);
+	assert_int_equal(json_array_size(json_object_get(o, "failed_top")), 2);
+	assert_int_equal(json_integer_value(json_object_get(o, "failed_other")), 0);
+	assert_int_equal(json_integer_value(json_object_get(o, "bad_requests")), 0);
+	json_decref(o);
+	char sum[512];
+	assert_int_equal(proxy_summary(fd, sum, sizeof sum), 3);
+	assert_string_equal(sum, "3 connections failed: git.test:22 (connection refused, 2), "
+				 "[2001:db8::1]:22 (No route to host, 1)");
 	close(fd);
 }
 
@@ -317,6 +347,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_and_summary),
+		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_one_and_none),
 		cmocka_unit_test(test_many_destinations),
 		cmocka_unit_test(test_cap),
