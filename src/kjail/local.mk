@@ -18,6 +18,7 @@ libkjail_a_SOURCES = \
 	src/kjail/policy/secret.c src/kjail/policy/secret.h src/kjail/run/secret.c src/kjail/run/secret.h \
 	src/kjail/planner/protected.c src/kjail/planner/protected.h src/kjail/planner/protect.c \
 	src/kjail/planner/protect-git.c src/kjail/planner/protect-home.c src/kjail/planner/protect-path.c \
+	src/kjail/planner/gitjail.c src/kjail/planner/gitjail.h \
 	src/kjail/git/reader.c src/kjail/git/reader.h src/kjail/git/link.c src/kjail/git/link.h \
 	src/kjail/git/command.c src/kjail/git/command.h \
 	src/kjail/cfgfilter/cfgfilter.c src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h \
