@@ -505,9 +505,10 @@ static char *run_git_jailed(void *ctx, const char *dir, char *const *env, char *
 {
 	const struct git_jail *g = ctx;
 	struct plan gp;
-	const char *ro[3] = { NULL, NULL, NULL };
-	/* a linked worktree's git directories lie elsewhere, maybe in the home */
-	for (size_t i = 0, n = 0; i < g->report->n && !n; i++)
+	/* the entry program and git (real paths) may lie in the home, which
+	 * that jail hides; a linked worktree's git directories lie elsewhere */
+	const char *ro[5] = { g->entry, argv[0], NULL, NULL, NULL };
+	for (size_t i = 0, n = 2; i < g->report->n && n == 2; i++)
 		if (strcmp(g->report->v[i].tree, dir) == 0) {
 			ro[n++] = g->report->v[i].gitdir;
 			if (strcmp(g->report->v[i].common, g->report->v[i].gitdir) != 0)
