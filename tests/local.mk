@@ -59,6 +59,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-worktree.test \
 	tests/integration/kjail-gitreport.test \
 	tests/integration/kjail-aftercare-git.test \
+	tests/integration/kjail-aftercare-cache.test \
 	tests/integration/kjail-git-env.test \
 	tests/integration/kjail-cred-table.test \
 	tests/integration/kjail-cfgfilter.test \

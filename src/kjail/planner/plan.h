@@ -179,6 +179,16 @@ struct plan {
 	struct entry_list cache_env; /* NAME=VALUE set for the tools, origin: the tool */
 	struct entry_list cache_overridden; /* NAME, origin: the caller's value, replaced */
 	char *history;               /* the shell's HISTFILE, or NULL */
+	/* The root of every workspace's cache (HOME/CACHE_WS_ROOT) when a
+	 * writable root holds it: masked and its ancestors pinned, and after
+	 * the run checked to be the directory it was (aftercare.h), else
+	 * moved aside; absent at the start, it is reserved (unguarded). */
+	struct {
+		char *path;          /* NULL: no writable root holds it */
+		bool present;        /* there at the start, with this identity: */
+		unsigned long long dev, ino;
+		unsigned mode, uid;
+	} cache_root;
 	/* What the start-up hints (build/hints.h) need of the host, in the
 	 * plan's pool (planner/hints.c): */
 	const char *agent_socket;    /* the socket $SSH_AUTH_SOCK names (real
