@@ -177,6 +177,13 @@ tests_unit_kjail_build_test_seccomp_SOURCES = tests/unit/kjail/build/test_seccom
 tests_unit_kjail_build_test_seccomp_CFLAGS = $(UNIT_CFLAGS) $(SECCOMP_CFLAGS)
 tests_unit_kjail_build_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
+# The jail of git after a run (issue 39, item 8).
+check_PROGRAMS += tests/unit/kjail/planner/test_gitjail
+TESTS += tests/unit/kjail/planner/test_gitjail
+tests_unit_kjail_planner_test_gitjail_SOURCES = tests/unit/kjail/planner/test_gitjail.c
+tests_unit_kjail_planner_test_gitjail_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_planner_test_gitjail_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+
 # The hints at start (issue 37): which commands are interactive shells,
 # what the planner notes, the lines themselves.
 check_PROGRAMS += tests/unit/kjail/planner/test_shell tests/unit/kjail/planner/test_hints \
