@@ -574,10 +574,17 @@ static void report_index_flags(const struct gitreport *r, const struct gitreport
 	struct gitjail_file before = { .path = "/tmp/.kjail-index-before",
 				       .data = t->index ? t->index : empty,
 				       .len = t->index ? t->index_len : 0 };
-	size_t old_len = 0, cur_len = 0;
-	_cleanup_free_ char *old = t->index ? git_out(r, t->tree, args, &before, &old_len)
-					    : xstrdup("");
+	size_t old_len = 0, cur_len = 0, nc = 0, no = 0;
 	_cleanup_free_ char *cur = git_out(r, t->tree, args, NULL, &cur_len);
+	_cleanup_free_ struct flagged *vc = cur ? flags_of(cur, cur_len, &nc) : NULL;
+	bool any = false;
+	for (size_t i = 0; i < nc && !any; i++)
+		any = vc[i].flags != 0;
+	if (cur && !any)
+		return; /* nothing marked now: the common case, one jail */
+	_cleanup_free_ char *old = !cur	     ? NULL
+				   : t->index ? git_out(r, t->tree, args, &before, &old_len)
+					      : xstrdup("");
 	if (!old || !cur) {
 		notice_warn(n, "git in %s: the index changed in the jail, and git, run by kjail in a "
 			       "jail of its own, could not read it for entries marked assume-unchanged "
@@ -585,9 +592,7 @@ static void report_index_flags(const struct gitreport *r, const struct gitreport
 			       "git -C %s ls-files -v | grep -v '^H'", t->tree, q);
 		return;
 	}
-	size_t no = 0, nc = 0;
 	_cleanup_free_ struct flagged *vo = flags_of(old, old_len, &no);
-	_cleanup_free_ struct flagged *vc = flags_of(cur, cur_len, &nc);
 	size_t told = 0, more = 0;
 	for (size_t i = 0, j = 0; i < nc; i++) {
 		while (j < no && strcmp(vo[j].name, vc[i].name) < 0)
