@@ -445,6 +445,34 @@ static char *read_until(int fd, size_t cap, long long deadline, size_t *len)
 	return NULL;
 }
 
+/* Waits for bwrap until the deadline (CLOCK_MONOTONIC, ms; 0: not at
+ * all), then kills it (its death kills the jail: --die-with-parent) and
+ * reaps it; false when it was killed. A command that closed its output
+ * and went on is not waited for past the deadline. */
+static bool wait_until(pid_t pid, long long deadline, int *st)
+{
+	long sleep_ns = 1000000;
+	for (;;) {
+		pid_t r = waitpid(pid, st, WNOHANG);
+		if (r == pid)
+			return true;
+		if (r < 0 && errno != EINTR)
+			break;
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec * 1000LL + now.tv_nsec / 1000000 >= deadline)
+			break;
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = sleep_ns };
+		nanosleep(&ts, NULL);
+		if (sleep_ns < 50000000)
+			sleep_ns *= 2;
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, st, 0) < 0 && errno == EINTR)
+		;
+	return false;
+}
+
 char *jail_capture(const struct plan *pl, const char *bwrap, const char *entry,
 		   char *const *cmd, size_t cap, int timeout_ms, size_t *len)
 {
@@ -472,14 +500,14 @@ char *jail_capture(const struct plan *pl, const char *bwrap, const char *entry,
 	close_fd(&out[1]);
 	close_fd(&j.status_p[1]);
 	close_fd(&j.err_p[1]);
-	char *text = read_until(out[0], cap,
-				t0.tv_sec * 1000LL + t0.tv_nsec / 1000000 + timeout_ms, len);
+	long long deadline = t0.tv_sec * 1000LL + t0.tv_nsec / 1000000 + timeout_ms;
+	char *text = read_until(out[0], cap, deadline, len);
 	close_fd(&out[0]);
-	if (!text)
-		kill(pid, SIGKILL); /* bwrap's death kills the jail (--die-with-parent) */
 	int st = 0;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	if (!wait_until(pid, text ? deadline : 0, &st)) {
+		free(text);
+		text = NULL;
+	}
 	reap_jail();
 	char ready = 0;
 	bool started = read(j.status_p[0], &ready, 1) == 1 && ready == 'R';
