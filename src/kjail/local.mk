@@ -21,6 +21,7 @@ libkjail_a_SOURCES = \
 	src/kjail/planner/gitjail.c src/kjail/planner/gitjail.h \
 	src/kjail/git/reader.c src/kjail/git/reader.h src/kjail/git/link.c src/kjail/git/link.h \
 	src/kjail/git/command.c src/kjail/git/command.h \
+	src/kjail/git/small-files.c src/kjail/git/small-files.h \
 	src/kjail/cfgfilter/cfgfilter.c src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h \
 	src/kjail/cfgfilter/git.h src/kjail/cfgfilter/ini.h src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h \
 	src/kjail/cfgfilter/common.c \
@@ -177,9 +178,13 @@ tests_unit_kjail_build_test_seccomp_SOURCES = tests/unit/kjail/build/test_seccom
 tests_unit_kjail_build_test_seccomp_CFLAGS = $(UNIT_CFLAGS) $(SECCOMP_CFLAGS)
 tests_unit_kjail_build_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
-# The jail of git after a run (issue 39, item 8).
-check_PROGRAMS += tests/unit/kjail/planner/test_gitjail
-TESTS += tests/unit/kjail/planner/test_gitjail
+# The jail of git after a run, and git's small files read outside one
+# (issue 39, item 8).
+check_PROGRAMS += tests/unit/kjail/planner/test_gitjail tests/unit/kjail/git/test_small_files
+TESTS += tests/unit/kjail/planner/test_gitjail tests/unit/kjail/git/test_small_files
+tests_unit_kjail_git_test_small_files_SOURCES = tests/unit/kjail/git/test_small_files.c
+tests_unit_kjail_git_test_small_files_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_git_test_small_files_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_planner_test_gitjail_SOURCES = tests/unit/kjail/planner/test_gitjail.c
 tests_unit_kjail_planner_test_gitjail_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_planner_test_gitjail_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
