@@ -58,6 +58,8 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-submodules.test \
 	tests/integration/kjail-worktree.test \
 	tests/integration/kjail-gitreport.test \
+	tests/integration/kjail-aftercare-git.test \
+	tests/integration/kjail-aftercare-cache.test \
 	tests/integration/kjail-git-env.test \
 	tests/integration/kjail-cred-table.test \
 	tests/integration/kjail-cfgfilter.test \

@@ -20,8 +20,10 @@ libkjail_a_SOURCES = \
 	src/kjail/policy/secret.c src/kjail/policy/secret.h src/kjail/run/secret.c src/kjail/run/secret.h \
 	src/kjail/planner/protected.c src/kjail/planner/protected.h src/kjail/planner/protect.c \
 	src/kjail/planner/protect-git.c src/kjail/planner/protect-home.c src/kjail/planner/protect-path.c \
+	src/kjail/planner/gitjail.c src/kjail/planner/gitjail.h \
 	src/kjail/git/reader.c src/kjail/git/reader.h src/kjail/git/link.c src/kjail/git/link.h \
 	src/kjail/git/command.c src/kjail/git/command.h \
+	src/kjail/git/small-files.c src/kjail/git/small-files.h \
 	src/kjail/cfgfilter/cfgfilter.c src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h \
 	src/kjail/cfgfilter/git.h src/kjail/cfgfilter/ini.h src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h \
 	src/kjail/cfgfilter/common.c \
@@ -180,6 +182,17 @@ tests_unit_kjail_planner_test_planner_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_build_test_seccomp_SOURCES = tests/unit/kjail/build/test_seccomp.c
 tests_unit_kjail_build_test_seccomp_CFLAGS = $(UNIT_CFLAGS) $(SECCOMP_CFLAGS)
 tests_unit_kjail_build_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+
+# The jail of git after a run, and git's small files read outside one
+# (issue 39, item 8).
+check_PROGRAMS += tests/unit/kjail/planner/test_gitjail tests/unit/kjail/git/test_small_files
+TESTS += tests/unit/kjail/planner/test_gitjail tests/unit/kjail/git/test_small_files
+tests_unit_kjail_git_test_small_files_SOURCES = tests/unit/kjail/git/test_small_files.c
+tests_unit_kjail_git_test_small_files_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_git_test_small_files_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_planner_test_gitjail_SOURCES = tests/unit/kjail/planner/test_gitjail.c
+tests_unit_kjail_planner_test_gitjail_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_planner_test_gitjail_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 
 # The hints at start (issue 37): which commands are interactive shells,
 # what the planner notes, the lines themselves.

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "git/report.h"
 #include "git/link.h"
+#include "git/small-files.h"
 #include "path.h"
 #include "strv.h"
 #include "util.h"
@@ -11,15 +12,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 /* The operation states git keeps in a git directory, and how to finish
  * each outside. */
@@ -36,71 +34,11 @@ static const struct {
 	{ "BISECT_LOG", "a bisect was started", "bisect reset (when done)" },
 };
 
-static char *first_line(const char *path)
-{
-	size_t len = 0;
-	char *t = read_file_capped(path, 4096, &len);
-	if (t)
-		t[strcspn(t, "\r\n")] = '\0';
-	return t;
-}
-
-static bool exists_in(const char *dir, const char *name)
-{
-	_cleanup_free_ char *p = path_join(dir, name);
-	struct stat st;
-	return lstat(p, &st) == 0;
-}
-
-/* The line of packed-refs (in common) for ref, its object name; or NULL. */
-static char *packed_ref(const char *common, const char *ref)
-{
-	_cleanup_free_ char *p = path_join(common, "packed-refs");
-	size_t len = 0;
-	_cleanup_free_ char *text = read_file_capped(p, 64u << 20, &len);
-	for (char *line = text, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		char *sp = strchr(line, ' ');
-		if (line[0] != '#' && line[0] != '^' && sp && strcmp(sp + 1, ref) == 0)
-			return xstrndup(line, (size_t)(sp - line));
-		if (!next)
-			break;
-	}
-	return NULL;
-}
-
-static char *ref_oid(const char *gitdir, const char *common, const char *ref)
-{
-	const char *dirs[] = { gitdir, common };
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		_cleanup_free_ char *p = path_join(dirs[i], ref);
-		char *line = first_line(p);
-		if (line && !str_has_prefix(line, "ref: "))
-			return line;
-		free(line);
-	}
-	return packed_ref(common, ref);
-}
-
-/* The commit HEAD names (one symbolic level, as git keeps it), or NULL. */
-static char *head_oid(const char *gitdir, const char *common)
-{
-	_cleanup_free_ char *p = path_join(gitdir, "HEAD");
-	_cleanup_free_ char *line = first_line(p);
-	if (!line)
-		return NULL;
-	if (str_has_prefix(line, "ref: "))
-		return ref_oid(gitdir, common, line + strlen("ref: "));
-	return xstrdup(line);
-}
-
-static unsigned states_of(const char *gitdir)
+static unsigned states_of(int gitdir)
 {
 	unsigned s = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(states); i++)
-		if (exists_in(gitdir, states[i].name))
+		if (exists_at(gitdir, states[i].name))
 			s |= 1u << i;
 	return s;
 }
@@ -134,6 +72,13 @@ static char *trusted_git(const struct plan *pl)
 	return NULL;
 }
 
+/* dir opened to be read with *at later (O_PATH: the jail may take its
+ * modes), or -1 */
+static int open_dir(const char *dir)
+{
+	return open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
 void gitreport_before(const struct plan *pl, struct gitreport *r)
 {
 	memset(r, 0, sizeof *r);
@@ -155,10 +100,17 @@ void gitreport_before(const struct plan *pl, struct gitreport *r)
 			continue;
 		}
 		r->v = xreallocarray(r->v, r->n + 1, sizeof *r->v);
-		r->v[r->n++] = (struct gitreport_tree){
-			.tree = xstrdup(tree), .gitdir = l.gitdir, .common = l.common,
-			.head = head_oid(l.gitdir, l.common), .states = states_of(l.gitdir),
-		};
+		struct gitreport_tree *t = &r->v[r->n++];
+		*t = (struct gitreport_tree){ .tree = xstrdup(tree), .gitdir = l.gitdir,
+					      .common = l.common };
+		t->gitdir_fd = open_dir(t->gitdir);
+		t->common_fd = open_dir(t->common);
+		t->head = head_oid(t->gitdir_fd, t->common_fd);
+		t->states = states_of(t->gitdir_fd);
+		/* the bytes, to compare after; git reads them only in its jail */
+		t->index = read_small_at(t->gitdir_fd, "index", GITREPORT_INDEX_MAX, &t->index_len);
+		t->index_big = !t->index && exists_at(t->gitdir_fd, "index");
+		t->exclude = read_small_at(t->common_fd, "info/exclude", 1u << 20, &t->exclude_len);
 	}
 	if (r->n)
 		r->git = trusted_git(pl);
@@ -167,27 +119,42 @@ void gitreport_before(const struct plan *pl, struct gitreport *r)
 void gitreport_free(struct gitreport *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
-		free(r->v[i].tree);
-		free(r->v[i].gitdir);
-		free(r->v[i].common);
-		free(r->v[i].head);
+		struct gitreport_tree *t = &r->v[i];
+		free(t->tree);
+		free(t->gitdir);
+		free(t->common);
+		free(t->head);
+		free(t->index);
+		free(t->exclude);
+		if (t->gitdir_fd >= 0)
+			close(t->gitdir_fd);
+		if (t->common_fd >= 0)
+			close(t->common_fd);
 	}
 	free(r->v);
 	free(r->git);
 	memset(r, 0, sizeof *r);
 }
 
-/* git ARGS... in tree, outside the jail after it, locked down so that
- * nothing the jail could have planted runs: no system or user config, no
- * hooks or fsmonitor, no pager, prompt or optional locks; standard input
- * and error /dev/null. Its standard output (up to 16 MiB), or NULL when it
- * failed. */
-static char *git_out(const char *git, const char *tree, const char *const *args, size_t *len)
+/* git ARGS... in tree, in its own jail (the caller's runner), locked down
+ * so that nothing the jail could have planted runs: no system or user
+ * config, no hooks or fsmonitor, no pager, prompt, optional locks, lazy
+ * fetch or protocol; standard input and error /dev/null. index: the index
+ * file git reads instead of its own (file, handed to its jail), or NULL.
+ * Its standard output (up to 16 MiB), or NULL when it failed or could not
+ * run. */
+static char *git_out(const struct gitreport *r, const char *tree, const char *const *args,
+		     const struct gitjail_file *index, size_t *len)
 {
+	*len = 0;
+	if (!r->git || !r->run)
+		return NULL;
 	struct strv argv = STRV_INIT;
-	strv_push(&argv, "git");
+	strv_push(&argv, r->git);
 	const char *const lock[] = { "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
 				     "-c", "core.untrackedCache=false", "-c", "safe.directory=*",
+				     "-c", "protocol.allow=never", "-c", "core.sshCommand=false",
+				     "-c", "core.askPass=false", "-c", "credential.helper=",
 				     "--no-pager", "--no-replace-objects", "-C", tree };
 	for (size_t i = 0; i < ARRAY_SIZE(lock); i++)
 		strv_push(&argv, lock[i]);
@@ -198,45 +165,22 @@ static char *git_out(const char *git, const char *tree, const char *const *args,
 	strv_take(&env, xconcat("PATH=", path ? path : "/usr/bin:/bin", (char *)NULL));
 	const char *const fixed[] = { "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
 				      "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat",
-				      "GIT_ATTR_NOSYSTEM=1", "HOME=/nonexistent", "LC_ALL=C" };
+				      "GIT_ATTR_NOSYSTEM=1", "GIT_NO_LAZY_FETCH=1",
+				      "GIT_PROTOCOL_FROM_USER=0", "GIT_ALLOW_PROTOCOL=none",
+				      "HOME=/nonexistent", "LC_ALL=C" };
 	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
 		strv_push(&env, fixed[i]);
-	int out[2];
-	char *text = NULL;
-	if (pipe2(out, O_CLOEXEC) != 0)
-		goto done;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	pid_t pid;
-	int rc = posix_spawn(&pid, git, &fa, NULL, argv.v, env.v);
-	posix_spawn_file_actions_destroy(&fa);
-	close(out[1]);
-	if (rc == 0) {
-		text = read_stream_capped(out[0], 16u << 20, len);
-		/* what is not read (over the cap) must not hold git in write() */
-		close(out[0]);
-		out[0] = -1;
-		int st;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-			free(text);
-			text = NULL;
-		}
-	}
-	if (out[0] >= 0)
-		close(out[0]);
-done:
+	if (index)
+		strv_take(&env, xconcat("GIT_INDEX_FILE=", index->path, (char *)NULL));
+	char *text = r->run(r->run_ctx, tree, env.v, argv.v, index, 16u << 20, len);
 	strv_free(&argv);
 	strv_free(&env);
 	return text;
 }
 
-/* "PATH\tOID" for each file of commit under paths (ls-tree -r), in out */
-static void tree_files(const char *git, const char *tree, const char *commit,
+/* "PATH\tOID" for each file of commit under paths (ls-tree -r), in out;
+ * false when git could not say */
+static bool tree_files(const struct gitreport *r, const char *tree, const char *commit,
 		       const struct strv *paths, struct strv *out)
 {
 	struct strv args = STRV_INIT;
@@ -248,8 +192,10 @@ static void tree_files(const char *git, const char *tree, const char *commit,
 	for (size_t i = 0; i < paths->n; i++)
 		strv_push(&args, paths->v[i]);
 	size_t len = 0;
-	_cleanup_free_ char *text = git_out(git, tree, (const char *const *)args.v, &len);
+	_cleanup_free_ char *text = git_out(r, tree, (const char *const *)args.v, NULL, &len);
 	strv_free(&args);
+	if (!text)
+		return false;
 	for (size_t off = 0; text && off < len;) {
 		char *rec = text + off;
 		off += strlen(rec) + 1;
@@ -260,11 +206,12 @@ static void tree_files(const char *git, const char *tree, const char *commit,
 		*tab = '\0';
 		strv_take(out, xconcat(tab + 1, "\t", sp + 1, (char *)NULL));
 	}
+	return true;
 }
 
 /* The object name of the work tree's file, as git would store it without
  * filters; NULL when it is not a regular file. */
-static char *work_oid(const char *git, const char *tree, const char *rel)
+static char *work_oid(const struct gitreport *r, const char *tree, const char *rel)
 {
 	_cleanup_free_ char *p = path_join(tree, rel);
 	struct stat st;
@@ -272,7 +219,7 @@ static char *work_oid(const char *git, const char *tree, const char *rel)
 		return NULL;
 	const char *const args[] = { "hash-object", "--no-filters", "--", rel, NULL };
 	size_t len = 0;
-	char *o = git_out(git, tree, args, &len);
+	char *o = git_out(r, tree, args, NULL, &len);
 	if (o)
 		o[strcspn(o, "\n")] = '\0';
 	return o;
@@ -287,8 +234,38 @@ static const char *oid_of(const struct strv *files, const char *rel)
 	return NULL;
 }
 
+static void strv_clear_all(struct strv *a, struct strv *b, struct strv *c)
+{
+	strv_free(a);
+	strv_free(b);
+	strv_free(c);
+}
+
+/* A name the jail chose (from git's output or a file), for a line on the
+ * terminal: shell-quoted, with each control byte and backslash written
+ * \xNN, so no name moves the terminal or splits the line. Fresh. */
+static char *shown_word(const char *name)
+{
+	bool plain = true;
+	for (const unsigned char *c = (const unsigned char *)name; *c && plain; c++)
+		plain = *c >= 0x20 && *c != 0x7f && *c != '\\';
+	if (plain)
+		return shell_quote(name);
+	size_t n = strlen(name);
+	char *out = xmalloc(4 * n + 1), *o = out;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f || *c == '\\')
+			o += sprintf(o, "\\x%02x", *c);
+		else
+			*o++ = (char)*c;
+	}
+	*o = '\0';
+	return out;
+}
+
 /* Protected files (read-only in the jail) not as the new HEAD has them. */
-static void report_files(const struct plan *pl, const char *git, const struct gitreport_tree *t,
+static void report_files(const struct plan *pl, const struct gitreport *r,
+			 const struct gitreport_tree *t,
 			 const char *now,
 			 struct notice *n)
 {
@@ -299,11 +276,16 @@ static void report_files(const struct plan *pl, const char *git, const struct gi
 		    !str_has_prefix(rel, ".git/"))
 			strv_push(&paths, rel);
 	}
-	if (paths.n) {
-		tree_files(git, t->tree, t->head, &paths, &old);
-		tree_files(git, t->tree, now, &paths, &cur);
-	}
 	_cleanup_free_ char *q = shell_quote(t->tree);
+	if (paths.n && (!tree_files(r, t->tree, t->head, &paths, &old) ||
+			!tree_files(r, t->tree, now, &paths, &cur))) {
+		notice_warn(n, "git in %s: HEAD moved in the jail, and git, run by kjail in a jail "
+			       "of its own, could not compare the protected files with HEAD (objects "
+			       "missing, or that jail did not start); check them: git -C %s status",
+			    t->tree, q);
+		strv_clear_all(&paths, &old, &cur);
+		return;
+	}
 	struct strv *sets[] = { &cur, &old };
 	struct strv seen = STRV_INIT;
 	for (size_t s = 0; s < ARRAY_SIZE(sets); s++) {
@@ -313,25 +295,23 @@ static void report_files(const struct plan *pl, const char *git, const struct gi
 				continue;
 			strv_push(&seen, rel);
 			const char *want = oid_of(&cur, rel);
-			_cleanup_free_ char *have = work_oid(git, t->tree, rel);
+			_cleanup_free_ char *have = work_oid(r, t->tree, rel);
 			if ((!want && !have) || (want && have && strcmp(want, have) == 0))
 				continue;
-			_cleanup_free_ char *qr = shell_quote(rel);
+			_cleanup_free_ char *qr = shown_word(rel);
 			if (want)
 				notice_warn(n, "git in %s: %s is not as HEAD has it: HEAD moved in the jail, "
 					       "where it is protected (read-only); finish outside: git -C %s "
-					       "checkout HEAD -- %s", t->tree, rel, q, qr);
+					       "checkout HEAD -- %s", t->tree, qr, q, qr);
 			else
 				notice_warn(n, "git in %s: %s was left behind: HEAD moved in the jail to a "
 					       "commit without it, and it is protected (read-only) there; "
 					       "finish outside: git -C %s rm -q --cached --ignore-unmatch -- %s; "
-					       "rm -f -- %s", t->tree, rel, q, qr, qr);
+					       "rm -f -- %s", t->tree, qr, q, qr, qr);
 		}
 	}
 	strv_free(&seen);
-	strv_free(&paths);
-	strv_free(&old);
-	strv_free(&cur);
+	strv_clear_all(&paths, &old, &cur);
 }
 
 /* "[branch "NAME"]" in the config text */
@@ -343,21 +323,41 @@ static bool has_branch_section(const char *config, const char *name)
 
 /* The branches under rel (logs/refs/heads/...) whose reflog starts in the
  * run with "branch: Created from X", X a remote-tracking branch, and that
- * have no section in the config: git could not write their upstream. */
+ * have no section in the config: git could not write their upstream. The
+ * directories are walked with *at and O_NOFOLLOW from the common git
+ * directory opened before the run. */
 static void report_branches_in(const struct gitreport_tree *t, time_t start, const char *rel,
 			       const char *config, struct notice *n, int depth)
 {
-	_cleanup_free_ char *dir = path_join(t->common, rel);
-	DIR *d = depth < 16 ? opendir(dir) : NULL;
-	if (!d)
+	int fd = -1;
+	if (depth < 16) {
+		fd = t->common_fd;
+		for (const char *c = rel; fd >= 0;) {
+			size_t len = strcspn(c, "/");
+			_cleanup_free_ char *comp = xstrndup(c, len);
+			int next = plain_component(c, len)
+					   ? openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+					   : -1;
+			if (fd != t->common_fd)
+				close(fd);
+			fd = next;
+			if (c[len] == '\0')
+				break;
+			c += len + 1;
+		}
+	}
+	DIR *d = fd >= 0 && fd != t->common_fd ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0 && fd != t->common_fd)
+			close(fd);
 		return;
+	}
 	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
 		if (e->d_name[0] == '.')
 			continue;
 		_cleanup_free_ char *sub = xconcat(rel, "/", e->d_name, (char *)NULL);
-		_cleanup_free_ char *p = path_join(t->common, sub);
 		struct stat st;
-		if (lstat(p, &st) != 0)
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			report_branches_in(t, start, sub, config, n, depth + 1);
@@ -365,7 +365,7 @@ static void report_branches_in(const struct gitreport_tree *t, time_t start, con
 		}
 		if (st.st_mtime < start)
 			continue; /* not written in the run: made before it */
-		_cleanup_free_ char *line = first_line(p);
+		_cleanup_free_ char *line = first_line_at(dirfd(d), e->d_name);
 		char *tab = line ? strchr(line, '\t') : NULL;
 		static const char from[] = "branch: Created from ";
 		if (!tab || !str_has_prefix(tab + 1, from))
@@ -382,45 +382,190 @@ static void report_branches_in(const struct gitreport_tree *t, time_t start, con
 		_cleanup_free_ char *remote = str_has_prefix(src, "refs/remotes/")
 						      ? xstrdup(src)
 						      : xconcat("refs/remotes/", src, (char *)NULL);
-		_cleanup_free_ char *oid = ref_oid(t->common, t->common, remote);
+		_cleanup_free_ char *oid = ref_oid(t->common_fd, t->common_fd, remote);
 		const char *branch = sub + strlen("logs/refs/heads/");
 		if (!oid || has_branch_section(config, branch))
 			continue;
 		_cleanup_free_ char *q = shell_quote(t->tree);
-		_cleanup_free_ char *qs = shell_quote(src);
-		_cleanup_free_ char *qb = shell_quote(branch);
+		_cleanup_free_ char *qs = shown_word(src);
+		_cleanup_free_ char *qb = shown_word(branch);
 		notice_warn(n, "git in %s: branch %s was made in the jail from %s, but its upstream "
 			       "could not be set there (.git/config is read-only in the jail); finish "
 			       "outside: git -C %s branch --set-upstream-to=%s %s",
-			    t->tree, branch, src, q, qs, qb);
+			    t->tree, qb, qs, q, qs, qb);
 	}
 	closedir(d);
+}
+
+/* One entry of git ls-files -v -z: its flags and its name. */
+enum { FLAG_ASSUME = 1, FLAG_SKIP = 2 };
+struct flagged {
+	const char *name;
+	unsigned flags;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct flagged *)a)->name, ((const struct flagged *)b)->name);
+}
+
+/* The entries of ls-files -v -z output (text, len: git's in its jail),
+ * sorted by name; their names point into text. */
+static struct flagged *flags_of(char *text, size_t len, size_t *n)
+{
+	*n = 0;
+	struct flagged *v = NULL;
+	size_t cap = 0;
+	for (size_t off = 0; off < len;) {
+		char *rec = text + off;
+		off += strlen(rec) + 1;
+		if (strlen(rec) < 3 || rec[1] != ' ')
+			continue;
+		unsigned f = 0;
+		if (rec[0] >= 'a' && rec[0] <= 'z')
+			f |= FLAG_ASSUME;
+		if (rec[0] == 'S' || rec[0] == 's')
+			f |= FLAG_SKIP;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		v[(*n)++] = (struct flagged){ .name = rec + 2, .flags = f };
+	}
+	if (*n)
+		qsort(v, *n, sizeof *v, by_name);
+	return v;
+}
+
+/* Index entries the jail marked assume-unchanged or skip-worktree: the
+ * index before the run (its bytes, handed to git's jail as a file) and
+ * now, each listed by git ls-files -v in a jail of its own. */
+static void report_index_flags(const struct gitreport *r, const struct gitreport_tree *t,
+			       struct notice *n)
+{
+	size_t now_len = 0;
+	_cleanup_free_ char *now = read_small_at(t->gitdir_fd, "index", GITREPORT_INDEX_MAX, &now_len);
+	if (!t->index && !t->index_big && !now)
+		return; /* no index before nor after */
+	if (t->index && now && now_len == t->index_len && memcmp(now, t->index, now_len) == 0)
+		return; /* untouched */
+	_cleanup_free_ char *q = shell_quote(t->tree);
+	if (t->index_big || (!now && exists_at(t->gitdir_fd, "index"))) {
+		notice_warn(n, "git in %s: the index changed in the jail and is too large (over %u "
+			       "MiB) for kjail to check for entries marked assume-unchanged or "
+			       "skip-worktree; check outside: git -C %s ls-files -v | grep -v '^H'",
+			    t->tree, GITREPORT_INDEX_MAX >> 20, q);
+		return;
+	}
+	const char *const args[] = { "ls-files", "-v", "-z", NULL };
+	static const char empty[] = "";
+	struct gitjail_file before = { .path = "/tmp/.kjail-index-before",
+				       .data = t->index ? t->index : empty,
+				       .len = t->index ? t->index_len : 0 };
+	size_t old_len = 0, cur_len = 0, nc = 0, no = 0;
+	_cleanup_free_ char *cur = git_out(r, t->tree, args, NULL, &cur_len);
+	_cleanup_free_ struct flagged *vc = cur ? flags_of(cur, cur_len, &nc) : NULL;
+	bool any = false;
+	for (size_t i = 0; i < nc && !any; i++)
+		any = vc[i].flags != 0;
+	if (cur && !any)
+		return; /* nothing marked now: the common case, one jail */
+	_cleanup_free_ char *old = !cur	     ? NULL
+				   : t->index ? git_out(r, t->tree, args, &before, &old_len)
+					      : xstrdup("");
+	if (!old || !cur) {
+		notice_warn(n, "git in %s: the index changed in the jail, and git, run by kjail in a "
+			       "jail of its own, could not read it for entries marked assume-unchanged "
+			       "or skip-worktree (which hide changes from git status); check outside: "
+			       "git -C %s ls-files -v | grep -v '^H'", t->tree, q);
+		return;
+	}
+	_cleanup_free_ struct flagged *vo = flags_of(old, old_len, &no);
+	size_t told = 0, more = 0;
+	for (size_t i = 0, j = 0; i < nc; i++) {
+		while (j < no && strcmp(vo[j].name, vc[i].name) < 0)
+			j++;
+		unsigned had = j < no && strcmp(vo[j].name, vc[i].name) == 0 ? vo[j].flags : 0;
+		unsigned added = vc[i].flags & ~had;
+		for (unsigned f = FLAG_ASSUME; f <= FLAG_SKIP; f <<= 1) {
+			if (!(added & f))
+				continue;
+			if (told == 20) {
+				more++;
+				continue;
+			}
+			told++;
+			const char *what = f == FLAG_ASSUME ? "assume-unchanged" : "skip-worktree";
+			_cleanup_free_ char *qf = shown_word(vc[i].name);
+			notice_warn(n, "git in %s: the jail marked %s %s in the index, so git status "
+				       "and git diff do not show its changes; review them, then undo "
+				       "outside: git -C %s update-index --no-%s -- %s",
+				    t->tree, qf, what, q, what, qf);
+		}
+	}
+	if (more)
+		notice_warn(n, "git in %s: and %zu more index entries the jail marked so; list "
+			       "them: git -C %s ls-files -v | grep -v '^H'", t->tree, more, q);
+}
+
+/* Lines the jail added to info/exclude (compared as lines of bytes): the
+ * files they name no longer show in git status. */
+static void report_exclude(const struct gitreport_tree *t, struct notice *n)
+{
+	size_t len = 0;
+	_cleanup_free_ char *now = read_small_at(t->common_fd, "info/exclude", 1u << 20, &len);
+	if (!now || (t->exclude && len == t->exclude_len && memcmp(now, t->exclude, len) == 0))
+		return;
+	_cleanup_free_ char *ex = path_join(t->common, "info/exclude");
+	size_t told = 0;
+	for (char *line = now, *next; line && *line && told < 20; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		bool had = false;
+		size_t l = strlen(line);
+		for (const char *o = t->exclude; o && !had && o < t->exclude + t->exclude_len;) {
+			const char *e = memchr(o, '\n', (size_t)(t->exclude + t->exclude_len - o));
+			size_t ol = e ? (size_t)(e - o) : (size_t)(t->exclude + t->exclude_len - o);
+			had = ol == l && memcmp(o, line, l) == 0;
+			o = e ? e + 1 : t->exclude + t->exclude_len;
+		}
+		if (had || line[0] == '\0' || line[0] == '#')
+			continue;
+		told++;
+		_cleanup_free_ char *ql = shown_word(line);
+		notice_warn(n, "git in %s: the jail added %s to %s, so git status does not show the "
+			       "files it names; review them, then remove the line", t->tree, ql, ex);
+		if (!next)
+			break;
+	}
 }
 
 void gitreport_after(const struct plan *pl, const struct gitreport *r, struct notice *n)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		const struct gitreport_tree *t = &r->v[i];
-		_cleanup_free_ char *now = head_oid(t->gitdir, t->common);
+		_cleanup_free_ char *now = head_oid(t->gitdir_fd, t->common_fd);
 		if (t->head && now && strcmp(t->head, now) != 0) {
 			if (r->git)
-				report_files(pl, r->git, t, now, n);
+				report_files(pl, r, t, now, n);
 			else
 				notice_warn(n, "git in %s: HEAD moved in the jail, and kjail found no "
 					       "git on PATH outside the writable paths to compare the "
 					       "protected files with; check them: git -C %s status",
 					    t->tree, t->tree);
 		}
-		unsigned s = states_of(t->gitdir) & ~t->states;
+		unsigned s = states_of(t->gitdir_fd) & ~t->states;
 		_cleanup_free_ char *q = shell_quote(t->tree);
 		for (size_t k = 0; k < ARRAY_SIZE(states); k++)
 			if (s & (1u << k))
 				notice_warn(n, "git in %s: %s in the jail; finish outside: git -C %s %s",
 					    t->tree, states[k].what, q, states[k].finish);
-		_cleanup_free_ char *cfg = path_join(t->common, "config");
 		size_t len = 0;
-		_cleanup_free_ char *config = read_file_capped(cfg, 1024 * 1024, &len);
+		_cleanup_free_ char *config = read_small_at(t->common_fd, "config", 1u << 20, &len);
 		report_branches_in(t, r->start, "logs/refs/heads", config, n, 0);
+		report_index_flags(r, t, n);
+		report_exclude(t, n);
 	}
 }
 #endif

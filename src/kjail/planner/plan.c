@@ -69,6 +69,7 @@ void plan_free(struct plan *pl)
 	entry_list_free(&pl->cache_env);
 	entry_list_free(&pl->cache_overridden);
 	free(pl->history);
+	free(pl->cache_root.path);
 	strv_free(&pl->env);
 	strv_free(&pl->host_devices);
 	dev_binds_free(pl->devices, pl->ndevices);

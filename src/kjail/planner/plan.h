@@ -196,6 +196,16 @@ struct plan {
 				      * after the run (planner/netlog.h), its
 				      * directory real; NULL: nowhere */
 	const char *net_log_origin;  /* the plan's pool */
+	/* The root of every workspace's cache (HOME/CACHE_WS_ROOT) when a
+	 * writable root holds it: masked and its ancestors pinned, and after
+	 * the run checked to be the directory it was (aftercare.h), else
+	 * moved aside; absent at the start, it is reserved (unguarded). */
+	struct {
+		char *path;          /* NULL: no writable root holds it */
+		bool present;        /* there at the start, with this identity: */
+		unsigned long long dev, ino;
+		unsigned mode, uid;
+	} cache_root;
 	/* What the start-up hints (build/hints.h) need of the host, in the
 	 * plan's pool (planner/hints.c): */
 	const char *agent_socket;    /* the socket $SSH_AUTH_SOCK names (real

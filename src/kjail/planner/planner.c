@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* path resolved, the links on the way noted for check_planted */
 static char *resolve_noting(struct builder *b, const char *path, const char *origin)
@@ -273,22 +274,71 @@ static bool add_cache_bind(struct builder *b, const char *home, const char *rel,
 	return true;
 }
 
-/* The other workspaces' directories: the host is readable in the jail,
- * and another project's cache may hold its private packages. One mask on
- * their parent hides them all, those made after the start too, and this
- * workspace's is bound inside it (b->inner): one mount however many
- * workspaces the account has run. */
-static void mask_other_caches(struct builder *b, const char *home)
+/* The other workspaces' directories, whatever the cache mode: the host is
+ * readable in the jail, and another project's cache may hold its private
+ * packages; with a writable home (-w ~, -w ~/.cache) the jail could also
+ * plant in them what the next jail there trusts. One mask on their parent
+ * hides them all, those made after the start too, and this workspace's is
+ * bound inside it (b->inner): one mount however many workspaces the
+ * account has run. In a writable root, the directories between the root
+ * and the mask are pinned (mount points: the jail cannot move ~/.cache
+ * away and make another), the root's identity is kept for the check after
+ * the run (aftercare.h), and a root absent at the start is reserved: one
+ * the jail makes is moved aside after it. */
+static void guard_other_caches(struct builder *b, const char *home)
 {
+	struct plan *pl = b->pl;
 	_cleanup_free_ char *ws = xconcat(home, "/" CACHE_WS_ROOT, (char *)NULL);
-	add_mask(b, ws, "the other workspaces' toolchain caches");
+	const struct cand *root = covering(&b->roots, ws);
+	int fd = -1;
+	char why[512];
+	/* every component below the home opened without following a link */
+	enum cache_dir_status s = cache_dir_fd(home, CACHE_WS_ROOT, b->h->uid, &fd, why, sizeof why);
+	struct stat st;
+	bool present = s == CACHE_DIR_OK && fd >= 0 && fstat(fd, &st) == 0;
+	if (fd >= 0)
+		close(fd);
+	if (present)
+		add_mask(b, ws, "the other workspaces' toolchain caches");
+	if (!root || strcmp(root->path, ws) == 0)
+		return;
+	pl->cache_root.path = xstrdup(ws);
+	if (!present) {
+		/* a link or someone else's on the way: kjail makes no cache
+		 * there (cache_dir_open refuses it); absent: reserved */
+		if (s == CACHE_DIR_OK)
+			entry_add(&pl->unguarded, ws, "kjail's toolchain caches");
+		return;
+	}
+	pl->cache_root.present = true;
+	pl->cache_root.dev = (unsigned long long)st.st_dev;
+	pl->cache_root.ino = (unsigned long long)st.st_ino;
+	pl->cache_root.mode = (unsigned)st.st_mode;
+	pl->cache_root.uid = (unsigned)st.st_uid;
+	_cleanup_free_ char *dir = path_dirname(ws);
+	while (strcmp(dir, root->path) != 0 && path_is_under(dir, root->path)) {
+		cand_add(pl, &b->pins, OP_PIN, dir, "pinned: ancestor of the toolchain caches",
+			 "built-in protection");
+		char *up = path_dirname(dir);
+		free(dir);
+		dir = up;
+	}
+	/* this workspace's own, where a writable root holds the caches (the
+	 * tools write theirs in the home): still the only one it sees */
+	if (!pl->cache_dir && b->p->cache != CACHE_OFF) {
+		_cleanup_free_ char *key = cache_key(pl->workspace);
+		_cleanup_free_ char *own = xconcat(ws, "/", key, (char *)NULL);
+		if (lstat(own, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == b->h->uid)
+			cand_add(pl, &b->inner, OP_BIND, own, "toolchain caches of this workspace",
+				 "built-in default");
+	}
 }
 
 /* The per-workspace directory (the history's too), and with --cache=shared
  * the user's own cache directories: writable roots planned last, so no
  * protected name is made in them; the tools' variables go to the plan for
  * plan_build to set after the scrub. */
-static bool add_caches(struct builder *b)
+static bool add_workspace_caches(struct builder *b)
 {
 	const struct policy *p = b->p;
 	const struct host *h = b->h;
@@ -324,7 +374,6 @@ static bool add_caches(struct builder *b)
 	char why[512];
 	if (!h->dry_run && !cache_record_use(home, key, pl->workspace, h->uid, why, sizeof why))
 		return fail(b, "%s", why);
-	mask_other_caches(b, home);
 	if (h->interactive)
 		pl->history = xconcat(pl->cache_dir, "/" CACHE_HISTORY, (char *)NULL);
 	struct cache_plan cp;
@@ -342,6 +391,18 @@ static bool add_caches(struct builder *b)
 	pl->cache_overridden = cp.overridden;
 	entry_list_free(&cp.binds);
 	return ok;
+}
+
+static bool add_caches(struct builder *b)
+{
+	if (!add_workspace_caches(b))
+		return false;
+	if (!b->h->plan_caches || !b->h->home || b->h->home[0] != '/')
+		return true;
+	_cleanup_free_ char *home = path_resolve(b->h->home, "/");
+	if (home)
+		guard_other_caches(b, home);
+	return true;
 }
 
 static bool build(struct builder *b)

@@ -29,6 +29,9 @@ const struct protected_rule protected_rules[] = {
 	/* not tracked, so not in git status or a diff: the filters and diff
 	 * drivers git runs on which files */
 	ROW(".git/info/attributes", ROOT, PROTECT_RESERVE, "git attributes"),
+	/* what git status leaves out: a line there hides a file the jail
+	 * made from the review after the run */
+	ROW(".git/info/exclude", ROOT, PROTECT_RESERVE, "git excludes"),
 	ROW(".gitmodules", ROOT, PROTECT_RESERVE, "git submodules"),
 	ROW(".envrc", ROOT, PROTECT_RESERVE, "direnv script"),
 	ROW(".vscode", ROOT, PROTECT_RESERVE, "editor config"),

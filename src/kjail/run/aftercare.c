@@ -328,6 +328,47 @@ static void move_new_entries(const struct plan *pl, const char *dir, const char 
 		close(rootfd);
 }
 
+/* The root of every workspace's cache in a writable root (plan.h): masked
+ * and pinned in the jail, so the jail cannot have moved it away and made
+ * another; checked all the same, with *at calls that follow no link from
+ * the writable root: a directory there that is not the one kjail saw
+ * before the run (another inode, owner or type), or a symlink on the way,
+ * is moved aside like a planted name (kjail would bind what it holds into
+ * the next jail of another workspace). Absent at the start, the name is
+ * reserved (unguarded) and moved aside there. */
+static void check_cache_root(const struct plan *pl, struct notice *n, struct strv *left)
+{
+	const char *p = pl->cache_root.path, *rel;
+	const char *root = p && pl->cache_root.present ? root_of(pl, p, &rel) : NULL;
+	if (!root)
+		return;
+	static const char why[] = "kjail's toolchain caches, not the directory kjail saw before "
+				  "the run";
+	struct grants g = { .n = 0 };
+	int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int dir = -1;
+	size_t len = 0;
+	enum found f = rootfd >= 0 ? find_nofollow(rootfd, rel, &dir, &len, &g) : FOUND_ERROR;
+	struct stat st;
+	const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+	if (f == FOUND_NAME && fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISDIR(st.st_mode) && (unsigned long long)st.st_dev == pl->cache_root.dev &&
+	    (unsigned long long)st.st_ino == pl->cache_root.ino && st.st_uid == pl->cache_root.uid &&
+	    (st.st_mode & 0777) == (pl->cache_root.mode & 0777))
+		f = FOUND_NONE; /* the same directory */
+	if (f == FOUND_ERROR) {
+		notice_warn(n, "error: kjail could not check %s (%s): %s", p, why, strerror(errno));
+		strv_push(left, p);
+	} else if (f != FOUND_NONE) {
+		move_aside(root, p, why, rel, len, dir, f, &g, n, left);
+	}
+	grants_undo(&g);
+	if (dir >= 0 && dir != rootfd)
+		close(dir);
+	if (rootfd >= 0)
+		close(rootfd);
+}
+
 /* The last line when something could not be moved aside: what to delete,
  * as a command, and why kjail's status is not the command's. */
 static void tell_left(const struct strv *left, struct notice *n, int status)
@@ -356,6 +397,7 @@ bool aftercare_move_aside(const struct plan *pl, struct notice *n, int status)
 	struct strv left = STRV_INIT;
 	for (size_t i = 0; i < pl->watched.n; i++)
 		move_new_entries(pl, pl->watched.v[i].value, pl->watched.v[i].origin, n, &left);
+	check_cache_root(pl, n, &left);
 	for (size_t i = 0; i < pl->unguarded.n; i++) {
 		const char *p = pl->unguarded.v[i].value, *why = pl->unguarded.v[i].origin;
 		const char *rel;

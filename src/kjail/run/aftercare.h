@@ -18,7 +18,11 @@
  * new name is 64 random bits and taken only where nothing is
  * (RENAME_NOREPLACE), and a directory on the way whose owner's search or
  * write permission the jail took is given it for the rename, then its mode
- * put back as the jail left it. False when something could not be moved
+ * put back as the jail left it. So is the caches' root in a writable
+ * root (plan.h's cache_root) when it is not the directory kjail saw at
+ * the start (device, inode, owner, mode), or a symlink is on the way to
+ * it: kjail would bind what it holds into another workspace's jail.
+ * Nothing is read from what the jail wrote. False when something could not be moved
  * (or looked at): each such name has an error line, then one line names
  * what to delete with the command's exit status, status; the caller then
  * exits KJ_EXIT_FAIL. Lines after n's reset of the terminal. */

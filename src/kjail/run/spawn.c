@@ -2,6 +2,7 @@
 #include "config.h"
 #include "run/spawn.h"
 #include "run/aftercare.h"
+#include "planner/gitjail.h"
 #include "git/report.h"
 #include "build/bwrap.h"
 #include "run/devlock.h"
@@ -20,6 +21,8 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +34,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef KJ_OS_LINUX
@@ -291,7 +295,7 @@ static void say_devlock_failed(const char *path, int err)
  * the caller's dispositions back); no environment (the command's comes with the
  * options, so no process of the jail holds a scrubbed variable). */
 static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, const int *keep,
-				   size_t nkeep, int err_w, const sigset_t *mask,
+				   size_t nkeep, int err_w, int out_w, const sigset_t *mask,
 				   char *const *devices)
 {
 	/* kjail going away for any reason takes the jail with it */
@@ -300,6 +304,13 @@ static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, const i
 	for (size_t i = 0; i < nkeep; i++)
 		if (keep[i] >= 0 && fcntl(keep[i], F_SETFD, 0) < 0)
 			_exit(KJ_EXIT_FAIL);
+	/* a captured run (jail_capture): standard output is kjail's pipe,
+	 * standard input nothing */
+	if (out_w >= 0) {
+		int in = open("/dev/null", O_RDONLY);
+		if (in < 0 || dup2(in, STDIN_FILENO) < 0 || dup2(out_w, STDOUT_FILENO) < 0)
+			_exit(KJ_EXIT_FAIL);
+	}
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	if (dup2(err_w, STDERR_FILENO) < 0 || sigaction(SIGINT, &ign, NULL) < 0 ||
 	    sigaction(SIGQUIT, &ign, NULL) < 0 || sigprocmask(SIG_SETMASK, mask, NULL) < 0)
@@ -321,21 +332,21 @@ static KJ_NORETURN void exec_bwrap(const char *bwrap, char *const *argv, const i
  * copied for a child that only execs; not inlined, so no local of a
  * caller lives across it. */
 KJ_NOINLINE static pid_t start_bwrap(const char *bwrap, char *const *argv, const int *keep,
-				     size_t nkeep, int err_w, const sigset_t *mask,
+				     size_t nkeep, int err_w, int out_w, const sigset_t *mask,
 				     char *const *devices)
 {
 	pid_t pid = vfork();
 	if (pid < 0)
 		die_errno("vfork");
 	if (pid == 0)
-		exec_bwrap(bwrap, argv, keep, nkeep, err_w, mask, devices);
+		exec_bwrap(bwrap, argv, keep, nkeep, err_w, out_w, mask, devices);
 	return pid;
 }
 
 /* Starts bwrap as "bwrap --args FD -- ENTRY ... -- CMD...", its options in
  * the memfd FD; returns its pid. */
 static pid_t jail_spawn(struct jail *j, const struct plan *pl, const struct strv *argv,
-			const char *bwrap, const sigset_t *mask)
+			const char *bwrap, const sigset_t *mask, int out_w)
 {
 	size_t len;
 	_cleanup_free_ char *args = args_data(argv, &len);
@@ -362,7 +373,7 @@ static pid_t jail_spawn(struct jail *j, const struct plan *pl, const struct strv
 			     j->net.log_r, j->net.ctl[1] };
 	for (size_t i = 0; i < ARRAY_SIZE(more); i++)
 		keep[nkeep++] = more[i];
-	pid_t pid = start_bwrap(bwrap, strv_argv(&exec_argv), keep, nkeep, j->err_p[1], mask,
+	pid_t pid = start_bwrap(bwrap, strv_argv(&exec_argv), keep, nkeep, j->err_p[1], out_w, mask,
 				pl->host_devices.n ? pl->host_devices.v : NULL);
 	strv_free(&exec_argv);
 	free(keep);
@@ -396,6 +407,147 @@ static int exit_status(int st)
 	return KJ_EXIT_FAIL;
 }
 
+/* The output of the captured jail on fd, up to cap bytes, before the
+ * deadline (CLOCK_MONOTONIC, ms); NULL when it says more, or is late. */
+static char *read_until(int fd, size_t cap, long long deadline, size_t *len)
+{
+	size_t n = 0, size = 4096;
+	char *buf = xmalloc(size + 1);
+	for (;;) {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		long long left = deadline - (now.tv_sec * 1000LL + now.tv_nsec / 1000000);
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = left > 0 ? poll(&p, 1, (int)(left > 60000 ? 60000 : left)) : 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break; /* late, or poll failed */
+		if (n == size) {
+			if (size >= cap)
+				break; /* says more than it may */
+			size = size * 2 > cap ? cap : size * 2;
+			buf = xreallocarray(buf, size + 1, 1);
+		}
+		ssize_t got = read(fd, buf + n, size - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			break;
+		if (got == 0) {
+			buf[n] = '\0';
+			*len = n;
+			return buf;
+		}
+		n += (size_t)got;
+	}
+	free(buf);
+	return NULL;
+}
+
+/* Waits for bwrap until the deadline (CLOCK_MONOTONIC, ms; 0: not at
+ * all), then kills it (its death kills the jail: --die-with-parent) and
+ * reaps it; false when it was killed. A command that closed its output
+ * and went on is not waited for past the deadline. */
+static bool wait_until(pid_t pid, long long deadline, int *st)
+{
+	long sleep_ns = 1000000;
+	for (;;) {
+		pid_t r = waitpid(pid, st, WNOHANG);
+		if (r == pid)
+			return true;
+		if (r < 0 && errno != EINTR)
+			break;
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec * 1000LL + now.tv_nsec / 1000000 >= deadline)
+			break;
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = sleep_ns };
+		nanosleep(&ts, NULL);
+		if (sleep_ns < 50000000)
+			sleep_ns *= 2;
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, st, 0) < 0 && errno == EINTR)
+		;
+	return false;
+}
+
+char *jail_capture(const struct plan *pl, const char *bwrap, const char *entry,
+		   char *const *cmd, size_t cap, int timeout_ms, size_t *len)
+{
+	*len = 0;
+	struct jail j;
+	jail_open(&j, pl, false);
+	/* its diagnostics are the jail's words: nowhere */
+	close_fd(&j.user_err);
+	j.user_err = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	int out[2] = { -1, -1 };
+	if (j.user_err < 0 || pipe2(out, O_CLOEXEC) < 0) {
+		jail_close(&j);
+		return NULL;
+	}
+	j.fds.user_err = j.user_err;
+	j.fds.sig_default = 0;
+	struct strv argv = STRV_INIT;
+	bwrap_build(pl, bwrap, entry, &j.fds, cmd, &argv);
+	sigset_t mask;
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid_t pid = jail_spawn(&j, pl, &argv, bwrap, &mask, out[1]);
+	strv_free(&argv);
+	close_fd(&out[1]);
+	close_fd(&j.status_p[1]);
+	close_fd(&j.err_p[1]);
+	long long deadline = t0.tv_sec * 1000LL + t0.tv_nsec / 1000000 + timeout_ms;
+	char *text = read_until(out[0], cap, deadline, len);
+	close_fd(&out[0]);
+	int st = 0;
+	if (!wait_until(pid, text ? deadline : 0, &st)) {
+		free(text);
+		text = NULL;
+	}
+	reap_jail();
+	char ready = 0;
+	bool started = read(j.status_p[0], &ready, 1) == 1 && ready == 'R';
+	jail_close(&j);
+	if (!started || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		free(text);
+		*len = 0;
+		return NULL;
+	}
+	return text;
+}
+
+/* git/report.h's runner: git in a jail of its own (gitjail.h), built from
+ * the run's plan. */
+struct git_jail {
+	const struct plan *pl;
+	const struct gitreport *report;
+	const char *bwrap, *entry, *home;
+};
+
+static char *run_git_jailed(void *ctx, const char *dir, char *const *env, char *const *argv,
+			    const struct gitjail_file *file, size_t cap, size_t *len)
+{
+	const struct git_jail *g = ctx;
+	struct plan gp;
+	/* the entry program and git (real paths) may lie in the home, which
+	 * that jail hides; a linked worktree's git directories lie elsewhere */
+	const char *ro[5] = { g->entry, argv[0], NULL, NULL, NULL };
+	for (size_t i = 0, n = 2; i < g->report->n && n == 2; i++)
+		if (strcmp(g->report->v[i].tree, dir) == 0) {
+			ro[n++] = g->report->v[i].gitdir;
+			if (strcmp(g->report->v[i].common, g->report->v[i].gitdir) != 0)
+				ro[n++] = g->report->v[i].common;
+		}
+	gitjail_plan(g->pl, dir, g->home, ro, file, env, &gp);
+	char *text = jail_capture(&gp, g->bwrap, g->entry, argv, cap, GIT_JAIL_TIMEOUT_MS, len);
+	plan_free(&gp);
+	return text;
+}
+
 int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *const *cmd,
 	     char *policy_json)
 {
@@ -411,14 +563,20 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	 * bwrap once it runs */
 	struct reap_signals rs;
 	reap_prepare(&rs);
+	struct passwd *pw = getpwuid(getuid());
+	_cleanup_free_ char *home = pw && pw->pw_dir ? xstrdup(pw->pw_dir) : NULL;
 	struct gitreport git;
+	struct git_jail gj = { .pl = pl, .report = &git, .bwrap = bwrap, .entry = entry,
+			       .home = home };
 	gitreport_before(pl, &git);
+	git.run = run_git_jailed;
+	git.run_ctx = &gj;
 	/* the proxy first (if it cannot start, nothing runs), after
 	 * reap_prepare: it inherits kjail's ignored Ctrl-C and Ctrl-\, which
 	 * the command may use without losing its network, and SIGPIPE
 	 * blocked; it ends when kjail does */
 	egress_start(&j.net, pl);
-	pid_t pid = jail_spawn(&j, pl, &argv, bwrap, &rs.was);
+	pid_t pid = jail_spawn(&j, pl, &argv, bwrap, &rs.was, -1);
 	strv_free(&argv);
 	/* bwrap holds its own copies now */
 	close_fd(&j.status_p[1]);

@@ -19,6 +19,18 @@
 int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *const *cmd,
 	     char *policy_json);
 
+/* Runs cmd in the jail of pl with its standard output captured (standard
+ * input and error: /dev/null): the output, NUL-terminated, its length in
+ * *len; NULL when the jail did not start, the command failed, said more
+ * than cap bytes or ran longer than timeout_ms (then it is killed). For
+ * kjail's own runs over what a jail wrote (git/report.h); no policy file,
+ * no proxy. Dies only where jail_run would before the start. */
+char *jail_capture(const struct plan *pl, const char *bwrap, const char *entry,
+		   char *const *cmd, size_t cap, int timeout_ms, size_t *len);
+
+/* How long git may take in its jail after a run, each time. */
+#define GIT_JAIL_TIMEOUT_MS 20000
+
 /* Prints the exact bwrap invocation for cmd in the jail of pl (one
  * shell-quoted line, or JSON), its descriptors numbered as jail_run would
  * number them, and returns 0 (125 when stdout fails). */
