@@ -65,7 +65,10 @@ libkjail_a_SOURCES = \
 	src/kjail/proxy/spawn.c \
 	src/kjail/proxy/handoff.c src/kjail/proxy/handoff.h \
 	src/kjail/proxy/privdrop.c src/kjail/proxy/privdrop.h \
-	src/kjail/proxy/sandbox.c src/kjail/proxy/sandbox.h
+	src/kjail/proxy/sandbox.c src/kjail/proxy/sandbox.h \
+	src/kjail/agent/msg.c src/kjail/agent/msg.h src/kjail/agent/relay.c src/kjail/agent/relay.h \
+	src/kjail/agent/sandbox.c src/kjail/agent/sandbox.h src/kjail/agent/spawn.c src/kjail/agent/spawn.h \
+	src/kjail/run/relay-run.c src/kjail/run/relay-run.h
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS) $(PTHREAD_CFLAGS)
 libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 
@@ -78,6 +81,17 @@ pkglibexec_PROGRAMS = kjail-proxy
 kjail_proxy_SOURCES = src/kjail/proxy/kjail-proxy.c
 kjail_proxy_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(PTHREAD_CFLAGS)
 kjail_proxy_LDADD = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS) $(PTHREAD_LIBS)
+
+# The ssh-agent relay (agent/kjail-agent-relay.c), executed by kjail for
+# --allow-socket ssh-agent: like the proxy, an image of its own that reads
+# the jail's requests only after it has given up its capabilities and
+# confined itself.
+if OS_LINUX
+pkglibexec_PROGRAMS += kjail-agent-relay
+kjail_agent_relay_SOURCES = src/kjail/agent/kjail-agent-relay.c
+kjail_agent_relay_CFLAGS = $(AM_CFLAGS)
+kjail_agent_relay_LDADD = libkjail.a $(COMMON_LIBS) $(SECCOMP_LIBS)
+endif
 
 # The jail's first program (entry/core.c): Landlock, the user's stderr and
 # signal dispositions back, descriptor hygiene, exec. One program, the same
