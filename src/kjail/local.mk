@@ -247,6 +247,12 @@ TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
 tests_unit_kjail_proxy_test_rules_SOURCES = tests/unit/kjail/proxy/test_rules.c
 tests_unit_kjail_proxy_test_rules_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# The ssh-agent relay's judge (issue 39).
+check_PROGRAMS += tests/unit/kjail/agent/test_msg
+TESTS += tests/unit/kjail/agent/test_msg
+tests_unit_kjail_agent_test_msg_SOURCES = tests/unit/kjail/agent/test_msg.c
+tests_unit_kjail_agent_test_msg_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_agent_test_msg_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # kjail-proxy's own parts (issue 38): what kjail hands it, who it becomes.
 check_PROGRAMS += tests/unit/kjail/proxy/test_handoff
 TESTS += tests/unit/kjail/proxy/test_handoff
@@ -386,3 +392,14 @@ tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cf
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) $(JANSSON_CFLAGS) -o $@ $(FUZZ_CFGFILTER_SRCS) \
 	  $(JANSSON_LIBS) $(LIBBSD_LIBS)
+
+# The ssh-agent relay's judge (issue 39): seeds in tests/fuzz/corpus/agentmsg.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_agentmsg
+endif
+EXTRA_DIST += tests/fuzz/fuzz_agentmsg.c
+CLEANFILES += tests/fuzz/fuzz_agentmsg
+FUZZ_AGENTMSG_SRCS = $(srcdir)/tests/fuzz/fuzz_agentmsg.c $(srcdir)/src/kjail/agent/msg.c
+tests/fuzz/fuzz_agentmsg: $(FUZZ_AGENTMSG_SRCS) tests/fuzz/fuzz.h src/kjail/agent/msg.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_AGENTMSG_SRCS)

@@ -67,6 +67,9 @@ static void say_refused(const char *what)
 {
 	static char said[32][80];
 	static size_t nsaid;
+	/* ssh-add -D asks an SSH1 twin too: one line for the one action */
+	if (strncmp(what, "SSH1 ", 5) == 0)
+		return;
 	for (size_t i = 0; i < nsaid; i++)
 		if (strcmp(said[i], what) == 0)
 			return;
