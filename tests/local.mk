@@ -73,6 +73,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-nested.test \
 	tests/integration/kjail-host-sockets.test \
 	tests/integration/kjail-allow-socket.test \
+	tests/integration/kjail-agent-sockets.test \
 	tests/integration/kjail-host-metadata.test \
 	tests/integration/kjail-badinput.test \
 	tests/integration/kjail-writable-missing.test \
