@@ -128,6 +128,9 @@ EXTRA_DIST += tests/integration/proxy-engine.test tests/integration/proxy-memory
 # filter and environment read from /proc while it serves a jail, and its
 # confinement tried call by call through the function it applies it with.
 if OS_LINUX
+check_PROGRAMS += tests/helpers/agent-sandbox-try
+tests_helpers_agent_sandbox_try_SOURCES = tests/helpers/agent-sandbox-try.c tests/helpers/errname.h
+tests_helpers_agent_sandbox_try_LDADD = $(KJAIL_LIBS)
 check_PROGRAMS += tests/helpers/proxy-sandbox-try
 tests_helpers_proxy_sandbox_try_SOURCES = tests/helpers/proxy-sandbox-try.c tests/helpers/errname.h
 tests_helpers_proxy_sandbox_try_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
