@@ -33,6 +33,12 @@ int agent_listen(char **dir, char **path, char *err, size_t errlen)
 		*dir = NULL;
 		return -1;
 	}
+	/* by its real name: kjail checks that what it binds is at that path */
+	char *real = realpath(*dir, NULL);
+	if (real) {
+		free(*dir);
+		*dir = real;
+	}
 	*path = xasprintf("%s/ssh-agent", *dir);
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", *path);
