@@ -31,6 +31,7 @@ static const char *const plain[] = {
 	"poll", "ppoll", "ppoll_time64",
 	"brk", "munmap", "mremap", "madvise",
 	"rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigreturn", "restart_syscall",
+	"sigaltstack", "futex", "sched_yield", "getrlimit", "ugetrlimit",
 	"clock_gettime", "clock_gettime64", "clock_nanosleep", "nanosleep", "gettimeofday",
 	"fstat", "fstat64", "newfstatat", "fstatat64", "statx", "getrandom",
 	"getpid", "gettid", "getppid", "exit", "exit_group",
