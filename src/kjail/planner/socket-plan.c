@@ -175,7 +175,7 @@ static bool add_restricted(struct builder *b, const struct entry *e, const struc
 	if (!rtarget || !rhome)
 		return sock_fail(b, e, "GnuPG's home %s: %s", home, strerror(errno));
 	ps.path = strpool_intern(&pl->strings, rtarget);
-	ps.given = strpool_intern(&pl->strings, real);
+	ps.given = strcmp(real, rtarget) ? strpool_intern(&pl->strings, real) : NULL;
 	ps.source = strpool_intern(&pl->strings, source);
 	show_keyring(b, rhome, e->origin);
 	return add_plan_socket(b, &ps, "allowed socket: gpg-agent (restricted S.gpg-agent.extra)");

@@ -28,8 +28,8 @@ const struct socket_kind socket_kinds[] = {
 	  "with your GnuPG keys while it runs (a passphrase the agent caches is not asked "
 	  "again); the public keyring is read-only, the private keys stay masked",
 	  false, ".extra", false,
-	  "what gpg-agent's extra socket refuses: exporting secret keys (EXPORT_KEY), "
-	  "importing, generating or deleting keys, changing passphrases",
+	  "exporting secret keys (EXPORT_KEY), importing, generating or deleting keys, "
+	  "changing passphrases (gpg-agent's own rules for its extra socket)",
 	  "the jail can also export your secret keys (EXPORT_KEY, gpg --export-secret-keys); "
 	  "--allow-socket gpg-agent gives the restricted S.gpg-agent.extra" },
 	{ "docker", "DOCKER_HOST",
