@@ -77,6 +77,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-nested.test \
 	tests/integration/kjail-host-sockets.test \
 	tests/integration/kjail-allow-socket.test \
+	tests/integration/kjail-agent-sockets.test \
 	tests/integration/kjail-host-metadata.test \
 	tests/integration/kjail-badinput.test \
 	tests/integration/kjail-writable-missing.test \
@@ -132,6 +133,9 @@ EXTRA_DIST += tests/integration/proxy-engine.test tests/integration/proxy-memory
 # filter and environment read from /proc while it serves a jail, and its
 # confinement tried call by call through the function it applies it with.
 if OS_LINUX
+check_PROGRAMS += tests/helpers/agent-sandbox-try
+tests_helpers_agent_sandbox_try_SOURCES = tests/helpers/agent-sandbox-try.c tests/helpers/errname.h
+tests_helpers_agent_sandbox_try_LDADD = $(KJAIL_LIBS)
 check_PROGRAMS += tests/helpers/proxy-sandbox-try
 tests_helpers_proxy_sandbox_try_SOURCES = tests/helpers/proxy-sandbox-try.c tests/helpers/errname.h
 tests_helpers_proxy_sandbox_try_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)

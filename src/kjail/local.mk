@@ -70,7 +70,10 @@ libkjail_a_SOURCES = \
 	src/kjail/proxy/spawn.c \
 	src/kjail/proxy/handoff.c src/kjail/proxy/handoff.h \
 	src/kjail/proxy/privdrop.c src/kjail/proxy/privdrop.h \
-	src/kjail/proxy/sandbox.c src/kjail/proxy/sandbox.h
+	src/kjail/proxy/sandbox.c src/kjail/proxy/sandbox.h \
+	src/kjail/agent/msg.c src/kjail/agent/msg.h src/kjail/agent/relay.c src/kjail/agent/relay.h \
+	src/kjail/agent/sandbox.c src/kjail/agent/sandbox.h src/kjail/agent/spawn.c src/kjail/agent/spawn.h \
+	src/kjail/run/relay-run.c src/kjail/run/relay-run.h
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS) $(PTHREAD_CFLAGS)
 libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 
@@ -83,6 +86,17 @@ pkglibexec_PROGRAMS = kjail-proxy
 kjail_proxy_SOURCES = src/kjail/proxy/kjail-proxy.c
 kjail_proxy_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(PTHREAD_CFLAGS)
 kjail_proxy_LDADD = libkjail.a $(COMMON_LIBS) $(JANSSON_LIBS) $(SECCOMP_LIBS) $(PTHREAD_LIBS)
+
+# The ssh-agent relay (agent/kjail-agent-relay.c), executed by kjail for
+# --allow-socket ssh-agent: like the proxy, an image of its own that reads
+# the jail's requests only after it has given up its capabilities and
+# confined itself.
+if OS_LINUX
+pkglibexec_PROGRAMS += kjail-agent-relay
+kjail_agent_relay_SOURCES = src/kjail/agent/kjail-agent-relay.c
+kjail_agent_relay_CFLAGS = $(AM_CFLAGS)
+kjail_agent_relay_LDADD = libkjail.a $(COMMON_LIBS) $(SECCOMP_LIBS)
+endif
 
 # The jail's first program (entry/core.c): Landlock, the user's stderr and
 # signal dispositions back, descriptor hygiene, exec. One program, the same
@@ -257,6 +271,12 @@ TESTS += tests/unit/kjail/entry/test_tunnel
 tests_unit_kjail_entry_test_tunnel_SOURCES = tests/unit/kjail/entry/test_tunnel.c
 tests_unit_kjail_entry_test_tunnel_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_entry_test_tunnel_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# The ssh-agent relay's judge (issue 39).
+check_PROGRAMS += tests/unit/kjail/agent/test_msg
+TESTS += tests/unit/kjail/agent/test_msg
+tests_unit_kjail_agent_test_msg_SOURCES = tests/unit/kjail/agent/test_msg.c
+tests_unit_kjail_agent_test_msg_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_agent_test_msg_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # kjail-proxy's own parts (issue 38): what kjail hands it, who it becomes.
 check_PROGRAMS += tests/unit/kjail/proxy/test_handoff
 TESTS += tests/unit/kjail/proxy/test_handoff
@@ -410,3 +430,14 @@ tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cf
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) $(JANSSON_CFLAGS) -o $@ $(FUZZ_CFGFILTER_SRCS) \
 	  $(JANSSON_LIBS) $(LIBBSD_LIBS)
+
+# The ssh-agent relay's judge (issue 39): seeds in tests/fuzz/corpus/agentmsg.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_agentmsg
+endif
+EXTRA_DIST += tests/fuzz/fuzz_agentmsg.c
+CLEANFILES += tests/fuzz/fuzz_agentmsg
+FUZZ_AGENTMSG_SRCS = $(srcdir)/tests/fuzz/fuzz_agentmsg.c $(srcdir)/src/kjail/agent/msg.c
+tests/fuzz/fuzz_agentmsg: $(FUZZ_AGENTMSG_SRCS) tests/fuzz/fuzz.h src/kjail/agent/msg.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_AGENTMSG_SRCS)

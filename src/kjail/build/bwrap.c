@@ -68,7 +68,8 @@ static int next_socket_fd(struct fd_cursor *c)
  * after. */
 static bool holds_later(const struct plan *pl, const struct op *o)
 {
-	for (size_t i = pl->nops; i-- > 0 && (pl->ops[i].kind == OP_SOCKET || pl->ops[i].inner);)
+	for (size_t i = pl->nops; i-- > 0 && (pl->ops[i].kind == OP_SOCKET || pl->ops[i].kind == OP_SHOW ||
+				      pl->ops[i].inner);)
 		if (path_is_under(pl->ops[i].path, o->path) && strcmp(pl->ops[i].path, o->path) != 0)
 			return true;
 	return false;
@@ -134,6 +135,7 @@ static void emit_op(struct strv *a, const struct plan *pl, const struct op *o,
 			strv_pushn(a, "--remount-ro", o->path);
 		break;
 	case OP_SOCKET:
+	case OP_SHOW:
 		/* the descriptor spawn.c opened at the path checked: a link
 		 * swapped in on the way since cannot change what is bound; a
 		 * read-only mount of a socket still connects */

@@ -23,6 +23,7 @@ const char *op_verdict(enum op_kind k)
 	case OP_POLICY:
 	case OP_SEAL:
 	case OP_SOCKET: /* a read-only mount of a socket still connects */
+	case OP_SHOW:
 		return "read-only";
 	case OP_DEV:
 	case OP_PROC:

@@ -184,6 +184,16 @@ static void text_sockets(FILE *out, const struct plan *pl)
 		if (s->gives)
 			fprintf(out, ": %s", s->gives);
 		fputc('\n', out);
+		if (s->relay)
+			fprintf(out, "allow-socket: %s is kjail's relay to the agent at %s\n", s->path,
+				s->agent);
+		if (s->source)
+			fprintf(out, "allow-socket: %s is the restricted socket %s\n", s->path,
+				s->source);
+		if (s->refuses)
+			fprintf(out, "allow-socket: %s refuses %s\n", s->path, s->refuses);
+		if (s->warning)
+			fprintf(out, "allow-socket: %s warns: %s\n", s->path, s->warning);
 	}
 }
 

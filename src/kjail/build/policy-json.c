@@ -172,6 +172,14 @@ static void sockets_json(struct jsonw *w, const struct plan *pl)
 			jw_kstring(w, "gives", s->gives);
 		if (s->warning)
 			jw_kstring(w, "warning", s->warning);
+		if (s->relay) {
+			jw_kstring(w, "relay", "ssh-agent");
+			jw_kstring(w, "agent", s->agent);
+		}
+		if (s->source)
+			jw_kstring(w, "source", s->source);
+		if (s->refuses)
+			jw_kstring(w, "refuses", s->refuses);
 		jw_end_object(w);
 	}
 	jw_end_array(w);
@@ -279,7 +287,7 @@ void policy_json_build(struct jsonw *w, const struct policy *p, const struct pla
 		jw_kstring(w, "verdict", o->serves ? "read-only" : op_verdict(o->kind));
 		jw_kstring(w, "rule", o->rule);
 		jw_kstring(w, "origin", o->origin);
-		jw_kstring(w, "kind", o->kind == OP_MASK_FILE ? "file"
+		jw_kstring(w, "kind", o->kind == OP_MASK_FILE || o->kind == OP_SHOW ? "file"
 				      : o->kind == OP_SOCKET ? "socket" : "directory");
 		if (o->serves)
 			jw_kstring(w, "served", o->serves);

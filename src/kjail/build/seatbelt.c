@@ -193,6 +193,7 @@ static void collect(struct gen *g, const struct plan *pl, const struct seatbelt_
 		case OP_TMP:       /* no private /tmp: the shared one is writable */
 		case OP_HELPER:    /* no entry helper: sandbox-exec runs the command */
 		case OP_POLICY:    /* no private /tmp to put it in */
+		case OP_SHOW:      /* never planned for Seatbelt (socket-plan.c) */
 			break;
 		}
 	}

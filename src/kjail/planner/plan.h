@@ -34,6 +34,9 @@ enum op_kind {
 	OP_SOCKET,    /* a Unix socket the policy allows (sockets.h), bound
 		       * read-only from a descriptor kjail opened at its real
 		       * path; after the masks, so it shows through them */
+	OP_SHOW,      /* a regular file inside a mask shown read-only, bound
+		       * like an OP_SOCKET from a descriptor (gpg-agent's
+		       * public keyring: socket-plan.c) */
 };
 
 /* Inside the jail: the policy, and the variable that names it. */
@@ -125,6 +128,12 @@ struct plan_socket {
 	const char *origin;   /* "--allow-socket", "FILE:LINE" */
 	const char *gives;    /* what the jail can do with it, or NULL */
 	const char *warning;  /* the one line a run prints, or NULL */
+	/* What is bound at path, when it is not the socket there: */
+	const char *source;   /* the restricted socket beside it (gpg-agent's
+			       * S.gpg-agent.extra), real path; or NULL */
+	bool relay;           /* kjail's relay to the socket at agent (ssh-agent) */
+	const char *agent;    /* with relay: the agent's socket, real path */
+	const char *refuses;  /* what the bound socket refuses, or NULL */
 };
 
 struct plan {

@@ -103,6 +103,84 @@ static void unmask(struct builder *b, const char *path)
 	b->masks.n = out;
 }
 
+/* path inside the jail is bound from something else (a restricted
+ * socket, the relay's): its own mask goes, and a socket there already
+ * (the full one) is hidden under the bind. */
+static bool add_plan_socket(struct builder *b, const struct plan_socket *ps, const char *rule)
+{
+	struct plan *pl = b->pl;
+	for (size_t i = 0; i < pl->nsockets; i++)
+		if (strcmp(pl->sockets[i].path, ps->path) == 0)
+			return true; /* named twice: the first says where from */
+	unmask(b, ps->path);
+	pl->sockets = xreallocarray(pl->sockets, pl->nsockets + 1, sizeof *pl->sockets);
+	pl->sockets[pl->nsockets++] = *ps;
+	cand_take(pl, &b->sockets, OP_SOCKET, xstrdup(ps->path), rule, ps->origin);
+	return true;
+}
+
+/* GnuPG's public keyring and trust database, those that are regular
+ * files, shown read-only in its masked home so gpg can sign; the rest
+ * of the home (private-keys-v1.d, the full socket, ...) stays masked. */
+static void show_keyring(struct builder *b, const char *home, const char *origin)
+{
+	static const char *const files[] = { "pubring.kbx", "pubring.gpg", "trustdb.gpg", NULL };
+	for (size_t i = 0; files[i]; i++) {
+		_cleanup_free_ char *p = xconcat(home, "/", files[i], (char *)NULL);
+		struct stat st;
+		if (lstat(p, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		unmask(b, p);
+		cand_take(b->pl, &b->sockets, OP_SHOW, steal_pointer(&p),
+			  "allowed socket: gpg-agent (public keyring, read-only)", origin);
+	}
+}
+
+/* A name whose socket is not the one found (sockets.h: variant, relay). */
+static bool add_restricted(struct builder *b, const struct entry *e, const struct socket_kind *k,
+			   const char *given, const char *real)
+{
+	struct plan *pl = b->pl;
+	if (pl->backend != BACKEND_BWRAP)
+		return sock_fail(b, e, "the %s backend cannot put %s in place of the agent's full "
+				       "socket; name the full socket's path (%s) to allow all it "
+				       "grants",
+				 backend_name(pl->backend), k->relay ? "kjail's relay"
+				 : "the restricted socket", real);
+	struct plan_socket ps = {
+		.name = k->name,
+		.origin = strpool_intern(&pl->strings, e->origin),
+		.gives = k->gives,
+		.refuses = k->refuses,
+	};
+	if (k->relay) {
+		ps.path = strpool_intern(&pl->strings, real);
+		ps.given = strcmp(given, real) ? strpool_intern(&pl->strings, given) : NULL;
+		ps.relay = true;
+		ps.agent = ps.path;
+		return add_plan_socket(b, &ps, "allowed socket: ssh-agent (kjail's relay)");
+	}
+	_cleanup_free_ char *extra = xconcat(real, k->variant, (char *)NULL);
+	_cleanup_free_ char *source = path_resolve(extra, b->h->cwd);
+	struct stat st;
+	if (!source || lstat(source, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return sock_fail(b, e, "no restricted socket %s beside %s (gpg-agent makes it "
+				       "unless its extra-socket is none)", extra, real);
+	_cleanup_free_ char *target = socket_bind_target(k, b->h);
+	_cleanup_free_ char *home = socket_gnupg_home(b->h);
+	if (!target || !home)
+		return sock_fail(b, e, "no GnuPG home to bind it in ($GNUPGHOME and $HOME unset)");
+	_cleanup_free_ char *rtarget = path_resolve(target, b->h->cwd);
+	_cleanup_free_ char *rhome = path_resolve(home, b->h->cwd);
+	if (!rtarget || !rhome)
+		return sock_fail(b, e, "GnuPG's home %s: %s", home, strerror(errno));
+	ps.path = strpool_intern(&pl->strings, rtarget);
+	ps.given = strcmp(real, rtarget) ? strpool_intern(&pl->strings, real) : NULL;
+	ps.source = strpool_intern(&pl->strings, source);
+	show_keyring(b, rhome, e->origin);
+	return add_plan_socket(b, &ps, "allowed socket: gpg-agent (restricted S.gpg-agent.extra)");
+}
+
 static bool add_socket(struct builder *b, const struct entry *e)
 {
 	struct plan *pl = b->pl;
@@ -119,26 +197,25 @@ static bool add_socket(struct builder *b, const struct entry *e)
 	if (!S_ISSOCK(st.st_mode))
 		return sock_fail(b, e, "not a socket (%s%s%s)", kind_of_mode(st.st_mode),
 				 strcmp(real, given) ? " at " : "", strcmp(real, given) ? real : "");
-	for (size_t i = 0; i < pl->nsockets; i++)
-		if (strcmp(pl->sockets[i].path, real) == 0)
-			return true; /* named twice: the first says where from */
+	if (k && (k->variant || k->relay))
+		return add_restricted(b, e, k, given, real);
+	bool by_path = !k;
 	if (!k)
 		k = kind_at(b, real);
-	_cleanup_free_ char *warning = socket_warning(k);
-	_cleanup_free_ char *rule = k ? xasprintf("allowed socket: %s", k->name)
+	_cleanup_free_ char *warning = by_path && k && k->full ? socket_full_warning(k, real)
+				       : socket_warning(k);
+	_cleanup_free_ char *rule = k ? xasprintf("allowed socket: %s%s", k->name,
+						  by_path && k->full ? " (full socket)" : "")
 				      : xstrdup("allowed socket");
-	unmask(b, real);
-	pl->sockets = xreallocarray(pl->sockets, pl->nsockets + 1, sizeof *pl->sockets);
-	pl->sockets[pl->nsockets++] = (struct plan_socket){
+	struct plan_socket ps = {
 		.path = strpool_intern(&pl->strings, real),
 		.name = k ? k->name : NULL,
 		.given = strcmp(given, real) ? strpool_intern(&pl->strings, given) : NULL,
 		.origin = strpool_intern(&pl->strings, e->origin),
-		.gives = k ? k->gives : NULL,
+		.gives = k ? (by_path && k->full ? k->full : k->gives) : NULL,
 		.warning = warning ? strpool_intern(&pl->strings, warning) : NULL,
 	};
-	cand_take(pl, &b->sockets, OP_SOCKET, steal_pointer(&real), rule, e->origin);
-	return true;
+	return add_plan_socket(b, &ps, strpool_intern(&pl->strings, rule));
 }
 
 bool add_sockets(struct builder *b)

@@ -14,27 +14,37 @@
  * doc/security-model.md say the same in their words. */
 const struct socket_kind socket_kinds[] = {
 	{ "ssh-agent", "SSH_AUTH_SOCK", { "$SSH_AUTH_SOCK" },
-	  "the jail can sign with every key the agent holds (log in and push as you) while "
-	  "it runs; it cannot read the keys",
-	  false },
+	  "through kjail's relay, the jail can list the agent's keys and sign with each (log "
+	  "in and push as you) while it runs; it cannot read, add, remove or lock them",
+	  false, NULL, true,
+	  "adding keys (ADD_IDENTITY, ADD_ID_CONSTRAINED, smartcard keys), removing them "
+	  "(REMOVE_IDENTITY, REMOVE_ALL_IDENTITIES), LOCK, UNLOCK, and every extension but "
+	  "session-bind@openssh.com and query: answered SSH_AGENT_FAILURE",
+	  "the jail can also add, remove and lock the agent's keys (ssh-add -D, -x); "
+	  "--allow-socket ssh-agent relays only listing and signing" },
 	{ "gpg-agent", NULL,
 	  { "$GNUPGHOME/S.gpg-agent", "/run/user/%u/gnupg/S.gpg-agent", "~/.gnupg/S.gpg-agent" },
-	  "the jail can sign and decrypt with your GnuPG keys while it runs (a passphrase the "
-	  "agent caches is not asked again)",
-	  false },
+	  "through GnuPG's restricted socket (S.gpg-agent.extra), the jail can sign and decrypt "
+	  "with your GnuPG keys while it runs (a passphrase the agent caches is not asked "
+	  "again); the public keyring is read-only, the private keys stay masked",
+	  false, ".extra", false,
+	  "exporting secret keys (EXPORT_KEY), importing, generating or deleting keys, "
+	  "changing passphrases (gpg-agent's own rules for its extra socket)",
+	  "the jail can also export your secret keys (EXPORT_KEY, gpg --export-secret-keys); "
+	  "--allow-socket gpg-agent gives the restricted S.gpg-agent.extra" },
 	{ "docker", "DOCKER_HOST",
 	  { "unix://$DOCKER_HOST", "/run/docker.sock", "/var/run/docker.sock" },
 	  "the jail can start a privileged container, i.e. run anything as root on this host",
-	  true },
+	  true, NULL, false, NULL, NULL },
 	{ "podman", NULL, { "/run/user/%u/podman/podman.sock", "/run/podman/podman.sock" },
 	  "the jail can start containers with the host's files mounted, i.e. run anything as "
 	  "podman's user (root for /run/podman) on this host",
-	  true },
+	  true, NULL, false, NULL, NULL },
 	{ "system-bus", NULL, { "/run/dbus/system_bus_socket" },
 	  "the jail can call every system service on the bus (systemd, polkit-allowed actions "
 	  "such as mounting disks or rebooting) as you",
-	  true },
-	{ NULL, NULL, { NULL }, NULL, false },
+	  true, NULL, false, NULL, NULL },
+	{ NULL, NULL, { NULL }, NULL, false, NULL, false, NULL, NULL },
 };
 
 const struct socket_kind *socket_kind_find(const char *name)
@@ -156,4 +166,31 @@ char *socket_warning(const struct socket_kind *k)
 	if (!k || !k->host)
 		return NULL;
 	return xasprintf("%s socket: %s", k->name, k->gives);
+}
+
+char *socket_full_warning(const struct socket_kind *k, const char *path)
+{
+	if (!k || !k->full)
+		return NULL;
+	return xasprintf("%s is %s's full socket, not the one --allow-socket %s gives: %s", path,
+			 k->name, k->name, k->full);
+}
+
+char *socket_gnupg_home(const struct host *h)
+{
+	const char *g = var_of(h, "GNUPGHOME");
+	if (g && g[0] == '/')
+		return path_normalize(g, "/");
+	const char *home = var_of(h, "HOME");
+	if (!home || home[0] != '/')
+		return NULL;
+	return xconcat(home, "/.gnupg", (char *)NULL);
+}
+
+char *socket_bind_target(const struct socket_kind *k, const struct host *h)
+{
+	if (!k->variant)
+		return NULL;
+	_cleanup_free_ char *home = socket_gnupg_home(h);
+	return home ? xconcat(home, "/S.gpg-agent", (char *)NULL) : NULL;
 }

@@ -35,6 +35,18 @@ struct socket_kind {
 	const char *paths[SOCKET_PATHS_MAX + 1];
 	const char *gives;    /* what the jail can do with it */
 	bool host;            /* gives the host away: one warning each run */
+	/* The name gives less than the socket its candidates find (which
+	 * stays reachable only by its path, with the warning full):
+	 *   variant  a suffix: the restricted socket beside the one found
+	 *            (GnuPG's ".extra"), bound in the jail where the client
+	 *            looks for the standard one (socket_bind_target());
+	 *   relay    kjail's filtering relay (agent/msg.h), bound at the
+	 *            path found. */
+	const char *variant;
+	bool relay;
+	const char *refuses;  /* what the name's socket refuses, or NULL */
+	const char *full;     /* what the full socket, named by its path, gives
+			       * beyond the name's; NULL if nothing */
 };
 
 /* The table, ending with a NULL name. */
@@ -65,8 +77,24 @@ bool socket_add(struct policy *p, const char *key, const char *value, const char
 char *socket_candidate(const struct socket_kind *k, size_t i, const struct host *h, bool *more,
 		       bool *decided, char **note);
 
+/* Where the jail's client looks for k's socket, when that is not where
+ * the one bound is found (a variant): GnuPG's home ($GNUPGHOME, else
+ * ~/.gnupg) and "/S.gpg-agent" (gpg in the jail cannot use the masked
+ * /run/user/UID/gnupg and falls back to its home). A fresh string, or
+ * NULL when there is no home to name. */
+char *socket_bind_target(const struct socket_kind *k, const struct host *h);
+
+/* GnuPG's home directory on h ($GNUPGHOME, else ~/.gnupg), a fresh
+ * string, or NULL. */
+char *socket_gnupg_home(const struct host *h);
+
 /* The one warning line for a socket that gives the host away:
  * "NAME socket: GIVES" (a fresh string), or NULL. */
 char *socket_warning(const struct socket_kind *k);
+
+/* The warning for k's full socket allowed by its path (k->full):
+ * "PATH is NAME's full socket, not the one --allow-socket NAME gives:
+ * FULL" (a fresh string), or NULL. */
+char *socket_full_warning(const struct socket_kind *k, const char *path);
 
 #endif

@@ -136,6 +136,42 @@ static bool become(const struct proxy_identity *id, char *err, size_t errlen)
 	return true;
 }
 
+/* No capability, none to regain, no_new_privs, dying with kjail. */
+static bool finish(pid_t parent, char *err, size_t errlen)
+{
+#ifdef KJ_OS_LINUX
+	if (!caps_clear(err, errlen))
+		return false;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		fmt_into(err, errlen, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
+		return false;
+	}
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
+		fmt_into(err, errlen, "PR_SET_PDEATHSIG: %s", strerror(errno));
+		return false;
+	}
+#endif
+	if (getppid() != parent) {
+		fmt_into(err, errlen, "kjail ended before its helper started");
+		return false;
+	}
+	return true;
+}
+
+bool proxy_privdrop_keep_uid(pid_t parent, char *err, size_t errlen)
+{
+	if (geteuid() == 0) {
+		if (setgroups(0, NULL) < 0) {
+			fmt_into(err, errlen, "setgroups: %s", strerror(errno));
+			return false;
+		}
+#ifdef KJ_OS_LINUX
+		lock_root_out();
+#endif
+	}
+	return finish(parent, err, errlen);
+}
+
 bool proxy_privdrop(pid_t parent, char *err, size_t errlen)
 {
 	uid_t r = getuid(), e = geteuid(), s = e;

@@ -39,4 +39,13 @@ bool proxy_identity_choose(uid_t ruid, uid_t euid, uid_t suid, gid_t rgid,
  * exits). */
 bool proxy_privdrop(pid_t parent, char *err, size_t errlen);
 
+/* The same without a change of identity, for a helper that must stay
+ * the caller to reach the caller's own socket (the ssh-agent relay:
+ * agent/kjail-agent-relay.c): run as root, it stays uid 0 with no
+ * supplementary groups, the securebits locked and no capability, so it
+ * passes no permission check an owner would not; else only the
+ * capabilities go. Then no_new_privs and the parent-death signal, as
+ * above. false with one line in err. */
+bool proxy_privdrop_keep_uid(pid_t parent, char *err, size_t errlen);
+
 #endif

@@ -3,6 +3,7 @@
 #include "run/locate.h"
 #include "util.h"
 
+#include "agent/spawn.h"
 #include "proxy/spawn.h"
 
 #include <limits.h>
@@ -102,4 +103,10 @@ char *proxy_helper_find(char *err, size_t errlen)
 {
 	_cleanup_free_ char *self = kjail_self();
 	return helper_find(self, PROXY_PROGRAM, "proxy program", err, errlen);
+}
+
+char *agent_relay_find(char *err, size_t errlen)
+{
+	_cleanup_free_ char *self = kjail_self();
+	return helper_find(self, AGENT_RELAY_PROGRAM, "ssh-agent relay", err, errlen);
 }

@@ -30,4 +30,8 @@ char *entry_helper_find(const char *self, char *err, size_t errlen);
  * line naming where it looked in err when none has it. */
 char *proxy_helper_find(char *err, size_t errlen);
 
+/* The ssh-agent relay, kjail-agent-relay (agent/spawn.h), looked for in
+ * the same places. Allocated; NULL with one line in err. */
+char *agent_relay_find(char *err, size_t errlen);
+
 #endif

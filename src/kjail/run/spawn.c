@@ -7,6 +7,7 @@
 #include "build/bwrap.h"
 #include "run/devlock.h"
 #include "run/egress.h"
+#include "run/relay-run.h"
 #include "build/explain.h"
 #include "run/notice.h"
 #include "run/probe.h"
@@ -54,6 +55,7 @@ struct jail {
 	int seccomp;     /* sealed memfd: the seccomp program */
 	int args;        /* memfd: bwrap's options (--args) */
 	struct egress_run net; /* with kjail's proxy: its socket and log */
+	struct relay_run relay; /* with --allow-socket ssh-agent: kjail's relay */
 	struct jail_fds fds;
 };
 
@@ -131,19 +133,45 @@ static void open_masks(struct jail *j, const struct plan *pl)
 	}
 }
 
-/* Each allowed socket, opened at the real path the planner checked
- * without following a link there (O_NOFOLLOW) and found, by the kernel's
- * name for what was opened, at that very path (no directory on the way
- * swapped for a link since): bwrap binds this descriptor, so what the
- * jail reaches is the socket checked. */
-static void open_sockets(struct jail *j, const struct plan *pl)
+/* The allowed socket planned at path (plan.h), or NULL. */
+static const struct plan_socket *socket_at(const struct plan *pl, const char *path)
+{
+	for (size_t i = 0; i < pl->nsockets; i++)
+		if (strcmp(pl->sockets[i].path, path) == 0)
+			return &pl->sockets[i];
+	return NULL;
+}
+
+/* What is bound at an OP_SOCKET or OP_SHOW: the relay's listener, the
+ * restricted socket beside the agent's, or the path itself. */
+static const char *bind_source(struct jail *j, const struct plan *pl, const struct op *o,
+			       bool dry_run)
+{
+	const struct plan_socket *ps = o->kind == OP_SOCKET ? socket_at(pl, o->path) : NULL;
+	if (ps && ps->source)
+		return ps->source;
+	/* --print makes no relay: its line shows the bind from the agent's
+	 * path, which a run replaces with the relay's socket */
+	if (!ps || !ps->relay || dry_run)
+		return o->path;
+	relay_listen(&j->relay, pl, ps->agent);
+	return j->relay.path;
+}
+
+/* Each allowed socket (and each file shown with one), opened at the real
+ * path the planner checked without following a link there (O_NOFOLLOW)
+ * and found, by the kernel's name for what was opened, at that very path
+ * (no directory on the way swapped for a link since): bwrap binds this
+ * descriptor, so what the jail reaches is what was checked. */
+static void open_sockets(struct jail *j, const struct plan *pl, bool dry_run)
 {
 	j->nsockets = 0;
 	j->sockets = xreallocarray(NULL, pl->nops ? pl->nops : 1, sizeof *j->sockets);
 	for (size_t i = 0; i < pl->nops; i++) {
-		const char *path = pl->ops[i].path;
-		if (pl->ops[i].kind != OP_SOCKET)
+		const struct op *o = &pl->ops[i];
+		if (o->kind != OP_SOCKET && o->kind != OP_SHOW)
 			continue;
+		const char *path = bind_source(j, pl, o, dry_run);
 		int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			die_errno("allowed socket %s", path);
@@ -153,9 +181,12 @@ static void open_sockets(struct jail *j, const struct plan *pl)
 		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
 		ssize_t n = readlink(link, real, sizeof real - 1);
 		real[n > 0 ? n : 0] = '\0';
-		if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode) || strcmp(real, path) != 0)
-			die("allowed socket %s changed since kjail checked it (no longer a socket "
-			    "at that real path); refusing it", path);
+		bool kind_ok = fstat(fd, &st) == 0 &&
+			       (o->kind == OP_SHOW ? S_ISREG(st.st_mode) : S_ISSOCK(st.st_mode));
+		if (!kind_ok || strcmp(real, path) != 0)
+			die("allowed %s %s changed since kjail checked it (no longer a %s at "
+			    "that real path); refusing it", o->kind == OP_SHOW ? "file" : "socket",
+			    path, o->kind == OP_SHOW ? "regular file" : "socket");
 	}
 }
 
@@ -183,7 +214,8 @@ static void jail_open(struct jail *j, const struct plan *pl, bool dry_run)
 	if (j->user_err < 0)
 		die_errno("cannot duplicate stderr");
 	open_masks(j, pl);
-	open_sockets(j, pl);
+	j->relay = (struct relay_run){ .listener = -1, .stop = -1, .pid = -1 };
+	open_sockets(j, pl, dry_run);
 	j->nsecrets = pl->secrets.n;
 	j->secrets = xreallocarray(NULL, j->nsecrets ? j->nsecrets : 1, sizeof *j->secrets);
 	for (size_t i = 0; i < j->nsecrets; i++)
@@ -240,6 +272,7 @@ static void jail_close(struct jail *j)
 	j->nsockets = 0;
 	close_secrets(j);
 	egress_close(&j->net);
+	relay_cleanup(&j->relay);
 }
 
 /* bwrap's options (the words between bwrap and "--"), NUL-terminated, as
@@ -576,6 +609,7 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	 * the command may use without losing its network, and SIGPIPE
 	 * blocked; it ends when kjail does */
 	egress_start(&j.net, pl);
+	relay_start(&j.relay);
 	pid_t pid = jail_spawn(&j, pl, &argv, bwrap, &rs.was, -1);
 	strv_free(&argv);
 	/* bwrap holds its own copies now */
@@ -586,6 +620,7 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	int st = reap_bwrap(pid, &rs);
 	/* the proxy ends first: reap_jail() kills every child left */
 	egress_stop(&j.net);
+	relay_stop(&j.relay);
 	reap_jail();
 
 	char ready = 0;

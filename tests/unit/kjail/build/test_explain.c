@@ -679,13 +679,23 @@ static void user_plan(struct policy *p, struct plan *pl)
 			       sizeof err));
 	pl->allow = egress_rules(&hosts, &pl->strings, &pl->nallow);
 	entry_list_free(&hosts);
-	pl->sockets = xcalloc(1, sizeof *pl->sockets);
-	pl->nsockets = 1;
+	pl->sockets = xcalloc(2, sizeof *pl->sockets);
+	pl->nsockets = 2;
 	pl->sockets[0] = (struct plan_socket){ .path = "/run/user/1000/ssh-agent.sock",
 					       .name = "ssh-agent",
 					       .given = "/tmp/ssh-XXXX/agent.1",
 					       .origin = "--allow-socket",
-					       .gives = "signing with every key the agent holds" };
+					       .gives = "signing with every key the agent holds",
+					       .relay = true,
+					       .agent = "/run/user/1000/ssh-agent.sock",
+					       .refuses = "adding, removing and locking keys" };
+	pl->sockets[1] = (struct plan_socket){ .path = "/home/u/.gnupg/S.gpg-agent",
+					       .name = "gpg-agent",
+					       .given = "/run/user/1000/gnupg/S.gpg-agent",
+					       .source = "/run/user/1000/gnupg/S.gpg-agent.extra",
+					       .origin = "--allow-socket",
+					       .gives = "signing and decrypting",
+					       .refuses = "EXPORT_KEY" };
 	pl->allow_userns = true;
 	pl->inside_id = 0;
 	pl->devices = xcalloc(2, sizeof *pl->devices);
@@ -718,6 +728,10 @@ static void user_plan(struct policy *p, struct plan *pl)
 	plan_add(pl, OP_MASK_FILE, "/home/u/secret.txt", "masked", "--deny-read");
 	add_filtered(pl, "/home/u/.npmrc", "npmrc", 2, "built-in credential store");
 	plan_add(pl, OP_SOCKET, "/run/user/1000/ssh-agent.sock", "allowed socket: ssh-agent",
+		 "--allow-socket");
+	plan_add(pl, OP_SHOW, "/home/u/.gnupg/pubring.kbx",
+		 "allowed socket: gpg-agent (public keyring, read-only)", "--allow-socket");
+	plan_add(pl, OP_SOCKET, "/home/u/.gnupg/S.gpg-agent", "allowed socket: gpg-agent",
 		 "--allow-socket");
 	entry_add(&pl->unguarded, "/home/u/src/proj/.envrc", "direnv script");
 	entry_add(&pl->watched, "/home/u/src/proj/.git/modules",

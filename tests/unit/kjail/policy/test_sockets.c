@@ -213,6 +213,51 @@ static void test_candidates(void **state)
 	free(got);
 }
 
+/* The agents' names give less than their sockets: gpg-agent the extra
+ * socket bound at its home's S.gpg-agent, ssh-agent kjail's relay; each
+ * says what it refuses, and its full socket named by path warns. */
+static void test_restricted(void **state)
+{
+	(void)state;
+	const struct socket_kind *ssh = socket_kind_find("ssh-agent");
+	const struct socket_kind *gpg = socket_kind_find("gpg-agent");
+	assert_true(ssh->relay && !ssh->variant && ssh->refuses && ssh->full);
+	assert_true(!gpg->relay && strcmp(gpg->variant, ".extra") == 0 && gpg->refuses &&
+		    gpg->full);
+	for (const struct socket_kind *k = socket_kinds; k->name; k++)
+		if (k != ssh && k != gpg)
+			assert_true(!k->relay && !k->variant && !k->full);
+	char *w = socket_full_warning(ssh, "/tmp/ssh-x/agent.1");
+	assert_string_equal(w, "/tmp/ssh-x/agent.1 is ssh-agent's full socket, not the one "
+			       "--allow-socket ssh-agent gives: the jail can also add, remove and "
+			       "lock the agent's keys (ssh-add -D, -x); --allow-socket ssh-agent "
+			       "relays only listing and signing");
+	free(w);
+	assert_null(socket_full_warning(socket_kind_find("docker"), "/run/docker.sock"));
+	assert_null(socket_full_warning(NULL, "/x"));
+
+	char *env1[] = { "GNUPGHOME=/srv/gnupg//", NULL }, *env0[] = { NULL },
+	     *envr[] = { "GNUPGHOME=rel", NULL };
+	struct host h = { .env = env1, .home = "/home/u", .home_env = "/home/u", .uid = 1000,
+			  .cwd = "/" };
+	char *t = socket_bind_target(gpg, &h);
+	assert_string_equal(t, "/srv/gnupg/S.gpg-agent");
+	free(t);
+	h.env = env0;
+	t = socket_bind_target(gpg, &h);
+	assert_string_equal(t, "/home/u/.gnupg/S.gpg-agent");
+	free(t);
+	/* a relative $GNUPGHOME is not gpg's home: the default is */
+	h.env = envr;
+	t = socket_gnupg_home(&h);
+	assert_string_equal(t, "/home/u/.gnupg");
+	free(t);
+	assert_null(socket_bind_target(ssh, &h));
+	h.home = h.home_env = NULL;
+	h.env = env0;
+	assert_null(socket_gnupg_home(&h));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_add_flag),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_candidates),
+		cmocka_unit_test(test_restricted),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
