@@ -8,6 +8,7 @@
 #include "planner/internal.h"
 #include "planner/socket-plan.h"
 #include "planner/tools.h"
+#include "policy/socket-rules.h"
 #include "policy/sockets.h"
 #include "strbuf.h"
 
@@ -103,6 +104,26 @@ static void unmask(struct builder *b, const char *path)
 	b->masks.n = out;
 }
 
+/* A socket allowed by its path under the home directory: a desktop
+ * container engine's, a VM's, whatever a daemon the user runs keeps
+ * there. The one warning line its run prints, or NULL. */
+static char *home_warning(const struct builder *b, const char *real)
+{
+	const char *homes[] = { b->h->home_env, b->h->home };
+	for (size_t i = 0; i < ARRAY_SIZE(homes); i++) {
+		if (!homes[i] || homes[i][0] != '/')
+			continue;
+		_cleanup_free_ char *home = path_resolve(homes[i], "/");
+		if (!home || strcmp(home, "/") == 0 || !path_is_under(real, home))
+			continue;
+		const struct known_socket *k = socket_rule_match(engine_sockets, real, home);
+		return xasprintf("socket %s under your home directory (%s): whatever serves it acts "
+				 "for the jail outside it; a container engine's runs anything with "
+				 "your files", real, k ? k->what : "not one kjail knows");
+	}
+	return NULL;
+}
+
 static bool add_socket(struct builder *b, const struct entry *e)
 {
 	struct plan *pl = b->pl;
@@ -125,6 +146,8 @@ static bool add_socket(struct builder *b, const struct entry *e)
 	if (!k)
 		k = kind_at(b, real);
 	_cleanup_free_ char *warning = socket_warning(k);
+	if (!warning && !socket_kind_find(e->value))
+		warning = home_warning(b, real);
 	_cleanup_free_ char *rule = k ? xasprintf("allowed socket: %s", k->name)
 				      : xstrdup("allowed socket");
 	unmask(b, real);
