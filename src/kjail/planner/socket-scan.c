@@ -14,10 +14,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -208,6 +210,74 @@ static void entry(struct scan *s, int dfd, const char *path, const char *name,
 	found_free(&sub);
 }
 
+/* One directory's entries, name and d_type, to each(): on Linux straight
+ * from getdents64 (no DIR, no fcntl), elsewhere by readdir. False when it
+ * cannot be read. The callback may walk deeper (its own buffer). */
+struct lister {
+	struct scan *s;
+	const char *path;
+	int depth;
+	dev_t dev;
+	struct socket_tally *t;
+	struct found *socks, *dirs;
+};
+
+static bool listed(struct lister *l, int dfd, const char *name, unsigned char type)
+{
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return true;
+	if (++l->s->entries > SOCKET_SCAN_ENTRIES) {
+		if (!l->s->cut)
+			l->s->b->pl->scan_cut = strpool_intern(&l->s->b->pl->strings, l->path);
+		l->s->cut = true;
+		l->t->others++;
+		return false;
+	}
+	entry(l->s, dfd, l->path, name, type, l->depth, l->dev, l->t, l->socks, l->dirs);
+	return true;
+}
+
+static bool list_dir(struct lister *l, int dfd)
+{
+#if defined(__linux__) && defined(SYS_getdents64)
+	union {
+		char c[8192];
+		uint64_t align;
+	} buf;
+	for (;;) {
+		long n = syscall(SYS_getdents64, dfd, buf.c, sizeof buf.c);
+		if (n < 0)
+			return false;
+		if (n == 0)
+			return true;
+		for (long off = 0; off + 19 < n;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			unsigned short reclen;
+			memcpy(&reclen, buf.c + off + 16, sizeof reclen);
+			if (reclen < 20 || off + reclen > n)
+				return false;
+			if (!listed(l, dfd, buf.c + off + 19, (unsigned char)buf.c[off + 18]))
+				return true;
+			off += reclen;
+		}
+	}
+#else
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (!listed(l, dirfd(d), e->d_name, e->d_type))
+			break;
+	closedir(d);
+	return true;
+#endif
+}
+
 /* Walks dir (dfd, closed here) at path, depth levels further. True when
  * it holds sockets only and may be masked whole: then out holds them and
  * nothing is masked yet (the caller masks the directory, or the one
@@ -215,39 +285,25 @@ static void entry(struct scan *s, int dfd, const char *path, const char *name,
 static bool walk(struct scan *s, int dfd, const char *path, int depth, dev_t pdev,
 		 bool whole, struct found *out)
 {
-	struct stat st;
-	if (fstat(dfd, &st) < 0) {
-		close(dfd);
-		return false;
-	}
-	if (st.st_dev != pdev && s->no_table) {
+	/* without a mount table, a file system is judged where the device
+	 * changes, by its magic; with one, skipped mounts are never opened */
+	dev_t dev = pdev;
+	if (s->no_table) {
+		struct stat st;
 		struct statfs fs;
-		if (fstatfs(dfd, &fs) < 0 || skipped_fs((long)fs.f_type)) {
+		if (fstat(dfd, &st) < 0 ||
+		    (st.st_dev != pdev && (fstatfs(dfd, &fs) < 0 || skipped_fs((long)fs.f_type)))) {
 			close(dfd);
 			return false;
 		}
-	}
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return false;
+		dev = st.st_dev;
 	}
 	struct socket_tally t = { 0 };
 	struct found socks = { 0 }, dirs = { 0 };
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (++s->entries > SOCKET_SCAN_ENTRIES) {
-			if (!s->cut)
-				s->b->pl->scan_cut = strpool_intern(&s->b->pl->strings, path);
-			s->cut = true;
-			t.others++;
-			break;
-		}
-		entry(s, dirfd(d), path, e->d_name, e->d_type, depth, st.st_dev, &t, &socks, &dirs);
-	}
-	closedir(d);
+	struct lister l = { s, path, depth, dev, &t, &socks, &dirs };
+	if (!list_dir(&l, dfd))
+		t.others++;
+	close(dfd);
 	bool only = whole && socket_dir_only_sockets(&t) && !in_writable(s->b, path) &&
 		    !holds_writable(s->b, path);
 	if (only) {
