@@ -20,7 +20,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#ifdef __linux__
 #include <sys/vfs.h>
+#else
+#include <sys/mount.h>
+#endif
 #include <unistd.h>
 
 struct scan {
@@ -179,12 +183,11 @@ static void entry(struct scan *s, int dfd, const char *path, const char *name,
 	char *child = xconcat(path, strcmp(path, "/") ? "/" : "", name, (char *)NULL);
 	struct builder *b = s->b;
 	if (type == DT_SOCK) {
+		/* one masked already (the built-in table's) is a socket of this
+		 * directory all the same: the directory may be masked whole */
 		if (socket_rule_match(allowed_sockets, child, s->home)) {
 			t->allowed++;
 			free(child);
-		} else if (covering(&b->masks, child)) {
-			t->sockets++; /* masked already: still a socket of this directory */
-			found_push(socks, child);
 		} else {
 			t->sockets++;
 			found_push(socks, child);
