@@ -90,9 +90,16 @@ static const char *kind_of_mode(mode_t m)
 		: S_ISCHR(m) || S_ISBLK(m) ? "a device" : "not a socket";
 }
 
-/* The mask of exactly path, if any, goes: the socket is bound there. */
+/* The mask of exactly path, if any, goes: the socket is bound there
+ * (and is no longer one the scan masked). */
 static void unmask(struct builder *b, const char *path)
 {
+	struct plan *pl = b->pl;
+	size_t kept = 0;
+	for (size_t i = 0; i < pl->nscanned; i++)
+		if (strcmp(pl->scanned[i].path, path) != 0)
+			pl->scanned[kept++] = pl->scanned[i];
+	pl->nscanned = kept;
 	size_t out = 0;
 	for (size_t i = 0; i < b->masks.n; i++) {
 		if (strcmp(b->masks.v[i].path, path) == 0) {
