@@ -33,6 +33,7 @@ struct scan {
 	size_t entries;       /* read so far, against SOCKET_SCAN_ENTRIES */
 	bool cut;
 	struct strv skip;     /* mount points of skipped file systems */
+	const struct mount_table *mounts; /* or NULL */
 	bool no_table;        /* no mount table: statfs where the device changes */
 };
 
@@ -51,6 +52,14 @@ static bool skipped_type(const char *type)
 		if (strcmp(type, *t) == 0)
 			return true;
 	return false;
+}
+
+/* Whether path lies on a skipped file system (a home on NFS): the mount
+ * that shows it, by the table. */
+static bool on_skipped_fs(const struct scan *s, const char *path)
+{
+	const struct mount_entry *m = s->mounts ? mount_of(s->mounts, path) : NULL;
+	return m && skipped_type(m->type);
 }
 
 static bool skipped_point(const struct scan *s, const char *path)
@@ -343,7 +352,7 @@ static bool walk(struct scan *s, int dfd, const char *path, int depth, dev_t pde
  * (a dot-directory of the home; not /run). */
 static void scan_root(struct scan *s, const char *path, int depth, bool whole)
 {
-	if (covering(&s->b->masks, path) || skipped_point(s, path))
+	if (covering(&s->b->masks, path) || on_skipped_fs(s, path))
 		return;
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -376,9 +385,13 @@ static void scan_named(struct scan *s, const char *path)
 	found_free(&socks);
 }
 
-static void scan_home(struct scan *s)
+/* The home's dot-directories (and dot-sockets), walked; not on a network
+ * or FUSE file system. */
+static void scan_dot_dirs(struct scan *s)
 {
 	const char *home = s->home;
+	if (on_skipped_fs(s, home))
+		return;
 	int fd = open(home, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
@@ -409,6 +422,14 @@ static void scan_home(struct scan *s)
 			scan_root(s, p, SOCKET_SCAN_HOME_DEPTH - 1, true);
 	}
 	strv_free(&dots);
+}
+
+/* The engine table's places, looked up whatever their depth, and on any
+ * file system: a few named directories, read once each. */
+static void scan_home(struct scan *s)
+{
+	const char *home = s->home;
+	scan_dot_dirs(s);
 	for (const struct known_socket *k = engine_sockets; k->pattern; k++) {
 		_cleanup_free_ char *pat = xconcat(home, k->pattern + 1, (char *)NULL);
 		glob_t g;
@@ -438,6 +459,7 @@ void add_socket_scan(struct builder *b)
 			  .skip = STRV_INIT };
 	const struct mount_table *t = host_mounts(b);
 	s.no_table = !t;
+	s.mounts = t;
 	for (size_t i = 0; t && i < t->n; i++)
 		if (skipped_type(t->v[i].type))
 			strv_push(&s.skip, t->v[i].point);
