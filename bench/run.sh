@@ -49,8 +49,8 @@
 #                              rounds: see the table)
 #   --warmup N                 warmup runs per round (default 1)
 #   --only LIST                only these parts, comma-separated: startup,
-#                              load, work, peers, masks, workspace, kli,
-#                              instructions
+#                              load, work, peers, masks, workspace, sockets,
+#                              kli, instructions
 #                              (default all; the table shows the rest as
 #                              not run)
 #   --with-peers               install firejail (apt-get, as root) and srt
@@ -105,8 +105,8 @@ done
 case $runs$rounds$warmup in *[!0-9]*) die "--runs, --rounds and --warmup take numbers" ;; esac
 for part in ${only//,/ }; do
 	case $part in
-	all | startup | load | work | peers | masks | workspace | kli | instructions) ;;
-	*) die "--only: unknown part '$part' (startup, load, work, peers, masks, workspace, kli, instructions)" ;;
+	all | startup | load | work | peers | masks | workspace | sockets | kli | instructions) ;;
+	*) die "--only: unknown part '$part' (startup, load, work, peers, masks, workspace, sockets, kli, instructions)" ;;
 	esac
 done
 want() { case ",$only," in *,all,* | *,"$1",*) return 0 ;; esac; return 1; }
@@ -280,6 +280,42 @@ mask_args() { # N: "-r PATH" for N existing files outside the workspace
 	names=(); for ((k = i; k < i + 250 && k < n_masks_max; k++)); do names+=("f$k"); done
 	touch "${names[@]}"
 done)
+
+# The socket scan's home: 10,000 entries in dot-directories up to the
+# scan's depth (configs, caches, a few sockets among them), and an empty
+# one to compare with.
+n_home=10000
+[ "$quick" = 1 ] && n_home=500
+if want sockets; then
+	say "making a home of $n_home entries for the socket scan in $S"
+	mkdir -p "$S/home0"
+	python3 - "$S/home10k" "$n_home" <<-'EOF' || die "cannot make the socket scan's home"
+	import os, socket, sys
+	home, n = sys.argv[1], int(sys.argv[2])
+	made = 0
+	tools = ["config", "cache", "local", "npm", "cargo", "docker", "vscode", "mozilla"]
+	t = 0
+	while made < n:
+	    tool = tools[t % len(tools)] + ("" if t < len(tools) else str(t))
+	    t += 1
+	    for a in range(10):
+	        d = os.path.join(home, "." + tool, "a%d" % a, "b")
+	        os.makedirs(d, exist_ok=True)
+	        made += 3
+	        for f in range(25):
+	            if made >= n:
+	                break
+	            open(os.path.join(d, "f%d" % f), "w").close()
+	            made += 1
+	    # one daemon's socket per tool, in a directory of sockets only
+	    run = os.path.join(home, "." + tool, "run")
+	    os.makedirs(run, exist_ok=True)
+	    s = socket.socket(socket.AF_UNIX)
+	    s.bind(os.path.join(run, "d.sock"))
+	    s.close()
+	    made += 2
+	EOF
+fi
 
 # The work inside and outside the jail: a git repository of 20,000
 # committed files with a few changes, a tree to find in, a C project.
@@ -628,6 +664,22 @@ want workspace && group workspace "$S" -- \
 	bwrap-raw+helper-w10k "$(fdr w10k+h)" \
 	bwrap-raw+helper-w100k "$(fdr w100k+h)"
 
+# ... and the socket scan over a home of 10,000 entries
+if want sockets; then
+	(cd "$S/w10" && HOME="$S/home10k" "$kjail" --config "$empty_ini" --explain --json) |
+		python3 -c 'import json,sys; d=json.load(sys.stdin)["socket_scan"]; print(d["entries"], len(d["masked"]))' \
+		>"$S/scan.txt" || die "kjail --explain --json failed on the scan's home"
+	read -r scan_entries scan_masked <"$S/scan.txt"
+	fact scan_entries "$scan_entries"
+	fact scan_masked "$scan_masked"
+	group sockets0 "$S/w10" HOME="$S/home0" -- \
+		kjail-print-home0 "$kjc --print -- /bin/true" \
+		kjail-print-nodef-home0 "$kjc --no-defaults --print -- /bin/true"
+	group sockets "$S/w10" HOME="$S/home10k" -- \
+		kjail-print-home10k "$kjc --print -- /bin/true" \
+		kjail-print-nodef-home10k "$kjc --no-defaults --print -- /bin/true"
+fi
+
 # 4. kli with 1,000 capability entries (lines stay under the reader's 198
 # characters: `capabilities` repeats within [kli] to continue the list).
 kh=$S/kli-home kh0=$S/kli-home0
@@ -956,6 +1008,19 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	    if quick and key != "w10":
 	        label += " (--quick: fewer)"
 	    w("| %s | %s | %s | %s | %s | %s |" % (label, ms(kn), ms(net("bwrap-raw+helper-" + key)), x(ratio(kn, base_ws)), num(ir("print-" + key)), facts.get("sc:print-" + key, "n/a")))
+	w("")
+
+	w("### 3b. The socket scan")
+	w("")
+	w("`kjail --print -- /bin/true` with `$HOME` an empty directory, then a home of %s entries" % commas(facts.get("scan_entries", "?")).split(" ")[0])
+	w("in dot-directories (%s sockets among them, each masked: `socket_scan` in `--explain --json`)." % facts.get("scan_masked", "?"))
+	w("`--no-defaults` turns the scan off, with the other built-in masks.")
+	w("")
+	w("| home | `kjail --print` ms | with `--no-defaults` ms | scan and home masks, ms |")
+	w("|---|---:|---:|---:|")
+	for key, label in (("home0", "empty"), ("home10k", "%s entries" % commas(facts.get("scan_entries", "?")).split(" ")[0])):
+	    a, b = med("kjail-print-" + key), med("kjail-print-nodef-" + key)
+	    w("| %s | %s | %s | %s |" % (label, ms(a), ms(b), ms(a - b) if a is not None and b is not None else "n/a"))
 	w("")
 
 	w("## 4. kli")

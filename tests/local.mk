@@ -76,6 +76,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-nested-debug.test \
 	tests/integration/kjail-nested.test \
 	tests/integration/kjail-host-sockets.test \
+	tests/integration/kjail-socket-scan.test \
 	tests/integration/kjail-allow-socket.test \
 	tests/integration/kjail-agent-sockets.test \
 	tests/integration/kjail-host-metadata.test \

@@ -17,6 +17,9 @@ libkjail_a_SOURCES = \
 	src/kjail/planner/netlog.c src/kjail/planner/netlog.h \
 	src/kjail/planner/mask-aliases.c src/kjail/planner/mountinfo.c src/kjail/planner/mountinfo.h \
 	src/kjail/policy/sockets.c src/kjail/policy/sockets.h src/kjail/planner/socket-plan.c \
+	src/kjail/policy/socket-rules.c src/kjail/policy/socket-rules.h \
+	src/kjail/planner/socket-scan.c src/kjail/planner/socket-scan.h \
+	src/kjail/planner/docker-endpoint.c src/kjail/planner/docker-endpoint.h \
 	src/kjail/policy/secret.c src/kjail/policy/secret.h src/kjail/run/secret.c src/kjail/run/secret.h \
 	src/kjail/planner/protected.c src/kjail/planner/protected.h src/kjail/planner/protect.c \
 	src/kjail/planner/protect-git.c src/kjail/planner/protect-home.c src/kjail/planner/protect-path.c \
@@ -388,6 +391,13 @@ TESTS += tests/unit/kjail/policy/test_sockets
 tests_unit_kjail_policy_test_sockets_SOURCES = tests/unit/kjail/policy/test_sockets.c
 tests_unit_kjail_policy_test_sockets_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_policy_test_sockets_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# The socket scan's rules (issue 39): the tables, the directory rule,
+# docker's unix:// endpoints.
+check_PROGRAMS += tests/unit/kjail/policy/test_socket_rules
+TESTS += tests/unit/kjail/policy/test_socket_rules
+tests_unit_kjail_policy_test_socket_rules_SOURCES = tests/unit/kjail/policy/test_socket_rules.c
+tests_unit_kjail_policy_test_socket_rules_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_policy_test_socket_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # libFuzzer harness for git settings in the environment (GIT_CONFIG_PARAMETERS'
 # parser, and the judgment of what it parsed); seeds in tests/fuzz/corpus/gitenv.
 if HAVE_CLANG

@@ -463,6 +463,7 @@ int main(int argc, char **argv)
 		.uid = (unsigned)getuid(),
 		.dry_run = !run,
 		.plan_caches = true,
+		.scan_sockets = true,
 		/* with --explain, the words after it are paths */
 		.interactive = !rest[0] ||
 			       (!cli.explain && shell_interactive_command(rest, getenv("PATH"), cwd)),

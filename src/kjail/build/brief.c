@@ -12,6 +12,7 @@ static const struct {
 	const char *one, *many;
 	size_t share;
 } kinds[BRIEF_KINDS] = {
+	[BRIEF_SCANNED] = { "socket found by scan", "sockets found by scan", 0 },
 	[BRIEF_SECCOMP] = { "seccomp rule", "seccomp rules", 0 },
 	[BRIEF_PINNED] = { "pinned directory", "pinned directories", 0 },
 	[BRIEF_PROTECTED] = { "protected path in the workspace",
@@ -19,6 +20,7 @@ static const struct {
 	[BRIEF_PROTECTED_ELSEWHERE] = { "protected path outside the workspace",
 					"protected paths outside the workspace", 5 },
 	[BRIEF_MASKED] = { "mask", "masks", 10 },
+	[BRIEF_SCAN_MASK] = { "socket scan mask", "socket scan masks", 0 },
 	[BRIEF_FILTERED] = { "filtered file", "filtered files", 10 },
 	[BRIEF_UNPROTECTED] = { "protected name not present here",
 				"protected names not present here", 0 },

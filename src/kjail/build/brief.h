@@ -11,11 +11,13 @@
 
 /* The kinds of line there can be too many of, in the order they come. */
 enum brief_kind {
+	BRIEF_SCANNED,     /* sockets the start-up scan masked, one each */
 	BRIEF_SECCOMP,     /* the filter's rules */
 	BRIEF_PINNED,      /* directories bound onto themselves */
 	BRIEF_PROTECTED,   /* protected names that exist in the workspace */
 	BRIEF_PROTECTED_ELSEWHERE, /* and in the other writable directories */
 	BRIEF_MASKED,
+	BRIEF_SCAN_MASK,   /* the masks the socket scan planned */
 	BRIEF_FILTERED,
 	BRIEF_UNPROTECTED, /* protected names absent here */
 	BRIEF_SKIPPED,     /* masks with nothing to mask */

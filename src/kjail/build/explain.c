@@ -173,6 +173,32 @@ static void explain_devices(FILE *out, const struct plan *pl)
 }
 
 
+/* The scan's sockets: a count, then each one (the short form counts
+ * them in its last line). */
+static void text_scan(FILE *out, const struct plan *pl, struct brief *b)
+{
+	if (!pl->scanned_host)
+		return;
+	size_t dirs = 0;
+	for (size_t i = 0; i < pl->nscanned; i++)
+		dirs += strcmp(pl->scanned[i].mask, pl->scanned[i].path) != 0;
+	fprintf(out, "socket scan: %zu socket%s found and masked (%zu with %s directory, which "
+		     "holds sockets only), %zu entries read\n",
+		pl->nscanned, pl->nscanned == 1 ? "" : "s", dirs, dirs == 1 ? "its" : "their",
+		pl->scan_entries);
+	if (pl->scan_cut)
+		fprintf(out, "socket scan: stopped at its limit in %s: sockets past it stay reachable "
+			     "(--deny-read PATH masks one)\n", pl->scan_cut);
+	for (size_t i = 0; i < pl->nscanned; i++) {
+		const struct plan_scanned *s = &pl->scanned[i];
+		if (!brief_keep(b, BRIEF_SCANNED, true))
+			continue;
+		fprintf(out, "socket: %s (%s; masked%s%s)\n", s->path, s->what,
+			strcmp(s->mask, s->path) ? " with its directory " : "",
+			strcmp(s->mask, s->path) ? s->mask : "");
+	}
+}
+
 static void text_sockets(FILE *out, const struct plan *pl)
 {
 	for (size_t i = 0; i < pl->nsockets; i++) {
@@ -302,6 +328,7 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 			     "after the run: doc/kjail-net-log.schema.json; %s)\n",
 			pl->net_log, pl->net_log_origin);
 	text_sockets(out, pl);
+	text_scan(out, pl, b);
 	if (pl->allow_userns)
 		fprintf(out, "user namespaces: allowed (%s): the command may build its own "
 			     "namespaces and, inside them, hold capabilities over them; the mount, "
@@ -343,6 +370,9 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	for (size_t i = 0; i < pl->nops; i++) {
 		const struct op *o = &pl->ops[i];
 		enum brief_kind k = op_kind_of_line(pl, o);
+		/* the scan's masks: each socket has its line already (text_scan) */
+		if (o->origin && str_has_prefix(o->origin, "built-in socket scan"))
+			k = BRIEF_SCAN_MASK;
 		if (k != BRIEF_KINDS && !brief_keep(b, k, brief_built_in(o->origin)))
 			continue;
 		if (o->serves) { /* planner/ssh.h */

@@ -185,6 +185,33 @@ static void sockets_json(struct jsonw *w, const struct plan *pl)
 	jw_end_array(w);
 }
 
+/* The start-up socket scan: each socket found and masked, what it is,
+ * and the mask over it (its own, or its directory's). Absent when the
+ * scan did not run (--no-defaults). */
+static void socket_scan_json(struct jsonw *w, const struct plan *pl)
+{
+	if (!pl->scanned_host)
+		return;
+	jw_key(w, "socket_scan");
+	jw_begin_object(w);
+	jw_key(w, "entries");
+	jw_int(w, (long)pl->scan_entries);
+	if (pl->scan_cut)
+		jw_kstring(w, "cut", pl->scan_cut);
+	jw_key(w, "masked");
+	jw_begin_array(w);
+	for (size_t i = 0; i < pl->nscanned; i++) {
+		const struct plan_scanned *s = &pl->scanned[i];
+		jw_begin_object(w);
+		jw_kstring(w, "path", s->path);
+		jw_kstring(w, "what", s->what);
+		jw_kstring(w, "mask", s->mask);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
 /* Who the command runs as: the caller's ids outside, the jail's inside. */
 static void user_json(struct jsonw *w, const struct plan *pl)
 {
@@ -306,6 +333,7 @@ void policy_json_build(struct jsonw *w, const struct policy *p, const struct pla
 	if (pl->ndevices) /* --device */
 		devices_json(w, pl);
 	sockets_json(w, pl);
+	socket_scan_json(w, pl);
 	entries_json(w, "created", &pl->created, "path", "why");
 	entries_json(w, "unprotected", &pl->unguarded, "path", "why");
 	if (pl->watched.n) /* a repository with submodules */

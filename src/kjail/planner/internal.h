@@ -7,6 +7,8 @@
  *   protect-home.c  the home directory's names, $XDG_CONFIG_HOME's
  *   protect-path.c  protecting one path: bind, pin, make or reserve it
  *   masks.c         the masks: built-in, --deny-read, under no network
+ *   socket-scan.c   the host's sockets, found and masked (socket-rules.h)
+ *   docker-endpoint.c  the sockets docker's client would connect to
  *   mask-aliases.c  the masks again at the other mounts of their objects
  *   socket-plan.c   the sockets --allow-socket names (sockets.h)
  *   ssh.c           ssh's known_hosts shown, its ProxyCommand (ssh.h)

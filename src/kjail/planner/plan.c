@@ -58,6 +58,7 @@ void plan_free(struct plan *pl)
 	free(pl->net_log);
 	free(pl->allow);
 	free(pl->sockets);
+	free(pl->scanned);
 	entry_list_free(&pl->skipped);
 	entry_list_free(&pl->created);
 	entry_list_free(&pl->unguarded);

@@ -107,6 +107,9 @@ struct host {
 	bool plan_caches;            /* apply the policy's cache setting (cache.h):
 				      * main sets it; unit tests of other parts
 				      * leave it off, as with --no-cache */
+	bool scan_sockets;           /* find the host's sockets and mask them
+				      * (planner/socket-scan.h): main sets it;
+				      * unit tests of other parts leave it off */
 	bool interactive;            /* no command given: the user's shell runs,
 				      * and keeps its history with the caches */
 	bool explain;                /* --explain: also list what was skipped, and why */
@@ -134,6 +137,13 @@ struct plan_socket {
 	bool relay;           /* kjail's relay to the socket at agent (ssh-agent) */
 	const char *agent;    /* with relay: the agent's socket, real path */
 	const char *refuses;  /* what the bound socket refuses, or NULL */
+};
+
+/* A socket the start-up scan found and masked (planner/socket-scan.c). */
+struct plan_scanned {
+	const char *path;     /* the socket */
+	const char *what;     /* what it is (socket-rules.h), "socket found by scan" */
+	const char *mask;     /* the mask over it: path, or its directory's */
 };
 
 struct plan {
@@ -191,6 +201,11 @@ struct plan {
 	struct strv watched_present; /* "DIR/NAME" of each entry there at the start */
 	struct plan_socket *sockets; /* --allow-socket, in the policy's order */
 	size_t nsockets;
+	struct plan_scanned *scanned; /* the scan's masked sockets, the pool */
+	size_t nscanned;
+	bool scanned_host;           /* the socket scan ran (socket-scan.h) */
+	size_t scan_entries;         /* directory entries the scan read */
+	const char *scan_cut;        /* where the scan stopped at its limit, or NULL */
 	enum cache_mode cache;       /* what was done (CACHE_OFF if nothing) */
 	const char *cache_origin;    /* the plan's pool */
 	const char *cache_note;      /* why there is none though the policy asked

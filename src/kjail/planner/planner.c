@@ -16,6 +16,7 @@
 #include "planner/socket-plan.h"
 #include "planner/ssh.h"
 #include "planner/netlog.h"
+#include "planner/socket-scan.h"
 #include "planner/tools.h"
 #include "proxy/proxy.h"
 
@@ -414,7 +415,11 @@ static bool build(struct builder *b)
 	add_policy_masks(b);
 	if (b->p->defaults.value)
 		add_repo_config_filters(b);
-	if (!add_caches(b) || !add_mask_aliases(b) || !check_masks(b) || !add_sockets(b))
+	if (!add_caches(b))
+		return false;
+	if (b->p->defaults.value)
+		add_socket_scan(b);
+	if (!add_mask_aliases(b) || !check_masks(b) || !add_sockets(b))
 		return false;
 	if (b->h->self) {
 		const struct cand *m = covering(&b->masks, b->h->self);

@@ -8,6 +8,7 @@
 #include "planner/internal.h"
 #include "planner/socket-plan.h"
 #include "planner/tools.h"
+#include "policy/socket-rules.h"
 #include "policy/sockets.h"
 #include "strbuf.h"
 
@@ -89,9 +90,16 @@ static const char *kind_of_mode(mode_t m)
 		: S_ISCHR(m) || S_ISBLK(m) ? "a device" : "not a socket";
 }
 
-/* The mask of exactly path, if any, goes: the socket is bound there. */
+/* The mask of exactly path, if any, goes: the socket is bound there
+ * (and is no longer one the scan masked). */
 static void unmask(struct builder *b, const char *path)
 {
+	struct plan *pl = b->pl;
+	size_t kept = 0;
+	for (size_t i = 0; i < pl->nscanned; i++)
+		if (strcmp(pl->scanned[i].path, path) != 0)
+			pl->scanned[kept++] = pl->scanned[i];
+	pl->nscanned = kept;
 	size_t out = 0;
 	for (size_t i = 0; i < b->masks.n; i++) {
 		if (strcmp(b->masks.v[i].path, path) == 0) {
@@ -181,6 +189,26 @@ static bool add_restricted(struct builder *b, const struct entry *e, const struc
 	return add_plan_socket(b, &ps, "allowed socket: gpg-agent (restricted S.gpg-agent.extra)");
 }
 
+/* A socket allowed by its path under the home directory: a desktop
+ * container engine's, a VM's, whatever a daemon the user runs keeps
+ * there. The one warning line its run prints, or NULL. */
+static char *home_warning(const struct builder *b, const char *real)
+{
+	const char *homes[] = { b->h->home_env, b->h->home };
+	for (size_t i = 0; i < ARRAY_SIZE(homes); i++) {
+		if (!homes[i] || homes[i][0] != '/')
+			continue;
+		_cleanup_free_ char *home = path_resolve(homes[i], "/");
+		if (!home || strcmp(home, "/") == 0 || !path_is_under(real, home))
+			continue;
+		const struct known_socket *k = socket_rule_match(engine_sockets, real, home);
+		return xasprintf("socket %s under your home directory (%s): whatever serves it acts "
+				 "for the jail outside it; a container engine's runs anything with "
+				 "your files", real, k ? k->what : "not one kjail knows");
+	}
+	return NULL;
+}
+
 static bool add_socket(struct builder *b, const struct entry *e)
 {
 	struct plan *pl = b->pl;
@@ -204,6 +232,8 @@ static bool add_socket(struct builder *b, const struct entry *e)
 		k = kind_at(b, real);
 	_cleanup_free_ char *warning = by_path && k && k->full ? socket_full_warning(k, real)
 				       : socket_warning(k);
+	if (!warning && !socket_kind_find(e->value))
+		warning = home_warning(b, real);
 	_cleanup_free_ char *rule = k ? xasprintf("allowed socket: %s%s", k->name,
 						  by_path && k->full ? " (full socket)" : "")
 				      : xstrdup("allowed socket");

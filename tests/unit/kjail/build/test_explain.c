@@ -726,6 +726,21 @@ static void user_plan(struct policy *p, struct plan *pl)
 		plan_add(pl, OP_MASK_DIR, path, "masked", "built-in credential store");
 	}
 	plan_add(pl, OP_MASK_FILE, "/home/u/secret.txt", "masked", "--deny-read");
+	/* the socket scan's: one socket alone, one with its directory (issue 39) */
+	plan_add(pl, OP_MASK_DIR, "/home/u/.docker/run", "masked",
+		 "built-in socket scan: a directory that holds sockets only");
+	plan_add(pl, OP_MASK_FILE, "/home/u/.rd/docker.sock", "masked",
+		 "built-in socket scan: Rancher Desktop engine socket");
+	pl->scanned_host = true;
+	pl->scan_entries = 1234;
+	pl->scanned = xcalloc(2, sizeof *pl->scanned);
+	pl->nscanned = 2;
+	pl->scanned[0] = (struct plan_scanned){ .path = "/home/u/.docker/run/docker.sock",
+						.what = "Docker Desktop engine socket",
+						.mask = "/home/u/.docker/run" };
+	pl->scanned[1] = (struct plan_scanned){ .path = "/home/u/.rd/docker.sock",
+						.what = "Rancher Desktop engine socket",
+						.mask = "/home/u/.rd/docker.sock" };
 	add_filtered(pl, "/home/u/.npmrc", "npmrc", 2, "built-in credential store");
 	plan_add(pl, OP_SOCKET, "/run/user/1000/ssh-agent.sock", "allowed socket: ssh-agent",
 		 "--allow-socket");
