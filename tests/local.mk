@@ -67,6 +67,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-network.test \
 	tests/integration/kjail-allow-host-config.test \
 	tests/integration/kjail-allow-host.test \
+	tests/integration/kjail-upstream.test \
 	tests/integration/kjail-net-refusals.test \
 	tests/integration/kjail-socket-families.test \
 	tests/integration/kjail-nested-debug.test \
@@ -89,6 +90,7 @@ TESTS += $(KJAIL_INTEGRATION_TESTS)
 TEST_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integration/tap.sh \
 	tests/helpers/egress-servers.py tests/helpers/socks5-connect.py \
+	tests/helpers/upstream-proxy.py \
 	tests/helpers/sni-front.py tests/helpers/sni-client.py \
 	tests/data/gitconfig-corpus
 # The tests' fixtures, should a run be interrupted before its trap.

@@ -65,7 +65,9 @@ libkjail_a_SOURCES = \
 	src/kjail/proxy/spawn.c \
 	src/kjail/proxy/handoff.c src/kjail/proxy/handoff.h \
 	src/kjail/proxy/privdrop.c src/kjail/proxy/privdrop.h \
-	src/kjail/proxy/sandbox.c src/kjail/proxy/sandbox.h
+	src/kjail/proxy/sandbox.c src/kjail/proxy/sandbox.h \
+	src/kjail/proxy/upstream.c src/kjail/proxy/upstream.h \
+	src/kjail/proxy/dial.c src/kjail/proxy/dial.h
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS) $(PTHREAD_CFLAGS)
 libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 
