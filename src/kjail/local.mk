@@ -235,6 +235,13 @@ TESTS += tests/unit/kjail/proxy/test_rules tests/unit/kjail/proxy/test_parse \
 tests_unit_kjail_proxy_test_rules_SOURCES = tests/unit/kjail/proxy/test_rules.c
 tests_unit_kjail_proxy_test_rules_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_proxy_test_rules_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# The caller's upstream proxy (issue 38): its URL, NO_PROXY, the handshakes
+# and kjail's reading of its environment.
+check_PROGRAMS += tests/unit/kjail/proxy/test_upstream
+TESTS += tests/unit/kjail/proxy/test_upstream
+tests_unit_kjail_proxy_test_upstream_SOURCES = tests/unit/kjail/proxy/test_upstream.c
+tests_unit_kjail_proxy_test_upstream_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_proxy_test_upstream_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # kjail-proxy's own parts (issue 38): what kjail hands it, who it becomes.
 check_PROGRAMS += tests/unit/kjail/proxy/test_handoff
 TESTS += tests/unit/kjail/proxy/test_handoff
@@ -299,10 +306,28 @@ FUZZ_HANDOFF_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_handoff.c \
 	$(srcdir)/src/kjail/proxy/handoff.c \
 	$(srcdir)/src/kjail/proxy/rules.c \
+	$(srcdir)/src/kjail/proxy/upstream.c \
 	$(srcdir)/src/common/util.c
-tests/fuzz/fuzz_handoff: $(FUZZ_HANDOFF_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/handoff.h src/kjail/proxy/rules.h config.h
+tests/fuzz/fuzz_handoff: $(FUZZ_HANDOFF_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/handoff.h src/kjail/proxy/rules.h \
+		src/kjail/proxy/upstream.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_HANDOFF_SRCS) $(LIBBSD_LIBS)
+
+# The caller's upstream proxy (issue 38): its URL, NO_PROXY and the
+# upstream's answers (seeds in tests/fuzz/corpus/upstream).
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_upstream
+endif
+EXTRA_DIST += tests/fuzz/fuzz_upstream.c
+CLEANFILES += tests/fuzz/fuzz_upstream
+FUZZ_UPSTREAM_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_upstream.c \
+	$(srcdir)/src/kjail/proxy/upstream.c \
+	$(srcdir)/src/kjail/proxy/rules.c
+tests/fuzz/fuzz_upstream: $(FUZZ_UPSTREAM_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/upstream.h \
+		src/kjail/proxy/rules.h src/kjail/proxy/parse.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_UPSTREAM_SRCS)
 
 # kjail's reading of the proxy's summary line (issue 38): the input is the
 # whole log; seeds in tests/fuzz/corpus/summary.
