@@ -68,6 +68,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-allow-host-config.test \
 	tests/integration/kjail-allow-host.test \
 	tests/integration/kjail-upstream.test \
+	tests/integration/proxy-cap.test \
 	tests/integration/kjail-net-refusals.test \
 	tests/integration/kjail-socket-families.test \
 	tests/integration/kjail-nested-debug.test \
