@@ -217,10 +217,11 @@ static enum outcome through_upstream(struct conn *k, const struct addrinfo *ai,
 		return STOPPED;
 	if (fd < 0) {
 		bool v6 = strchr(k->host, ':') != NULL;
-		snprintf(k->reason, sizeof k->reason, "kjail: %s%s%s:%u: %s", v6 ? "[" : "",
-			 k->host, v6 ? "]" : "", k->rec.port, why);
-		/* the phrase after "HOST:PORT: " */
-		k->rec.reason = strstr(k->reason, why);
+		/* the host is at most PP_HOST_MAX: the phrase always has room */
+		int n = snprintf(k->reason, sizeof k->reason, "kjail: %s%s%s:%u: ", v6 ? "[" : "",
+				 k->host, v6 ? "]" : "", k->rec.port);
+		snprintf(k->reason + n, sizeof k->reason - (size_t)n, "%s", why);
+		k->rec.reason = k->reason + n;
 		k->rec.verdict = "failed";
 		return UPSTREAM;
 	}
