@@ -45,6 +45,16 @@ bench-proxy: bench/proxy-bench$(EXEEXT)
 		--log '$(abs_builddir)/bench/proxy-bench.log' $(PROXY_BENCH_ARGS)
 .PHONY: bench-proxy
 
+# bench/net-start.py: what --allow-host adds to a run against -n (issue
+# 38, acceptance 6: within 20 ms), interleaved rounds; `make
+# bench-net-start` (NET_START_ARGS='--rounds 20' for a quick look).
+NET_START_ARGS =
+bench-net-start: all
+	python3 $(srcdir)/bench/net-start.py --kjail '$(abs_builddir)/kjail$(EXEEXT)' \
+		--out '$(abs_builddir)/bench/net-start.md' $(NET_START_ARGS)
+.PHONY: bench-net-start
+EXTRA_DIST += bench/net-start.py
+
 BENCH_ARGS =
 bench-programs: $(BENCH_BINS)
 # `all` first: kjail runs its entry helper (kjail-entry) from beside itself.

@@ -70,6 +70,8 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-allow-host-config.test \
 	tests/integration/kjail-allow-host.test \
 	tests/integration/kjail-allow-local.test \
+	tests/integration/kjail-upstream.test \
+	tests/integration/proxy-cap.test \
 	tests/integration/kjail-net-refusals.test \
 	tests/integration/kjail-ssh.test \
 	tests/integration/kjail-socket-families.test \
@@ -95,6 +97,7 @@ TESTS += $(KJAIL_INTEGRATION_TESTS)
 TEST_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integration/tap.sh \
 	tests/helpers/egress-servers.py tests/helpers/socks5-connect.py \
+	tests/helpers/upstream-proxy.py \
 	tests/helpers/sni-front.py tests/helpers/sni-client.py \
 	tests/helpers/net-log-check.py \
 	tests/data/gitconfig-corpus

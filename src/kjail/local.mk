@@ -76,7 +76,9 @@ libkjail_a_SOURCES = \
 	src/kjail/proxy/sandbox.c src/kjail/proxy/sandbox.h \
 	src/kjail/agent/msg.c src/kjail/agent/msg.h src/kjail/agent/relay.c src/kjail/agent/relay.h \
 	src/kjail/agent/sandbox.c src/kjail/agent/sandbox.h src/kjail/agent/spawn.c src/kjail/agent/spawn.h \
-	src/kjail/run/relay-run.c src/kjail/run/relay-run.h
+	src/kjail/run/relay-run.c src/kjail/run/relay-run.h \
+	src/kjail/proxy/upstream.c src/kjail/proxy/upstream.h \
+	src/kjail/proxy/dial.c src/kjail/proxy/dial.h
 libkjail_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS) $(PTHREAD_CFLAGS)
 libkjail_a_CPPFLAGS = $(AM_CPPFLAGS) -DKJ_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 
@@ -280,6 +282,13 @@ TESTS += tests/unit/kjail/agent/test_msg
 tests_unit_kjail_agent_test_msg_SOURCES = tests/unit/kjail/agent/test_msg.c
 tests_unit_kjail_agent_test_msg_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_agent_test_msg_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# The caller's upstream proxy (issue 38): its URL, NO_PROXY, the handshakes
+# and kjail's reading of its environment.
+check_PROGRAMS += tests/unit/kjail/proxy/test_upstream
+TESTS += tests/unit/kjail/proxy/test_upstream
+tests_unit_kjail_proxy_test_upstream_SOURCES = tests/unit/kjail/proxy/test_upstream.c
+tests_unit_kjail_proxy_test_upstream_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_proxy_test_upstream_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # kjail-proxy's own parts (issue 38): what kjail hands it, who it becomes.
 check_PROGRAMS += tests/unit/kjail/proxy/test_handoff
 TESTS += tests/unit/kjail/proxy/test_handoff
@@ -344,8 +353,10 @@ FUZZ_HANDOFF_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_handoff.c \
 	$(srcdir)/src/kjail/proxy/handoff.c \
 	$(srcdir)/src/kjail/proxy/rules.c \
+	$(srcdir)/src/kjail/proxy/upstream.c \
 	$(srcdir)/src/common/util.c
-tests/fuzz/fuzz_handoff: $(FUZZ_HANDOFF_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/handoff.h src/kjail/proxy/rules.h config.h
+tests/fuzz/fuzz_handoff: $(FUZZ_HANDOFF_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/handoff.h src/kjail/proxy/rules.h \
+		src/kjail/proxy/upstream.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_HANDOFF_SRCS) $(LIBBSD_LIBS)
 
@@ -362,6 +373,21 @@ FUZZ_TUNNEL_SRCS = \
 tests/fuzz/fuzz_tunnel: $(FUZZ_TUNNEL_SRCS) tests/fuzz/fuzz.h src/kjail/entry/tunnel.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_TUNNEL_SRCS)
+# The caller's upstream proxy (issue 38): its URL, NO_PROXY and the
+# upstream's answers (seeds in tests/fuzz/corpus/upstream).
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_upstream
+endif
+EXTRA_DIST += tests/fuzz/fuzz_upstream.c
+CLEANFILES += tests/fuzz/fuzz_upstream
+FUZZ_UPSTREAM_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_upstream.c \
+	$(srcdir)/src/kjail/proxy/upstream.c \
+	$(srcdir)/src/kjail/proxy/rules.c
+tests/fuzz/fuzz_upstream: $(FUZZ_UPSTREAM_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/upstream.h \
+		src/kjail/proxy/rules.h src/kjail/proxy/parse.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_UPSTREAM_SRCS)
 
 # kjail's reading of the proxy's summary line (issue 38): the input is the
 # whole log; seeds in tests/fuzz/corpus/summary.

@@ -127,6 +127,34 @@ static const char *network_text(const struct plan *pl)
 
 
 
+/* Where an allowed connection goes: through the caller's upstream proxy
+ * (policy/egress.h) or straight out; credentials hidden. */
+static void explain_chain(FILE *out, const struct plan *pl, const char *prefix)
+{
+	const struct egress_upstream *u = &pl->upstream;
+	if (pl->net != NET_ALLOWLIST)
+		return;
+	if (!u->tunnel && !u->http) {
+		fprintf(out, "%schain: jail -> kjail proxy -> net (no upstream proxy in kjail's "
+			     "environment)\n", prefix);
+		return;
+	}
+	bool same = u->tunnel && u->http && strcmp(u->tunnel_shown, u->http_shown) == 0;
+	if (u->tunnel)
+		fprintf(out, "%schain: jail -> kjail proxy -> %s (%s) -> net (%s)\n", prefix,
+			u->tunnel_shown, u->tunnel_var,
+			same ? "every connection" : "CONNECT and SOCKS5 tunnels");
+	if (u->http && !same)
+		fprintf(out, "%schain: jail -> kjail proxy -> %s (%s) -> net (HTTP requests)\n",
+			prefix, u->http_shown, u->http_var);
+	if (!u->tunnel || !u->http)
+		fprintf(out, "%schain: jail -> kjail proxy -> net (%s)\n", prefix,
+			u->tunnel ? "HTTP requests" : "CONNECT and SOCKS5 tunnels");
+	if (u->no_proxy)
+		fprintf(out, "%schain: jail -> kjail proxy -> net (what %s names: %s)\n", prefix,
+			u->no_proxy_var, u->no_proxy);
+}
+
 void explain_allowlist(FILE *out, const struct plan *pl, const char *prefix)
 {
 	if (!pl->proxied)
@@ -156,6 +184,7 @@ void explain_allowlist(FILE *out, const struct plan *pl, const char *prefix)
 	}
 	fprintf(out, "%sproxy: " PROXY_HTTP_URL " (HTTP, CONNECT), " PROXY_SOCKS_URL
 		     " (SOCKS5) inside the jail; log " KJ_NET_LOG "\n", prefix);
+	explain_chain(out, pl, prefix);
 }
 
 /* --device: what the jail's /dev holds besides bwrap's minimal one */

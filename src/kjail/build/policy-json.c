@@ -131,6 +131,42 @@ static void local_json(struct jsonw *w, const struct plan *pl)
 	jw_end_array(w);
 }
 
+/* The caller's upstream proxy, credentials hidden (doc/policy-json.md). */
+static void upstream_json(struct jsonw *w, const struct plan *pl)
+{
+	const struct egress_upstream *u = &pl->upstream;
+	jw_key(w, "upstream");
+	if (pl->net != NET_ALLOWLIST || (!u->tunnel && !u->http)) {
+		jw_string(w, NULL);
+		return;
+	}
+	jw_begin_object(w);
+	const char *shown[2] = { u->tunnel_shown, u->http_shown };
+	const char *var[2] = { u->tunnel_var, u->http_var };
+	static const char *const key[2] = { "tunnel", "http" };
+	for (int i = 0; i < 2; i++) {
+		jw_key(w, key[i]);
+		if (!shown[i]) {
+			jw_string(w, NULL);
+			continue;
+		}
+		jw_begin_object(w);
+		jw_kstring(w, "url", shown[i]);
+		jw_kstring(w, "from", var[i]);
+		jw_end_object(w);
+	}
+	jw_key(w, "no_proxy");
+	if (u->no_proxy) {
+		jw_begin_object(w);
+		jw_kstring(w, "value", u->no_proxy);
+		jw_kstring(w, "from", u->no_proxy_var);
+		jw_end_object(w);
+	} else {
+		jw_string(w, NULL);
+	}
+	jw_end_object(w);
+}
+
 static void allowlist_json(struct jsonw *w, const struct plan *pl)
 {
 	jw_key(w, "hosts");
@@ -152,6 +188,7 @@ static void allowlist_json(struct jsonw *w, const struct plan *pl)
 	jw_kstring(w, "socks_proxy", PROXY_SOCKS_URL);
 	jw_kstring(w, "no_proxy", PROXY_NO_PROXY);
 	jw_kstring(w, "log", KJ_NET_LOG);
+	upstream_json(w, pl);
 }
 
 /* --allow-socket: each socket bound alone, with what it gives away */

@@ -155,6 +155,9 @@ struct plan {
 	struct allow_rule *allow;    /* NET_ALLOWLIST: the proxy's rules, their
 				      * text and origin in the plan's pool */
 	size_t nallow;
+	struct egress_upstream upstream; /* NET_ALLOWLIST: the caller's upstream
+					  * proxy, from kjail's environment
+					  * (egress.h); its strings the pool's */
 	bool proxied;                /* the jail's way out is kjail's proxy (proxy.h),
 				      * with the rules above: NET_ALLOWLIST, and
 				      * NET_NONE with bwrap (no rule: every host is

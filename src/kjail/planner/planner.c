@@ -500,6 +500,11 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 							       : p->network.origin);
 	if (out->net == NET_ALLOWLIST)
 		out->allow = egress_rules(&p->allow_host, &out->strings, &out->nallow);
+	/* read once, here, from kjail's environment: the jail's never
+	 * names it (egress_env) */
+	if (out->net == NET_ALLOWLIST && envp &&
+	    !egress_upstream(envp, &out->strings, &out->upstream, err, errlen))
+		return false;
 	out->nested_userns = p->nested_userns.value;
 	out->allow_userns = p->allow_userns.value;
 	out->in_kjail = h->in_kjail;

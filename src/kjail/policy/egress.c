@@ -4,6 +4,7 @@
 #include "config.h"
 #include "policy/egress.h"
 #include "proxy/proxy.h"
+#include "proxy/upstream.h"
 #include "util.h"
 
 #include <limits.h>
@@ -165,4 +166,72 @@ void egress_env(struct strv *env, struct entry_list *removed)
 		strv_pushf(&kept, "%s=%s", proxy_env[i][0], proxy_env[i][1]);
 	strv_free(env);
 	*env = kept;
+}
+
+/* The first of names set to a non-empty value in envp: its value, and
+ * its name in *which. */
+static const char *env_first(char *const *envp, const char *const *names, const char **which)
+{
+	for (; *names; names++) {
+		size_t n = strlen(*names);
+		for (char *const *e = envp; e && *e; e++)
+			if (strncmp(*e, *names, n) == 0 && (*e)[n] == '=' && (*e)[n + 1]) {
+				*which = *names;
+				return *e + n + 1;
+			}
+	}
+	return NULL;
+}
+
+static bool one_upstream(char *const *envp, const char *const *names, struct strpool *pool,
+			 const char **url, const char **var, const char **shown, char *err,
+			 size_t errlen)
+{
+	const char *v = env_first(envp, names, var);
+	if (!v)
+		return true;
+	struct upstream u;
+	const char *why = NULL;
+	if (!upstream_parse(v, &u, &why)) {
+		/* the value may hold a password: never printed */
+		fmt_into(err, errlen,
+			 "%s in kjail's environment is not an upstream proxy kjail's proxy can use "
+			 "(%s); --allow-host would go through it: fix it, or unset it for this run",
+			 *var, why);
+		return false;
+	}
+	upstream_clear(&u);
+	*url = strpool_intern(pool, v);
+	*shown = strpool_intern(pool, u.shown);
+	return true;
+}
+
+bool egress_upstream(char *const *envp, struct strpool *pool, struct egress_upstream *out,
+		     char *err, size_t errlen)
+{
+	/* curl's order: the lower-case name first */
+	static const char *const tunnel[] = { "https_proxy", "HTTPS_PROXY", "all_proxy",
+					      "ALL_PROXY", NULL };
+	static const char *const http[] = { "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY",
+					    NULL };
+	static const char *const none[] = { "no_proxy", "NO_PROXY", NULL };
+	memset(out, 0, sizeof *out);
+	if (!one_upstream(envp, tunnel, pool, &out->tunnel, &out->tunnel_var, &out->tunnel_shown,
+			  err, errlen) ||
+	    !one_upstream(envp, http, pool, &out->http, &out->http_var, &out->http_shown, err,
+			  errlen))
+		return false;
+	if (!out->tunnel && !out->http)
+		return true;
+	const char *np = env_first(envp, none, &out->no_proxy_var);
+	const char *why = NULL;
+	if (np && !upstream_no_proxy_check(np, &why)) {
+		fmt_into(err, errlen,
+			 "%s in kjail's environment: %s; kjail's proxy decides by it which hosts "
+			 "skip the upstream proxy: fix it, or unset it for this run",
+			 out->no_proxy_var, why);
+		return false;
+	}
+	out->no_proxy = np ? strpool_intern(pool, np) : NULL;
+	return true;
 }

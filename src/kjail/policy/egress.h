@@ -45,6 +45,26 @@ struct allow_rule *egress_rules(const struct entry_list *l, struct strpool *pool
  * proxy the jail cannot reach, and goes (noted in removed). */
 void egress_env(struct strv *env, struct entry_list *removed);
 
+/* The caller's upstream proxy (a company proxy), which kjail's proxy
+ * goes through (proxy/upstream.h): read once from the CALLER's
+ * environment (kjail's, never the jail's). Tunnels (CONNECT, SOCKS5) go
+ * by https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY, absolute-form HTTP
+ * requests by http_proxy, HTTP_PROXY, all_proxy, ALL_PROXY: the first set
+ * and not empty; no_proxy, NO_PROXY name the destinations that go
+ * direct. Strings in the pool; NULL for none. */
+struct egress_upstream {
+	const char *tunnel, *http, *no_proxy;  /* the values (URLs may hold
+						* credentials: never printed) */
+	const char *tunnel_var, *http_var, *no_proxy_var; /* where from */
+	const char *tunnel_shown, *http_shown; /* credentials hidden */
+};
+
+/* Reads out from envp. A URL upstream_parse() refuses, or a NO_PROXY
+ * upstream_no_proxy_check() refuses: false, err holds one line naming
+ * the variable (never its value, which may hold a password). Pure. */
+bool egress_upstream(char *const *envp, struct strpool *pool, struct egress_upstream *out,
+		     char *err, size_t errlen);
+
 /* The ports a rule allows, as text: "80,443", "*" or "8080". */
 const char *egress_ports(const struct allow_rule *r, char *buf, size_t len);
 

@@ -13,6 +13,7 @@
 #include "proxy/relay.h"
 #include "proxy/parse.h"
 #include "proxy/inspect.h"
+#include "proxy/dial.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -49,6 +50,7 @@ struct conn {
 	char reason[3 * PP_HOST_MAX + 200];
 	char allow[PP_HOST_MAX + 16]; /* refused: what --allow-host takes */
 	char address[INET6_ADDRSTRLEN];
+	const struct upstream *up; /* the upstream it goes through, or NULL */
 };
 
 /* More of the request into k->buf before the head's deadline; false on
@@ -118,7 +120,8 @@ static void socks_reply(struct conn *k, unsigned char code)
 
 /* The outcome of deciding and connecting; each has its HTTP and SOCKS5
  * answer. */
-enum outcome { OK, REFUSED, UNRESOLVED, UNREACHABLE, CONN_REFUSED, TIMED_OUT, STOPPED };
+enum outcome { OK, REFUSED, UNRESOLVED, UNREACHABLE, CONN_REFUSED, TIMED_OUT, STOPPED,
+	       UPSTREAM };
 
 static void answer(struct conn *k, enum outcome o)
 {
@@ -133,6 +136,7 @@ static void answer(struct conn *k, enum outcome o)
 		[CONN_REFUSED] = { 502, "Bad Gateway", 0x05 },
 		[TIMED_OUT] = { 504, "Gateway Timeout", 0x04 },
 		[STOPPED] = { 502, "Bad Gateway", 0x01 },
+		[UPSTREAM] = { 502, "Bad Gateway", 0x01 },
 	};
 	if (o == OK || o == STOPPED)
 		return;
@@ -191,45 +195,38 @@ static enum outcome fail_with(struct conn *k, enum outcome o, const char *why)
 	return o;
 }
 
-/* Non-blocking connect to one address within the deadline. */
-static int try_connect(struct conn *k, const struct sockaddr *sa, socklen_t sl,
-		       long long deadline)
+static void note_address(struct conn *k, const struct addrinfo *ai)
 {
-	/* no SOCK_CLOEXEC/SOCK_NONBLOCK: macOS has neither */
-	int fd = socket(sa->sa_family, SOCK_STREAM, 0);
-	if (fd < 0)
-		return -errno;
-	fcntl(fd, F_SETFD, FD_CLOEXEC);
-	fcntl(fd, F_SETFL, O_NONBLOCK);
-#ifdef SO_NOSIGPIPE
-	int one = 1;
-	setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
-#endif
-	if (connect(fd, sa, sl) == 0)
-		return fd;
-	int e = errno;
-	while (e == EINPROGRESS || e == EINTR) {
-		long long left = deadline - proxy_now_ms();
-		struct pollfd pf[2] = { { fd, POLLOUT, 0 }, { k->s->stop_fd, POLLIN, 0 } };
-		int r = left > 0 ? poll(pf, 2, (int)left) : 0;
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 || pf[1].revents) {
-			e = ECANCELED;
-			break;
-		}
-		if (r == 0) {
-			e = ETIMEDOUT;
-			break;
-		}
-		socklen_t el = sizeof e;
-		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el) < 0)
-			e = errno;
-		if (e == 0)
-			return fd;
+	getnameinfo(ai->ai_addr, ai->ai_addrlen, k->address, sizeof k->address, NULL, 0,
+		    NI_NUMERICHOST);
+	k->rec.address = k->address;
+}
+
+/* The first address that passed the checks, asked of the upstream: its
+ * refusal or silence is the answer (the next address would be asked of
+ * the same upstream), a 502 whose line names it. */
+static enum outcome through_upstream(struct conn *k, const struct addrinfo *ai,
+				     long long deadline)
+{
+	char why[sizeof k->reason - PP_HOST_MAX - 32];
+	bool stopped = false;
+	int fd = dial_upstream(k->up, ai->ai_addr, deadline, k->s->stop_fd, why, sizeof why,
+			       &stopped);
+	note_address(k, ai);
+	if (stopped)
+		return STOPPED;
+	if (fd < 0) {
+		bool v6 = strchr(k->host, ':') != NULL;
+		/* the host is at most PP_HOST_MAX: the phrase always has room */
+		int n = snprintf(k->reason, sizeof k->reason, "kjail: %s%s%s:%u: ", v6 ? "[" : "",
+				 k->host, v6 ? "]" : "", k->rec.port);
+		snprintf(k->reason + n, sizeof k->reason - (size_t)n, "%s", why);
+		k->rec.reason = k->reason + n;
+		k->rec.verdict = "failed";
+		return UPSTREAM;
 	}
-	close(fd);
-	return -e;
+	k->sfd = fd;
+	return OK;
 }
 
 static enum outcome connect_list(struct conn *k, const struct addrinfo *ai)
@@ -252,12 +249,12 @@ static enum outcome connect_list(struct conn *k, const struct addrinfo *ai)
 			}
 			continue;
 		}
-		int fd = try_connect(k, ai->ai_addr, ai->ai_addrlen, deadline);
+		if (k->up)
+			return through_upstream(k, ai, deadline);
+		int fd = dial_addr(ai->ai_addr, ai->ai_addrlen, deadline, k->s->stop_fd);
 		if (fd >= 0) {
 			k->sfd = fd;
-			getnameinfo(ai->ai_addr, ai->ai_addrlen, k->address, sizeof k->address, NULL,
-				    0, NI_NUMERICHOST);
-			k->rec.address = k->address;
+			note_address(k, ai);
 			return OK;
 		}
 		last = -fd;
@@ -330,6 +327,20 @@ static enum outcome connect_loopback(struct conn *k, const struct allow_rule *r,
 	return o;
 }
 
+/* The caller's upstream for this request: an absolute-form HTTP request
+ * goes by HTTP_PROXY's, a tunnel (CONNECT, SOCKS5) by HTTPS_PROXY's (each
+ * else ALL_PROXY's, policy/egress.h), unless NO_PROXY names the
+ * destination; the upstream is always asked for a tunnel. */
+static const struct upstream *pick_upstream(const struct conn *k)
+{
+	const struct proxy_serving *s = k->s;
+	bool http = strcmp(k->rec.proto, "http") == 0;
+	const struct upstream *u = http ? s->up_http : s->up_tunnel;
+	if (u && s->c->no_proxy && upstream_no_proxy_match(s->c->no_proxy, k->host, k->rec.port))
+		return NULL;
+	return u;
+}
+
 /* The rule check (before any resolving), then the addresses. */
 static enum outcome decide_and_connect(struct conn *k)
 {
@@ -339,9 +350,14 @@ static enum outcome decide_and_connect(struct conn *k)
 	if (i < 0)
 		return refuse_rule(k);
 	note_rule(k, i);
+	k->up = pick_upstream(k);
+	k->rec.upstream = k->up ? k->up->shown : NULL;
 	char port[8];
 	snprintf(port, sizeof port, "%u", k->rec.port);
 	if (allow_loopback(&c->rules[i])) {
+		/* the host's own loopback: never through an upstream */
+		k->up = NULL;
+		k->rec.upstream = NULL;
 		enum outcome o = connect_loopback(k, &c->rules[i], port);
 		if (o == OK)
 			k->rec.verdict = "allowed";

@@ -4,6 +4,7 @@
 
 #include "proxy/handoff.h"
 #include "proxy/rules.h"
+#include "proxy/upstream.h"
 #include "util.h"
 
 #include <errno.h>
@@ -17,8 +18,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* 2: log_cap (the log's cap, proxy/log.h) */
-#define MAGIC "kjail-proxy-handoff 2\n"
+/* 2: log_cap (the log's cap, proxy/log.h); 3: the upstream proxy's URLs
+ * and NO_PROXY (proxy/upstream.h), each "NAME LEN\nBYTES\n", LEN 0 for
+ * none */
+#define MAGIC "kjail-proxy-handoff 3\n"
 
 struct out {
 	char *p;
@@ -47,6 +50,8 @@ KJ_PRINTF(2, 3) static void putf(struct out *o, const char *fmt, ...)
 	put(o, b, n < 0 ? 0 : (size_t)n < sizeof b ? (size_t)n : sizeof b - 1);
 }
 
+static const char *const string_names[] = { "upstream_tunnel", "upstream_http", "no_proxy" };
+
 char *proxy_handoff_encode(const struct proxy_config *c, pid_t parent, size_t *len)
 {
 	struct out o = { 0 };
@@ -58,6 +63,13 @@ char *proxy_handoff_encode(const struct proxy_config *c, pid_t parent, size_t *l
 	putf(&o, "connect_ms %d\n", c->connect_timeout_ms > 0 ? c->connect_timeout_ms : 0);
 	putf(&o, "idle_ms %d\n", c->idle_timeout_ms > 0 ? c->idle_timeout_ms : 0);
 	putf(&o, "header_ms %d\n", c->header_timeout_ms > 0 ? c->header_timeout_ms : 0);
+	const char *const strs[] = { c->upstream_tunnel, c->upstream_http, c->no_proxy };
+	for (size_t i = 0; i < 3; i++) {
+		const char *v = strs[i] ? strs[i] : "";
+		putf(&o, "%s %zu\n", string_names[i], strlen(v));
+		put(&o, v, strlen(v));
+		put(&o, "\n", 1);
+	}
 	putf(&o, "rules %zu\n", c->nrules);
 	for (size_t i = 0; i < c->nrules; i++) {
 		const struct allow_rule *r = &c->rules[i];
@@ -150,6 +162,19 @@ bool proxy_handoff_decode(const char *buf, size_t len, struct proxy_handoff *h, 
 	uintmax_t cms = field(&in, "connect_ms", INT_MAX);
 	uintmax_t ims = field(&in, "idle_ms", INT_MAX);
 	uintmax_t hms = field(&in, "header_ms", INT_MAX);
+	/* the strings (URLs checked again, as rules are) go in h->strs */
+	const char *strs[3] = { NULL, NULL, NULL };
+	size_t slen[3] = { 0, 0, 0 };
+	for (size_t i = 0; i < 3 && !in.bad; i++) {
+		slen[i] = (size_t)field(&in, string_names[i], PROXY_HANDOFF_MAX);
+		if (in.bad || (size_t)(in.end - in.p) < slen[i] + 1 ||
+		    memchr(in.p, '\0', slen[i]) || in.p[slen[i]] != '\n') {
+			in.bad = true;
+			break;
+		}
+		strs[i] = in.p;
+		in.p += slen[i] + 1;
+	}
 	/* a rule takes at least 6 bytes ("1 0\nx\n"), so len bounds n too */
 	uintmax_t n = field(&in, "rules", len / 6 < PROXY_HANDOFF_RULES_MAX ? len / 6
 								  : PROXY_HANDOFF_RULES_MAX);
@@ -164,6 +189,32 @@ bool proxy_handoff_decode(const char *buf, size_t len, struct proxy_handoff *h, 
 	h->c.connect_timeout_ms = (int)cms;
 	h->c.idle_timeout_ms = (int)ims;
 	h->c.header_timeout_ms = (int)hms;
+	for (size_t i = 0; i < 3; i++) {
+		if (!slen[i])
+			continue;
+		h->strs[i] = xmalloc(slen[i] + 1);
+		memcpy(h->strs[i], strs[i], slen[i]);
+		h->strs[i][slen[i]] = '\0';
+	}
+	h->c.upstream_tunnel = h->strs[0];
+	h->c.upstream_http = h->strs[1];
+	h->c.no_proxy = h->strs[2];
+	const char *uwhy = NULL;
+	struct upstream u;
+	for (size_t i = 0; i < 2; i++) {
+		bool good = !h->strs[i] || upstream_parse(h->strs[i], &u, &uwhy);
+		upstream_clear(&u);
+		if (!good) {
+			fmt_into(err, errlen, "%s: %s", string_names[i], uwhy);
+			proxy_handoff_free(h);
+			return false;
+		}
+	}
+	if (h->strs[2] && !upstream_no_proxy_check(h->strs[2], &uwhy)) {
+		fmt_into(err, errlen, "no_proxy: %s", uwhy);
+		proxy_handoff_free(h);
+		return false;
+	}
 	/* every text and origin fits in a copy of the rest, with its NUL */
 	h->bytes = xmalloc((size_t)(in.end - in.p) + 2 * (size_t)n + 1);
 	h->rules_buf = xreallocarray(NULL, n ? (size_t)n : 1, sizeof *h->rules_buf);
@@ -207,6 +258,11 @@ void proxy_handoff_free(struct proxy_handoff *h)
 {
 	free(h->rules_buf);
 	free(h->bytes);
+	for (size_t i = 0; i < 3; i++) {
+		if (h->strs[i])
+			explicit_bzero(h->strs[i], strlen(h->strs[i]));
+		free(h->strs[i]);
+	}
 	memset(h, 0, sizeof *h);
 	h->c.log_fd = -1;
 }

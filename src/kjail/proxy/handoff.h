@@ -5,7 +5,9 @@
  * can read in /proc and which would outlive their use).
  *
  * The bytes are kjail's and its proxy's of one build: a version line, the
- * fields one a line, then each rule as the lengths of its text and origin
+ * fields one a line, the upstream proxy's URLs and NO_PROXY (each a
+ * length and its bytes; checked again with upstream_parse(), as rules
+ * are), then each rule as the lengths of its text and origin
  * and those bytes. The proxy parses each rule's text again with
  * allow_parse(), so a rule means in the proxy exactly what it meant in
  * kjail and nothing but a value kjail accepted travels. The reader is
@@ -31,6 +33,7 @@ struct proxy_handoff {
 	pid_t parent;          /* kjail, the proxy's parent */
 	struct allow_rule *rules_buf;
 	char *bytes;           /* the rules' texts and origins point in here */
+	char *strs[3];         /* c's upstream URLs and no_proxy point here */
 };
 
 /* The bytes for c (c->log_fd >= 0: there is a log) and parent; allocated,

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "proxy/proxy.h"
+#include "proxy/upstream.h"
 
 /* What the accept loop (proxy/serve.c) shares with its connections'
  * threads (proxy/conn.c). */
@@ -30,6 +31,10 @@ struct proxy_serving {
 	struct proxy_budget budget;    /* the connections' memory */
 	unsigned ended;                /* connections ended since the last trim */
 	int connect_ms, idle_ms, header_ms;
+	/* the caller's upstream proxy (proxy/upstream.h), read from c's
+	 * URLs: for tunnels and for absolute-form requests; NULL: direct */
+	const struct upstream *up_tunnel, *up_http;
+	struct upstream up[2];
 };
 
 

@@ -208,6 +208,7 @@ static char *record_line(const struct proxy_record *r, size_t *n)
 	json_object_set_new(o, "address", str_or_null(r->address));
 	json_object_set_new(o, "sni", str_or_null(r->sni));
 	json_object_set_new(o, "http_host", str_or_null(r->http_host));
+	json_object_set_new(o, "upstream", str_or_null(r->upstream));
 	json_object_set_new(o, "bytes_out", json_integer((json_int_t)r->bytes_out));
 	json_object_set_new(o, "bytes_in", json_integer((json_int_t)r->bytes_in));
 	return line_of(o, n);

@@ -18,6 +18,8 @@ struct proxy_record {
 	const char *address;  /* the address connected to, or NULL */
 	const char *sni;      /* the name a tunnel's ClientHello carried, or NULL */
 	const char *http_host; /* the host an HTTP request in it named, or NULL */
+	const char *upstream; /* the upstream proxy it went through, its
+			       * credentials hidden (upstream.h), or NULL */
 	const char *allow;    /* refused: the value of --allow-host that would
 			       * allow it, as the refusal's line names it (NULL:
 			       * HOST, or HOST:PORT off the web ports) */

@@ -37,11 +37,15 @@
  *   {"time":"2026-12-02T05:00:00Z","proto":"connect"|"http"|"socks5"|"local",
  *    "host":H,"port":P,"verdict":"allowed"|"refused"|"failed",
  *    "reason":R|null,"rule":TEXT|null,"origin":ORIGIN|null,"address":A|null,
- *    "sni":NAME|null,"http_host":NAME|null,"bytes_out":N,"bytes_in":N}
+ *    "sni":NAME|null,"http_host":NAME|null,"upstream":URL|null,
+ *    "bytes_out":N,"bytes_in":N}
  * (a refused one when refused, an allowed one when it closes). "failed":
  * a request that could not be served though no rule refused it: a bad
  * request (host null), a name that does not resolve, a connect that
- * fails or times out; R says which. A client that connects and sends
+ * fails or times out, an upstream proxy that cannot be reached or refuses
+ * (a 502 whose line names it); R says which. "upstream": the caller's
+ * upstream proxy (proxy/upstream.h) the connection went through, its
+ * credentials hidden, or null (direct). A client that connects and sends
  * nothing is not logged.
  *
  * The log is capped (log_cap): a line that would pass the cap first drops
@@ -124,6 +128,14 @@ struct proxy_config {
 	int connect_timeout_ms; /* 0: the defaults above */
 	int idle_timeout_ms;
 	int header_timeout_ms;
+	/* The caller's upstream proxy (proxy/upstream.h), which every
+	 * connection the rules allow goes through once its address has been
+	 * checked, unless no_proxy names its destination: a URL for tunnels
+	 * (CONNECT, SOCKS5) and one for absolute-form HTTP requests, each
+	 * NULL for none (direct); no_proxy NULL for none. */
+	const char *upstream_tunnel;
+	const char *upstream_http;
+	const char *no_proxy;
 };
 
 /* The reason of a refusal at the connection cap, before any destination

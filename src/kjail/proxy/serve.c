@@ -220,6 +220,18 @@ int proxy_serve(const struct proxy_config *c, const struct proxy_listener *l, si
 	s->connect_ms = c->connect_timeout_ms > 0 ? c->connect_timeout_ms : PROXY_CONNECT_TIMEOUT_MS;
 	s->idle_ms = c->idle_timeout_ms > 0 ? c->idle_timeout_ms : PROXY_IDLE_TIMEOUT_MS;
 	s->header_ms = c->header_timeout_ms > 0 ? c->header_timeout_ms : PROXY_HEADER_TIMEOUT_MS;
+	const char *why = NULL;
+	const char *urls[2] = { c->upstream_tunnel, c->upstream_http };
+	for (int i = 0; i < 2; i++) {
+		if (urls[i] && !upstream_parse(urls[i], &s->up[i], &why)) {
+			fprintf(stderr, "kjail: proxy: the upstream proxy's URL: %s\n", why);
+			proxy_log_free(log);
+			free(s);
+			return -1;
+		}
+	}
+	s->up_tunnel = urls[0] ? &s->up[0] : NULL;
+	s->up_http = urls[1] ? &s->up[1] : NULL;
 	serve_loop(s, l, n);
 	for (size_t i = 0; i < n; i++)
 		close(l[i].fd);

@@ -152,7 +152,10 @@ void egress_start(struct egress_run *e, const struct plan *pl)
 {
 	if (!pl->proxied)
 		return;
-	struct proxy_config c = { .rules = pl->allow, .nrules = pl->nallow, .log_fd = e->log_w };
+	struct proxy_config c = { .rules = pl->allow, .nrules = pl->nallow, .log_fd = e->log_w,
+				  .upstream_tunnel = pl->upstream.tunnel,
+				  .upstream_http = pl->upstream.http,
+				  .no_proxy = pl->upstream.no_proxy };
 	char err[PATH_MAX * 3 + 256];
 	_cleanup_free_ char *prog = proxy_helper_find(err, sizeof err);
 	if (prog)

@@ -186,7 +186,10 @@ static KJ_NORETURN void run_with_proxy(const struct plan *pl, struct strv *argv)
 	int log_r = open(log_path, O_RDONLY | O_CLOEXEC);
 	if (log_w < 0 || log_r < 0)
 		die_errno("cannot create the proxy's log %s", log_path);
-	struct proxy_config c = { .rules = pl->allow, .nrules = pl->nallow, .log_fd = log_w };
+	struct proxy_config c = { .rules = pl->allow, .nrules = pl->nallow, .log_fd = log_w,
+				  .upstream_tunnel = pl->upstream.tunnel,
+				  .upstream_http = pl->upstream.http,
+				  .no_proxy = pl->upstream.no_proxy };
 	int stop = -1;
 	char err[PATH_MAX * 3 + 256];
 	_cleanup_free_ char *prog = proxy_helper_find(err, sizeof err);

@@ -541,6 +541,8 @@ static char *subst(const char *s, const char *from, const char *to)
 
 static void check_golden(const char *name, const char *got)
 {
+	/* an upstream proxy's password is never shown */
+	assert_null(strstr(got, "s3cret"));
 	golden_check("explain", name, got);
 }
 
@@ -653,7 +655,8 @@ static void root_plan(struct policy *p, struct plan *pl)
 }
 
 /* A user's jail with most of what a config file and flags can ask for: an
- * allowlist, a socket, a GPU, user namespaces, its own masks among more
+ * allowlist behind a company proxy (its password hidden), a socket, a
+ * GPU, user namespaces, its own masks among more
  * built-in ones than a short --explain shows, a missing --deny-read, a
  * protected name that is a symlink, a watched directory, no caches. */
 static void user_plan(struct policy *p, struct plan *pl)
@@ -679,6 +682,9 @@ static void user_plan(struct policy *p, struct plan *pl)
 			       sizeof err));
 	pl->allow = egress_rules(&hosts, &pl->strings, &pl->nallow);
 	entry_list_free(&hosts);
+	char *env[] = { "HTTPS_PROXY=http://alice:s3cret@proxy.corp.example:8080",
+			"NO_PROXY=.corp.example", NULL };
+	assert_true(egress_upstream(env, &pl->strings, &pl->upstream, err, sizeof err));
 	pl->sockets = xcalloc(2, sizeof *pl->sockets);
 	pl->nsockets = 2;
 	pl->sockets[0] = (struct plan_socket){ .path = "/run/user/1000/ssh-agent.sock",

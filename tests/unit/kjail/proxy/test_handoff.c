@@ -2,12 +2,13 @@
 /* What kjail hands its proxy program (proxy/handoff.c): a configuration
  * with rules of every kind (a name, a suffix, IPv4 and IPv6 literals, any
  * port, a group's member with its origin, an origin with a newline in its
- * path) and the log's cap comes back field for field, each rule as
+ * path), the log's cap and the upstream proxy's URLs and NO_PROXY comes
+ * back field for field, each rule as
  * allow_parse() makes it; and the reader refuses every damaged form:
  * another version (the one before log_cap), a bad or missing field, a
  * number with a sign or leading zero, a count or length past the end, a
- * NUL inside a text, a text allow_parse refuses, a group, a byte too
- * many, and each prefix of a good message. Then the same through a
+ * NUL inside a text, a text allow_parse refuses, a group, an upstream
+ * URL upstream_parse refuses, a NO_PROXY it cannot read, a byte too many, and each prefix of a good message. Then the same through a
  * socket. */
 #include "config.h"
 
@@ -49,7 +50,10 @@ static void make(struct allow_rule *r, struct proxy_config *c)
 	*c = (struct proxy_config){ .rules = r, .nrules = NRULES, .log_fd = 9, .log_cap = 65536,
 				    .max_conns = 77,
 				    .connect_timeout_ms = 1500, .idle_timeout_ms = 60000,
-				    .header_timeout_ms = 2500 };
+				    .header_timeout_ms = 2500,
+				    .upstream_tunnel = "http://u%3A:p%40ss@proxy.corp:8080",
+				    .upstream_http = "socks5h://[::1]:1080",
+				    .no_proxy = "localhost, .corp,10.0.0.0/8" };
 }
 
 static void same(const struct proxy_handoff *h, const struct proxy_config *c)
@@ -62,6 +66,9 @@ static void same(const struct proxy_handoff *h, const struct proxy_config *c)
 	assert_int_equal(h->c.connect_timeout_ms, 1500);
 	assert_int_equal(h->c.idle_timeout_ms, 60000);
 	assert_int_equal(h->c.header_timeout_ms, 2500);
+	assert_string_equal(h->c.upstream_tunnel, c->upstream_tunnel);
+	assert_string_equal(h->c.upstream_http, c->upstream_http);
+	assert_string_equal(h->c.no_proxy, c->no_proxy);
 	assert_int_equal(h->c.nrules, NRULES);
 	for (size_t i = 0; i < NRULES; i++) {
 		const struct allow_rule *a = &c->rules[i], *b = &h->c.rules[i];
@@ -97,6 +104,9 @@ static void test_roundtrip(void **state)
 	assert_false(h.log);
 	assert_int_equal(h.c.nrules, 0);
 	assert_int_equal(h.c.log_cap, 0);
+	assert_null(h.c.upstream_tunnel);
+	assert_null(h.c.upstream_http);
+	assert_null(h.c.no_proxy);
 	assert_int_equal(h.c.max_conns, 0);
 	proxy_handoff_free(&h);
 	free(b);
@@ -113,8 +123,10 @@ static void refused(const char *what, const char *b, size_t len)
 	assert_null(h.bytes);
 }
 
-#define V "kjail-proxy-handoff 2\n"
-#define HEAD V "parent 7\nlog 1\nlog_cap 0\nmax_conns 0\nconnect_ms 0\nidle_ms 0\nheader_ms 0\n"
+#define V "kjail-proxy-handoff 3\n"
+#define HEAD0 V "parent 7\nlog 1\nlog_cap 0\nmax_conns 0\nconnect_ms 0\nidle_ms 0\nheader_ms 0\n"
+#define NOUP "upstream_tunnel 0\n\nupstream_http 0\n\nno_proxy 0\n\n"
+#define HEAD HEAD0 NOUP
 
 static void test_damaged(void **state)
 {
@@ -142,6 +154,18 @@ static void test_damaged(void **state)
 		{ "a field out of order", V "log 1\nparent 7\n" },
 		{ "a field too large", V "parent 7\nlog 1\nlog_cap 0\nmax_conns 99999999999\n" },
 		{ "no rules line", HEAD "end\n" },
+		{ "version 2 (no upstream)", "kjail-proxy-handoff 2\nparent 7\nlog 1\nlog_cap 0\n"
+					     "max_conns 0\nconnect_ms 0\nidle_ms 0\nheader_ms 0\n"
+					     "rules 0\nend\n" },
+		{ "no upstream lines", HEAD0 "rules 0\nend\n" },
+		{ "an https:// upstream", HEAD0 "upstream_tunnel 9\nhttps://x\nupstream_http 0\n\n"
+					  "no_proxy 0\n\nrules 0\nend\n" },
+		{ "an upstream with a path", HEAD0 "upstream_tunnel 0\n\nupstream_http 10\nhttp://x/y\n"
+					     "no_proxy 0\n\nrules 0\nend\n" },
+		{ "a NO_PROXY with a blank", HEAD0 "upstream_tunnel 0\n\nupstream_http 0\n\n"
+					     "no_proxy 3\na b\nrules 0\nend\n" },
+		{ "an upstream length past its line", HEAD0 "upstream_tunnel 3\nhttp://x\n"
+						     "upstream_http 0\n\nno_proxy 0\n\nrules 0\nend\n" },
 		{ "more rules than bytes", HEAD "rules 5\n3 0\nabc\nend\n" },
 		{ "a length past the end", HEAD "rules 1\n300 0\nabc\nend\n" },
 		{ "a NUL in a text", HEAD "rules 1\n3 0\na\0c\nend\n" },
