@@ -295,9 +295,9 @@ static const char *url_at(const char *s, size_t n, size_t i)
 		const char *colon = memchr(s + a, ':', at - a);
 		if (colon && (size_t)(s + at - colon) > 1 &&
 		    !reference_syntax(colon + 1, (size_t)(s + at - colon - 1)))
-			return "URL with password";
+			return "value holds a URL with a password";
 		if (!colon && at > a && scheme_is_http(s, i))
-			return "http(s) URL with a user (a token)";
+			return "value holds an http(s) URL with a user (a token)";
 	}
 	size_t host = at == SIZE_MAX ? a : at + 1;
 	size_t hl = e - host;
@@ -323,7 +323,7 @@ static const char *url_at(const char *s, size_t n, size_t i)
 		if (eq && param_token_like(s + q, (size_t)(eq - s - q))) {
 			size_t vl = (size_t)(s + end - eq - 1);
 			if (vl >= 8 && !reference_syntax(eq + 1, vl))
-				return "URL with a token in its query";
+				return "value holds a URL with a token in its query";
 		}
 		if (end >= n || (s[end] != '&' && s[end] != ';'))
 			break;
@@ -375,34 +375,43 @@ static const char *bare_proxy(const char *s, size_t n)
 	}
 	if (reference_syntax(colon + 1, (size_t)(at - colon - 1)))
 		return NULL;
-	return "proxy address with a password";
+	return "value holds a proxy address with a password";
 }
 
+static int cls(char c) { return is_upper(c) ? 0 : is_lower(c) ? 1 : is_digit(c) ? 2 : -1; }
+
 /* The generic rule: one word of the token alphabet, upper, lower and
- * digits all present. */
+ * digits all present, and changing between them as a random string does:
+ * at least one change in five letters and digits (an upper-case letter
+ * followed by lower case, a word's capital, does not count). A name made
+ * of words and numbers (MyProject2024-build, a build id) changes less. */
 static bool generic(const char *s, size_t n)
 {
 	if (n < 16 || n > 4096)
 		return false;
 	if (s[0] == '/' || s[0] == '~' || s[0] == '.')
 		return false; /* a path */
-	bool up = false, lo = false, dg = false;
+	bool seen[3] = { false, false, false };
 	unsigned dots = 0;
+	size_t alnum = 0, changes = 0;
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
-		if (is_upper(c))
-			up = true;
-		else if (is_lower(c))
-			lo = true;
-		else if (is_digit(c))
-			dg = true;
-		else if (c == '.')
-			dots++;
-		else if (!strchr("+/=_~-", c) || !c)
-			return false;
+		int k = cls(c);
+		if (k < 0) {
+			if (c == '.')
+				dots++;
+			else if (!c || !strchr("+/=_~-", c))
+				return false;
+			continue;
+		}
+		seen[k] = true;
+		alnum++;
+		int pk = i ? cls(s[i - 1]) : -1;
+		if (pk >= 0 && pk != k && !(pk == 0 && k == 1))
+			changes++;
 	}
 	/* a dotted name (com.Example.App2, a host name) is no base64 */
-	return up && lo && dg && dots < 2;
+	return seen[0] && seen[1] && seen[2] && dots < 2 && changes * 5 >= alnum;
 }
 
 /* A hash or a UUID in hex (dashes between), 16 bytes or more. */

@@ -77,10 +77,10 @@ static void test_vendor_formats(void **state)
 static void test_urls(void **state)
 {
 	(void)state;
-	expect("postgres://user:hunter2@db:5432/app", SV_PLAIN, "URL with password");
-	expect("https://u:p'w@example.com/x", SV_PLAIN, "URL with password");
-	expect("https://u:p\"w@example.com/x", SV_PLAIN, "URL with password");
-	expect("https://x-access-token:abc@github.com/o/r.git", SV_PLAIN, "URL with password");
+	expect("postgres://user:hunter2@db:5432/app", SV_PLAIN, "URL with a password");
+	expect("https://u:p'w@example.com/x", SV_PLAIN, "URL with a password");
+	expect("https://u:p\"w@example.com/x", SV_PLAIN, "URL with a password");
+	expect("https://x-access-token:abc@github.com/o/r.git", SV_PLAIN, "URL with a password");
 	expect("https://TOKEN123@github.com/o/r", SV_PLAIN, "with a user");
 	expect("user:pass@proxy.example:3128", SV_PLAIN, "proxy address");
 	expect("user:pass@proxy.example:3128/", SV_PLAIN, "proxy address");
@@ -126,7 +126,7 @@ static void test_generic(void **state)
 		"en_US.UTF-8", "xterm-256color", "0123456789abcdef0123456789abcdef01234567",
 		"6f1c7a3e-2b4d-4c8e-9a1f-0e2d3c4b5a69", "6F1C7A3E-2B4D-4C8E-9A1F-0E2D3C4B5A69",
 		"aB3dE5gH7jK9mN1", /* 15 */
-		"com.Example.App2.Module", "ip-10-0-1-23.ec2.internal",
+		"com.Example.App2.Module", "KJPASS-KJ12345x1765094500-plain", "MyProject2024-build", "ip-10-0-1-23.ec2.internal",
 		"--max-old-space-size=4096", "truecolor", "A035C8C19219BA821ECEA86B64E628F8D684696D",
 		"hello world This Is 2024 text", "${NPM_TOKEN}", "$NPM_TOKEN", "env:NPM_TOKEN",
 		"op://vault/item/field", "vault:secret/data/x#token", "desktop", "osxkeychain",
