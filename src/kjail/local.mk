@@ -17,6 +17,7 @@ libkjail_a_SOURCES = \
 	src/kjail/policy/sockets.c src/kjail/policy/sockets.h src/kjail/planner/socket-plan.c \
 	src/kjail/policy/secret.c src/kjail/policy/secret.h src/kjail/run/secret.c src/kjail/run/secret.h \
 	src/kjail/policy/secretval.c src/kjail/policy/secretval.h \
+	src/kjail/policy/credfile.c src/kjail/policy/credfile.h \
 	src/kjail/planner/protected.c src/kjail/planner/protected.h src/kjail/planner/protect.c \
 	src/kjail/planner/protect-git.c src/kjail/planner/protect-home.c src/kjail/planner/protect-path.c \
 	src/kjail/git/reader.c src/kjail/git/reader.h src/kjail/git/link.c src/kjail/git/link.h \
@@ -376,8 +377,11 @@ tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cf
 
 # Secrets found by value and by content (issue 39 items 4 and 7): the one
 # rule (policy/secretval.h) and the credential-file recogniser.
-check_PROGRAMS += tests/unit/kjail/policy/test_secretval
-TESTS += tests/unit/kjail/policy/test_secretval
+check_PROGRAMS += tests/unit/kjail/policy/test_secretval tests/unit/kjail/policy/test_credfile
+TESTS += tests/unit/kjail/policy/test_secretval tests/unit/kjail/policy/test_credfile
+tests_unit_kjail_policy_test_credfile_SOURCES = tests/unit/kjail/policy/test_credfile.c
+tests_unit_kjail_policy_test_credfile_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_policy_test_credfile_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_policy_test_secretval_SOURCES = tests/unit/kjail/policy/test_secretval.c
 tests_unit_kjail_policy_test_secretval_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_policy_test_secretval_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

@@ -452,6 +452,8 @@ const char *secretval_judge(const char *s, size_t n, unsigned flags)
 		return why;
 	if ((why = url_secret(s, n)) || (why = bare_proxy(s, n)))
 		return why;
+	if (flags & SV_FORMATS)
+		return NULL;
 	/* what follows judges the whole value: it must be a literal */
 	const char *t = s;
 	size_t m = n;

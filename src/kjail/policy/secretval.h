@@ -39,6 +39,11 @@ enum secretval_flags {
 	SV_PLAIN = 0,
 	SV_KEYED = 1,     /* the key is credential-shaped (secretval_key) */
 	SV_PASSWORD = 2,  /* ... and password-like (password, passwd, pwd, ...) */
+	/* only what says it is a credential by its own shape: a vendor's
+	 * format, a URL with a password or token, a webhook, a proxy
+	 * address with a password; not the generic rule (a value under an
+	 * innocent key: an id, a hash, a nonce) */
+	SV_FORMATS = 4,
 };
 
 /* Why s[0..n) is a secret ("value looks like a GitHub token", "URL with
