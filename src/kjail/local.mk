@@ -18,6 +18,8 @@ libkjail_a_SOURCES = \
 	src/kjail/policy/secret.c src/kjail/policy/secret.h src/kjail/run/secret.c src/kjail/run/secret.h \
 	src/kjail/policy/secretval.c src/kjail/policy/secretval.h \
 	src/kjail/policy/credfile.c src/kjail/policy/credfile.h \
+	src/kjail/policy/credcache.c src/kjail/policy/credcache.h \
+	src/kjail/planner/credscan.c src/kjail/planner/credscan.h \
 	src/kjail/planner/protected.c src/kjail/planner/protected.h src/kjail/planner/protect.c \
 	src/kjail/planner/protect-git.c src/kjail/planner/protect-home.c src/kjail/planner/protect-path.c \
 	src/kjail/git/reader.c src/kjail/git/reader.h src/kjail/git/link.c src/kjail/git/link.h \
