@@ -387,3 +387,19 @@ tests_unit_kjail_policy_test_credfile_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_policy_test_secretval_SOURCES = tests/unit/kjail/policy/test_secretval.c
 tests_unit_kjail_policy_test_secretval_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_policy_test_secretval_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# libFuzzer harness for what the credential scan parses: its memory
+# (credcache) and the home's files (credfile, secretval); seeds in
+# tests/fuzz/corpus/credscan.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_credscan
+endif
+EXTRA_DIST += tests/fuzz/fuzz_credscan.c
+CLEANFILES += tests/fuzz/fuzz_credscan
+FUZZ_CREDSCAN_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_credscan.c $(srcdir)/src/kjail/policy/credcache.c \
+	$(srcdir)/src/kjail/policy/credfile.c $(srcdir)/src/kjail/policy/secretval.c \
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
+tests/fuzz/fuzz_credscan: $(FUZZ_CREDSCAN_SRCS) tests/fuzz/fuzz.h src/kjail/policy/credcache.h \
+		src/kjail/policy/credfile.h src/kjail/policy/secretval.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_CREDSCAN_SRCS) $(LIBBSD_LIBS)

@@ -6,6 +6,7 @@
  *   protect-git.c   what git config names
  *   protect-home.c  the home directory's names, $XDG_CONFIG_HOME's
  *   protect-path.c  protecting one path: bind, pin, make or reserve it
+ *   credscan.c      credential files found by content (calls masks.c)
  *   masks.c         the masks: built-in, --deny-read, under no network
  *   mask-aliases.c  the masks again at the other mounts of their objects
  *   socket-plan.c   the sockets --allow-socket names (sockets.h)
