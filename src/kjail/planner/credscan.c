@@ -23,7 +23,8 @@ struct scan {
 	const char *home;
 	struct credcache old, now;
 	size_t files, entries;
-	bool full;       /* a bound was reached */
+	bool full;       /* the bound on entries was reached */
+	bool unread;     /* the bound on files read was reached */
 	char buf[CREDSCAN_FILE_MAX + 1];
 };
 
@@ -85,7 +86,7 @@ static void judge_file(struct scan *s, int dir, const char *name, const char *pa
 		e = *c;
 	} else {
 		if (s->files >= CREDSCAN_FILES) {
-			s->full = true;
+			s->unread = true;
 			return;
 		}
 		s->files++;
@@ -277,9 +278,17 @@ void add_content_masks(struct builder *b)
 		if (fd >= 0)
 			walk(s, fd, xdg, 1, 3);
 	}
-	if (s->full)
-		skip(b, home, "credential scan: a bound was reached (files or entries); what lies "
-			      "beyond was not read", "built-in: credentials found by content");
+	if (s->full) {
+		_cleanup_free_ char *why = xasprintf("credential scan: more than %d entries; what "
+						     "lies beyond was not looked at",
+						     CREDSCAN_ENTRIES);
+		skip(b, home, why, "built-in: credentials found by content");
+	}
+	/* the next start reads on from what this one remembered */
+	if (s->unread)
+		warn_msg("credential scan: more than %d files changed since the last start; the "
+			 "others are read at the next (kjail --explain lists what was masked)",
+			 CREDSCAN_FILES);
 	if (cache && !h->dry_run)
 		cache_write(s, cache);
 	credcache_free(&s->old);

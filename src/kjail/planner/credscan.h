@@ -22,8 +22,8 @@
 #include "planner/internal.h"
 
 #define CREDSCAN_FILE_MAX (64 * 1024)
-#define CREDSCAN_FILES 4000
-#define CREDSCAN_ENTRIES 40000
+#define CREDSCAN_FILES 10000
+#define CREDSCAN_ENTRIES 100000
 #define CREDSCAN_CACHE "kjail/credscan"
 
 /* After add_policy_masks, with defaults on. */
