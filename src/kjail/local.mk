@@ -379,8 +379,13 @@ tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cf
 
 # Secrets found by value and by content (issue 39 items 4 and 7): the one
 # rule (policy/secretval.h) and the credential-file recogniser.
-check_PROGRAMS += tests/unit/kjail/policy/test_secretval tests/unit/kjail/policy/test_credfile
-TESTS += tests/unit/kjail/policy/test_secretval tests/unit/kjail/policy/test_credfile
+check_PROGRAMS += tests/unit/kjail/policy/test_secretval tests/unit/kjail/policy/test_credfile \
+	tests/unit/kjail/policy/test_credcache
+TESTS += tests/unit/kjail/policy/test_secretval tests/unit/kjail/policy/test_credfile \
+	tests/unit/kjail/policy/test_credcache
+tests_unit_kjail_policy_test_credcache_SOURCES = tests/unit/kjail/policy/test_credcache.c
+tests_unit_kjail_policy_test_credcache_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_policy_test_credcache_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_policy_test_credfile_SOURCES = tests/unit/kjail/policy/test_credfile.c
 tests_unit_kjail_policy_test_credfile_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_policy_test_credfile_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)

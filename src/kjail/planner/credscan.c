@@ -187,7 +187,7 @@ static void cache_read(struct scan *s, const char *file)
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == s->b->h->uid &&
-	    !(st.st_mode & 077) && st.st_size > 0 && st.st_size <= 8 * 1024 * 1024) {
+	    !(st.st_mode & 077) && st.st_size > 0 && st.st_size <= 32 * 1024 * 1024) {
 		size_t len = (size_t)st.st_size, n = 0;
 		_cleanup_free_ char *text = xmalloc(len);
 		while (n < len) {
@@ -234,6 +234,7 @@ static void cache_write(struct scan *s, const char *file)
 		return;
 	struct strbuf out;
 	sb_init(&out, 64 + s->now.n * 64);
+	credcache_settle(&s->now);
 	credcache_format(&s->now, &out);
 	bool ok = write_whole(fd, out.s, out.len);
 	ok = close(fd) == 0 && ok;

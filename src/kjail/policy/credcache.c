@@ -138,6 +138,17 @@ bool credcache_add(struct credcache *c, const struct credcache_entry *e)
 	return true;
 }
 
+void credcache_settle(struct credcache *c)
+{
+	if (c->n)
+		qsort(c->v, c->n, sizeof *c->v, by_identity);
+	size_t m = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (!m || by_identity(&c->v[m - 1], &c->v[i]) != 0)
+			c->v[m++] = c->v[i];
+	c->n = m;
+}
+
 void credcache_format(const struct credcache *c, struct strbuf *out)
 {
 	sb_adds(out, HEADER);

@@ -23,7 +23,7 @@
 #include "policy/credfile.h"
 #include "strbuf.h"
 
-#define CREDCACHE_MAX_ENTRIES 20000
+#define CREDCACHE_MAX_ENTRIES 100000
 #define CREDCACHE_WHY_MAX 120
 
 struct credcache_entry {
@@ -41,6 +41,9 @@ struct credcache {
 /* text into c (emptied first; sorted for credcache_find); false, c
  * empty, on any fault (two entries for one DEV INO too). */
 bool credcache_parse(const char *text, size_t len, struct credcache *c);
+/* Sorted, one entry an identity (a file with two names is read twice):
+ * before credcache_format, whose text parses again. */
+void credcache_settle(struct credcache *c);
 /* c as text, appended to out. */
 void credcache_format(const struct credcache *c, struct strbuf *out);
 /* The entry for this identity, or NULL: in a parsed cache only. */
