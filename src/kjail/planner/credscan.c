@@ -290,7 +290,9 @@ void add_content_masks(struct builder *b)
 		warn_msg("credential scan: more than %d files changed since the last start; the "
 			 "others are read at the next (kjail --explain lists what was masked)",
 			 CREDSCAN_FILES);
-	if (cache && !h->dry_run)
+	/* rewritten only when this start read a file, or one is gone */
+	credcache_settle(&s->now);
+	if (cache && !h->dry_run && (s->files || s->now.n != s->old.n))
 		cache_write(s, cache);
 	credcache_free(&s->old);
 	credcache_free(&s->now);
