@@ -632,7 +632,8 @@ want workspace && group workspace "$S" -- \
 	bwrap-raw+helper-w100k "$(fdr w100k+h)"
 
 # 3b. the credential scan (issue 39 item 7): a home of 10,000 entries in
-# dot-directories two and three levels deep (~/.config/tN/...), small
+# dot-directories, all within the scan's depth (~/.config/tN/dK/F,
+# ~/.toolN/dK/F), small
 # settings files, none holding a credential, against an empty home; the
 # scan's memory removed before each run (cold: every file read) or kept
 # (warm: each file's lstat only)
@@ -646,7 +647,8 @@ if want home; then
 	made = 0
 	t = 0
 	while made < n:
-	    top = os.path.join(home, ".config" if t % 2 else ".tool%d" % t, "t%d" % t)
+	    # within the scan's depth: ~/.config/tN/dK/F, ~/.toolN/dK/F
+	    top = os.path.join(home, ".config", "t%d" % t) if t % 2 else os.path.join(home, ".tool%d" % t)
 	    for d in range(4):
 	        sub = os.path.join(top, "d%d" % d)
 	        os.makedirs(sub, exist_ok=True)
