@@ -65,6 +65,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-secret.test \
 	tests/integration/kjail-secret-env.test \
+	tests/integration/kjail-secret-content.test \
 	tests/integration/kjail-network.test \
 	tests/integration/kjail-allow-host-config.test \
 	tests/integration/kjail-allow-host.test \
