@@ -19,6 +19,9 @@
 #      C project;
 #   3. the start-up with 1, 100 and 1,000 --deny-read masks, and with a
 #      workspace of 10, 10,000 and 100,000 files;
+#   3b. the start-up with a home of 10,000 entries that the credential
+#      scan reads (planner/credscan.h), its memory gone (every file read)
+#      and kept (none read), against an empty home;
 #   4. kli --print-authority --json with 1,000 capability entries, and the
 #      covers micro-benchmark (bench/covers-bench);
 # plus whole-process instruction counts of kjail --print (valgrind
@@ -50,7 +53,7 @@
 #   --warmup N                 warmup runs per round (default 1)
 #   --only LIST                only these parts, comma-separated: startup,
 #                              load, work, peers, masks, workspace, sockets,
-#                              kli, instructions
+#                              home, kli, instructions
 #                              (default all; the table shows the rest as
 #                              not run)
 #   --with-peers               install firejail (apt-get, as root) and srt
@@ -105,8 +108,8 @@ done
 case $runs$rounds$warmup in *[!0-9]*) die "--runs, --rounds and --warmup take numbers" ;; esac
 for part in ${only//,/ }; do
 	case $part in
-	all | startup | load | work | peers | masks | workspace | sockets | kli | instructions) ;;
-	*) die "--only: unknown part '$part' (startup, load, work, peers, masks, workspace, sockets, kli, instructions)" ;;
+	all | startup | load | work | peers | masks | workspace | sockets | home | kli | instructions) ;;
+	*) die "--only: unknown part '$part' (startup, load, work, peers, masks, workspace, sockets, home, kli, instructions)" ;;
 	esac
 done
 want() { case ",$only," in *,all,* | *,"$1",*) return 0 ;; esac; return 1; }
@@ -679,6 +682,43 @@ if want sockets; then
 		kjail-print-home10k "$kjc --print -- /bin/true" \
 		kjail-print-nodef-home10k "$kjc --no-defaults --print -- /bin/true"
 fi
+# 3c. the credential scan (issue 39 item 7): a home of 10,000 entries in
+# dot-directories, all within the scan's depth (~/.config/tN/dK/F,
+# ~/.toolN/dK/F), small
+# settings files, none holding a credential, against an empty home; the
+# scan's memory removed before each run (cold: every file read) or kept
+# (warm: each file's lstat only)
+if want home; then
+	n_home=$([ "$quick" = 1 ] && echo 1000 || echo 10000)
+	hb=$S/homecred h0=$S/homecred0 hr=$S/home-run
+	mkdir -p "$h0" && mkdir -m 700 -p "$hr"
+	python3 - "$hb" "$n_home" <<-'EOF'
+	import os, sys
+	home, n = sys.argv[1], int(sys.argv[2])
+	made = 0
+	t = 0
+	while made < n:
+	    # within the scan's depth: ~/.config/tN/dK/F, ~/.toolN/dK/F
+	    top = os.path.join(home, ".config", "t%d" % t) if t % 2 else os.path.join(home, ".tool%d" % t)
+	    for d in range(4):
+	        sub = os.path.join(top, "d%d" % d)
+	        os.makedirs(sub, exist_ok=True)
+	        made += 1
+	        for f in range(9):
+	            with open(os.path.join(sub, "s%d.json" % f), "w") as fh:
+	                fh.write('{\n  "theme": "dark",\n  "size": %d,\n  "name": "t%d-d%d"\n}\n' % (f, t, d))
+	            made += 1
+	    t += 1
+	EOF
+	fact home:entries "$(find "$hb" -mindepth 1 | wc -l)"
+	GROUP_PREPARE="rm -f $hr/kjail/credscan" group home-cold "$S/w10" HOME="$hb" \
+		XDG_CONFIG_HOME="$hb/.config" XDG_RUNTIME_DIR="$hr" -- \
+		kjail-home-cold "$kjc -- /bin/true"
+	group home-warm "$S/w10" HOME="$hb" XDG_CONFIG_HOME="$hb/.config" XDG_RUNTIME_DIR="$hr" -- \
+		kjail-home-warm "$kjc -- /bin/true"
+	group home-empty "$S/w10" HOME="$h0" XDG_CONFIG_HOME="$h0/.config" XDG_RUNTIME_DIR="$hr" -- \
+		kjail-home-empty "$kjc -- /bin/true"
+fi
 
 # 4. kli with 1,000 capability entries (lines stay under the reader's 198
 # characters: `capabilities` repeats within [kli] to continue the list).
@@ -1021,6 +1061,21 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	for key, label in (("home0", "empty"), ("home10k", "%s entries" % commas(facts.get("scan_entries", "?")).split(" ")[0])):
 	    a, b = med("kjail-print-" + key), med("kjail-print-nodef-" + key)
 	    w("| %s | %s | %s | %s |" % (label, ms(a), ms(b), ms(a - b) if a is not None and b is not None else "n/a"))
+	w("")
+	w("### 3c. The credential scan: a home of %s entries" % facts.get("home:entries", "?"))
+	w("")
+	w("`kjail -- /bin/true` with `HOME` a tree of small settings files in dot-directories")
+	w("(none holding a credential), against an empty home: the scan's memory removed before")
+	w("each run (cold: every file read and judged) and kept (warm: one `lstat` a file).")
+	w("")
+	w("| home | kjail ms | − empty home, ms |")
+	w("|---|---:|---:|")
+	he = med("kjail-home-empty")
+	he_n = facts.get("home:entries", "?")
+	for key, label in (("kjail-home-empty", "empty"), ("kjail-home-cold", "%s entries, cold" % he_n),
+	                   ("kjail-home-warm", "%s entries, warm" % he_n)):
+	    v = med(key)
+	    w("| %s | %s | %s |" % (label, ms(v), ms(v - he) if None not in (v, he) else "n/a"))
 	w("")
 
 	w("## 4. kli")

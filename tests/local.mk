@@ -66,6 +66,8 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-secret.test \
+	tests/integration/kjail-secret-env.test \
+	tests/integration/kjail-secret-content.test \
 	tests/integration/kjail-network.test \
 	tests/integration/kjail-allow-host-config.test \
 	tests/integration/kjail-allow-host.test \

@@ -21,6 +21,10 @@ libkjail_a_SOURCES = \
 	src/kjail/planner/socket-scan.c src/kjail/planner/socket-scan.h \
 	src/kjail/planner/docker-endpoint.c src/kjail/planner/docker-endpoint.h \
 	src/kjail/policy/secret.c src/kjail/policy/secret.h src/kjail/run/secret.c src/kjail/run/secret.h \
+	src/kjail/policy/secretval.c src/kjail/policy/secretval.h \
+	src/kjail/policy/credfile.c src/kjail/policy/credfile.h \
+	src/kjail/policy/credcache.c src/kjail/policy/credcache.h \
+	src/kjail/planner/credscan.c src/kjail/planner/credscan.h \
 	src/kjail/planner/protected.c src/kjail/planner/protected.h src/kjail/planner/protect.c \
 	src/kjail/planner/protect-git.c src/kjail/planner/protect-home.c src/kjail/planner/protect-path.c \
 	src/kjail/planner/gitjail.c src/kjail/planner/gitjail.h \
@@ -477,3 +481,34 @@ FUZZ_AGENTMSG_SRCS = $(srcdir)/tests/fuzz/fuzz_agentmsg.c $(srcdir)/src/kjail/ag
 tests/fuzz/fuzz_agentmsg: $(FUZZ_AGENTMSG_SRCS) tests/fuzz/fuzz.h src/kjail/agent/msg.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_AGENTMSG_SRCS)
+# Secrets found by value and by content (issue 39 items 4 and 7): the one
+# rule (policy/secretval.h) and the credential-file recogniser.
+check_PROGRAMS += tests/unit/kjail/policy/test_secretval tests/unit/kjail/policy/test_credfile \
+	tests/unit/kjail/policy/test_credcache
+TESTS += tests/unit/kjail/policy/test_secretval tests/unit/kjail/policy/test_credfile \
+	tests/unit/kjail/policy/test_credcache
+tests_unit_kjail_policy_test_credcache_SOURCES = tests/unit/kjail/policy/test_credcache.c
+tests_unit_kjail_policy_test_credcache_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_policy_test_credcache_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_policy_test_credfile_SOURCES = tests/unit/kjail/policy/test_credfile.c
+tests_unit_kjail_policy_test_credfile_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_policy_test_credfile_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_policy_test_secretval_SOURCES = tests/unit/kjail/policy/test_secretval.c
+tests_unit_kjail_policy_test_secretval_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_policy_test_secretval_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# libFuzzer harness for what the credential scan parses: its memory
+# (credcache) and the home's files (credfile, secretval); seeds in
+# tests/fuzz/corpus/credscan.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_credscan
+endif
+EXTRA_DIST += tests/fuzz/fuzz_credscan.c
+CLEANFILES += tests/fuzz/fuzz_credscan
+FUZZ_CREDSCAN_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_credscan.c $(srcdir)/src/kjail/policy/credcache.c \
+	$(srcdir)/src/kjail/policy/credfile.c $(srcdir)/src/kjail/policy/secretval.c \
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
+tests/fuzz/fuzz_credscan: $(FUZZ_CREDSCAN_SRCS) tests/fuzz/fuzz.h src/kjail/policy/credcache.h \
+		src/kjail/policy/credfile.h src/kjail/policy/secretval.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_CREDSCAN_SRCS) $(LIBBSD_LIBS)

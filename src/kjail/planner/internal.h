@@ -6,6 +6,7 @@
  *   protect-git.c   what git config names
  *   protect-home.c  the home directory's names, $XDG_CONFIG_HOME's
  *   protect-path.c  protecting one path: bind, pin, make or reserve it
+ *   credscan.c      credential files found by content (calls masks.c)
  *   masks.c         the masks: built-in, --deny-read, under no network
  *   socket-scan.c   the host's sockets, found and masked (socket-rules.h)
  *   docker-endpoint.c  the sockets docker's client would connect to

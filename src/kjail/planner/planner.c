@@ -12,6 +12,7 @@
 #include "planner/hints.h"
 #include "planner/mask-aliases.h"
 #include "planner/masks.h"
+#include "planner/credscan.h"
 #include "planner/protect.h"
 #include "planner/socket-plan.h"
 #include "planner/ssh.h"
@@ -413,8 +414,10 @@ static bool build(struct builder *b)
 	if (!add_roots(b) || !protect_all(b))
 		return false;
 	add_policy_masks(b);
-	if (b->p->defaults.value)
+	if (b->p->defaults.value) {
+		add_content_masks(b);
 		add_repo_config_filters(b);
+	}
 	if (!add_caches(b))
 		return false;
 	if (b->p->defaults.value)

@@ -42,7 +42,8 @@ static const char *const docker_secret[] = { "auths.*.auth", "auths.*.password",
  * snippet that prints the password), every http.extraHeader (an
  * Authorization header), sendemail's smtpPass, any *password, *token */
 static const char *const gitconfig_secret[] = { "credential.*", "http.*extraheader",
-						"*smtppass", "*password", "*token", "*secret",
+						"*smtppass", "imap.pass", "*password", "*token",
+						"*secret",
 						NULL };
 
 /* Each tool's documented places, and only where it keeps secrets (not a
@@ -316,6 +317,21 @@ const char *const default_env_scrub[] = {
 	"SSHPASS",
 	"DOCKER_AUTH_CONFIG",
 	"OP_SESSION_*",
+	/* documented credential variables no pattern above names (issue 39):
+	 * Azure Pipelines' job token, the personal access tokens of GitHub's
+	 * and container registries' docs, Terraform's per-host tokens,
+	 * Poetry's per-repository ones, yarn's and npm's auth settings (npm
+	 * reads its config variables in any case: matched upper-cased) */
+	"SYSTEM_ACCESSTOKEN",
+	"*_ACCESSTOKEN",
+	"*_PAT",
+	"TF_TOKEN_*",
+	"POETRY_PYPI_TOKEN_*",
+	"POETRY_HTTP_BASIC_*_PASSWORD",
+	"*_AUTH_IDENT",
+	"*_AUTH_TOKEN",
+	"NPM_CONFIG_*AUTH*",
+	"NPM_CONFIG_*PASSWORD*",
 	NULL,
 };
 

@@ -3,6 +3,7 @@
 #include "policy/env.h"
 #include "policy/defaults.h"
 #include "policy/secret.h"
+#include "policy/secretval.h"
 #include "cfgfilter/cfgfilter.h"
 #include "git/env.h"
 #include "util.h"
@@ -10,6 +11,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Literal bytes and '*' only: '?', '[' and '\\' go to fnmatch. */
 static bool star_only(const char *pat)
@@ -129,6 +131,13 @@ static const char *const *gitconfig_secret(void)
 	return NULL;
 }
 
+/* NAME_API_KEY, in any case: what coding agents read their model key
+ * from (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, ...). */
+static bool agent_key(const char *name, size_t len)
+{
+	return len > 8 && strncasecmp(name + len - 8, "_API_KEY", 8) == 0;
+}
+
 void env_filter(char *const *envp, const struct policy *p, struct strv *kept,
 		struct entry_list *removed)
 {
@@ -166,11 +175,15 @@ void env_filter(char *const *envp, const struct policy *p, struct strv *kept,
 			why = xstrdup("built-in: git settings in the environment holding a credential "
 				      "(or that kjail cannot read)");
 		/* DATABASE_URL=postgres://u:pw@db, a CI's repository URL with
-		 * its job token in it: no name says so, the value does */
-		if (!why && p->defaults.value && cf_has_url_secret(eq + 1, strlen(eq + 1)) &&
-		    !match_list(&p->keep_env, name))
-			why = xstrdup("built-in: its value holds a URL with a password (or an http(s) "
-				      "URL with a user: a token)");
+		 * its job token in it, WEBHOOK=https://hooks.slack.com/...,
+		 * NOTES=ghp_...: no name says so, the value does (secretval.h).
+		 * The agents' own keys (*_API_KEY) are what an agent in the
+		 * jail needs: their names pass, as --keep-env's do. */
+		const char *val = why || !p->defaults.value || agent_key(name, len)
+					  ? NULL
+					  : secretval_judge(eq + 1, strlen(eq + 1), SV_PLAIN);
+		if (val && !match_list(&p->keep_env, name))
+			why = xconcat("built-in: ", val, (char *)NULL);
 		if (why)
 			entry_add(removed, name, why);
 		else

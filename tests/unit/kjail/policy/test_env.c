@@ -529,6 +529,69 @@ static void test_builtin_fast_path_agrees(void **state)
 	policy_free(&p);
 }
 
+/* issue 39 item 4: documented credential variables, and values judged
+ * whatever the name (policy/secretval.h); the agents' keys and
+ * --keep-env pass */
+static void test_secret_values(void **state)
+{
+	(void)state;
+	char *e[] = {
+		"SYSTEM_ACCESSTOKEN=a", "CR_PAT=b", "GITHUB_PAT=c", "TF_TOKEN_app_terraform_io=d",
+		"POETRY_PYPI_TOKEN_PYPI=e", "YARN_NPM_AUTH_IDENT=f", "npm_config__auth=g",
+		"npm_config__authToken=h", "npm_config__password=i",
+		"npm_config_//registry.npmjs.org/:_authToken=j", "NPM_CONFIG__AUTH=k",
+		"LINK=https://u:p'w@example.com/", "PROXY=user:pw@proxy.example:3128",
+		"GIT_CONFIG_PARAMETERS='imap.pass'='secret1'",
+		"WEBHOOK=https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX",
+		"X=https://s3.example/o?X-Amz-Signature=abcdef0123&token=abcdefgh123",
+		"NOTES=ghp_0123456789abcdefABCDEF0123456789abcd",
+		"OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz012345",
+		"PATH=/usr/bin:/bin", "LANG=en_US.UTF-8", "HOMEPAGE=https://example.com/a?page=2",
+		"GITHUB_SHA=0123456789abcdef0123456789abcdef01234567", NULL,
+	};
+	struct policy p;
+	policy_init(&p);
+	struct strv k = STRV_INIT;
+	struct entry_list r = { 0 };
+	env_filter(e, &p, &k, &r);
+	for (size_t i = 0; i < 17; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(e[i], "="), e[i]);
+		if (kept(&k, name))
+			fail_msg("%s kept", name);
+	}
+	assert_non_null(strstr(removed_origin(&r, "NOTES"), "GitHub token"));
+	assert_non_null(strstr(removed_origin(&r, "WEBHOOK"), "webhook"));
+	assert_non_null(strstr(removed_origin(&r, "X"), "query"));
+	assert_non_null(strstr(removed_origin(&r, "LINK"), "URL with a password"));
+	assert_non_null(strstr(removed_origin(&r, "PROXY"), "proxy address"));
+	assert_true(kept(&k, "OPENAI_API_KEY"));
+	assert_true(kept(&k, "PATH"));
+	assert_true(kept(&k, "LANG"));
+	assert_true(kept(&k, "HOMEPAGE"));
+	assert_true(kept(&k, "GITHUB_SHA"));
+	strv_free(&k);
+	entry_list_free(&r);
+	/* --keep-env keeps each */
+	for (size_t i = 0; i < 17; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(e[i], "="), e[i]);
+		entry_add(&p.keep_env, name, "--keep-env");
+	}
+	k = (struct strv)STRV_INIT;
+	r = (struct entry_list){ 0 };
+	env_filter(e, &p, &k, &r);
+	for (size_t i = 0; i < 17; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(e[i], "="), e[i]);
+		if (!kept(&k, name))
+			fail_msg("%s removed despite --keep-env", name);
+	}
+	strv_free(&k);
+	entry_list_free(&r);
+	policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_gitenv_filter),
 		cmocka_unit_test(test_url_values),
 		cmocka_unit_test(test_builtin_fast_path_agrees),
+		cmocka_unit_test(test_secret_values),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
