@@ -61,6 +61,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-git-env.test \
 	tests/integration/kjail-cred-table.test \
 	tests/integration/kjail-cfgfilter.test \
+	tests/integration/kjail-cfgfilter-oracle.test \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-secret.test \
@@ -90,7 +91,7 @@ TEST_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integration/tap.sh \
 	tests/helpers/egress-servers.py tests/helpers/socks5-connect.py \
 	tests/helpers/sni-front.py tests/helpers/sni-client.py \
-	tests/data/gitconfig-corpus
+	tests/data/gitconfig-corpus tests/helpers/oracle
 # The tests' fixtures, should a run be interrupted before its trap.
 clean-local: clean-kjail-integration
 clean-kjail-integration:
