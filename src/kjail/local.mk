@@ -18,6 +18,7 @@ libkjail_a_SOURCES = \
 	src/kjail/policy/secret.c src/kjail/policy/secret.h src/kjail/run/secret.c src/kjail/run/secret.h \
 	src/kjail/planner/protected.c src/kjail/planner/protected.h src/kjail/planner/protect.c \
 	src/kjail/planner/protect-git.c src/kjail/planner/protect-home.c src/kjail/planner/protect-path.c \
+	src/kjail/git/lexer.c src/kjail/git/lexer.h \
 	src/kjail/git/reader.c src/kjail/git/reader.h src/kjail/git/link.c src/kjail/git/link.h \
 	src/kjail/git/command.c src/kjail/git/command.h \
 	src/kjail/cfgfilter/cfgfilter.c src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h \
@@ -339,14 +340,14 @@ EXTRA_DIST += tests/fuzz/fuzz_gitenv.c
 CLEANFILES += tests/fuzz/fuzz_gitenv
 FUZZ_GITENV_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_gitenv.c $(srcdir)/src/kjail/git/env.c \
-	$(srcdir)/src/kjail/git/reader.c $(srcdir)/src/common/path.c \
+	$(srcdir)/src/kjail/git/reader.c $(srcdir)/src/kjail/git/lexer.c $(srcdir)/src/common/path.c \
 	$(srcdir)/src/common/strv.c $(srcdir)/src/common/ini_reader.c \
 	$(srcdir)/src/kjail/cfgfilter/cfgfilter.c $(srcdir)/src/kjail/cfgfilter/common.c \
 	$(srcdir)/src/kjail/cfgfilter/ini.c \
 	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
 	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
 	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
-tests/fuzz/fuzz_gitenv: $(FUZZ_GITENV_SRCS) tests/fuzz/fuzz.h src/kjail/git/env.h src/kjail/git/reader.h \
+tests/fuzz/fuzz_gitenv: $(FUZZ_GITENV_SRCS) tests/fuzz/fuzz.h src/kjail/git/env.h src/kjail/git/reader.h src/kjail/git/lexer.h \
 		src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h src/kjail/cfgfilter/git.h \
 		src/kjail/cfgfilter/ini.h src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h src/kjail/policy/defaults.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
@@ -360,13 +361,13 @@ endif
 EXTRA_DIST += tests/fuzz/fuzz_cfgfilter.c
 CLEANFILES += tests/fuzz/fuzz_cfgfilter
 FUZZ_CFGFILTER_SRCS = \
-	$(srcdir)/tests/fuzz/fuzz_cfgfilter.c \
+	$(srcdir)/tests/fuzz/fuzz_cfgfilter.c $(srcdir)/src/kjail/git/lexer.c \
 	$(srcdir)/src/kjail/cfgfilter/cfgfilter.c $(srcdir)/src/kjail/cfgfilter/common.c \
 	$(srcdir)/src/kjail/cfgfilter/ini.c \
 	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
 	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
 	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
-tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cfgfilter/cfgfilter.h \
+tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cfgfilter/cfgfilter.h src/kjail/git/lexer.h \
 		src/kjail/cfgfilter/internal.h src/kjail/cfgfilter/git.h src/kjail/cfgfilter/ini.h \
 		src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h src/kjail/policy/defaults.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \

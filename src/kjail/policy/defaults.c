@@ -40,8 +40,9 @@ static const char *const docker_secret[] = { "auths.*.auth", "auths.*.password",
 					     "*secret", NULL };
 /* git: every credential section (credential.helper can be a shell
  * snippet that prints the password), every http.extraHeader (an
- * Authorization header), sendemail's smtpPass, any *password, *token */
-static const char *const gitconfig_secret[] = { "credential.*", "http.*extraheader",
+ * Authorization header), imap.pass, sendemail's smtpPass, any *password,
+ * *token */
+static const char *const gitconfig_secret[] = { "credential.*", "http.*extraheader", "imap.pass",
 						"*smtppass", "*password", "*token", "*secret",
 						NULL };
 

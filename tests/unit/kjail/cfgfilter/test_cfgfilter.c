@@ -284,11 +284,30 @@ static void test_gitconfig(void **state)
 	       "[core]\n"
 	       "\teditor = vi\n",
 	       10);
-	REFUSED(c, "[core] editor = vi\n", "line 1: a setting on a section header's line");
+	/* judged on what git reads: imap.pass; a URL password split by "",
+	 * continued on the next line, escaped in a subsection */
+	expect(c,
+	       "[imap]\n\tfolder = INBOX\n\tpass = SECRET\n"
+	       "[remote \"o\"]\n\turl = https://ci:SEC\"\"RET@git.example/r\n"
+	       "\turl = https://ci:SEC\\\nRET@git.example/r\n"
+	       "\tpushurl = \"https://ci:SECRET\"\\\n\"@git.example/r\"\n"
+	       "[url \"https://ci:SECRET\\@git.example/\"]\n\tinsteadOf = https://git.example/\n"
+	       "[core]\r\n\teditor = vi\r\n",
+	       "[imap]\n\tfolder = INBOX\n"
+	       "[remote \"o\"]\n"
+	       "[core]\r\n\teditor = vi\r\n",
+	       8);
+	/* git takes a key on its header's line, and a value continued at the end */
+	expect(c, "[core] editor = vi\n", "[core] editor = vi\n", 0);
+	expect(c, "[user]\n\tname = a \\\n", "[user]\n\tname = a \\\n", 0);
+	REFUSED(c, "[imap] pass = x\n", "line 1: a secret setting on its section header's line");
+	REFUSED(c, "[a] [imap]\n", "line 1: a section header on another one's line");
 	REFUSED(c, "name = x\n", "line 1: a setting before the first section");
-	REFUSED(c, "[user]\n\tname = \"open\n", "line 2: an open quote");
-	REFUSED(c, "[user]\n\tname = a\\qb\n", "line 2: an escape git does not know");
-	REFUSED(c, "[user]\n\tname = a \\\n", "line 2: a continued line at the end of the file");
+	REFUSED(c, "[user]\n\tname = \"open\n", "line 2: a line git refuses (bad config line)");
+	REFUSED(c, "[user]\n\tname = a\\qb\n", "line 2: a line git refuses (bad config line)");
+	REFUSED(c, "[user]\n\tname = a\rb\n",
+		"line 2: a carriage return inside an unquoted value, which git versions read "
+		"differently");
 }
 
 static void test_any(void **state)
