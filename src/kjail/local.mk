@@ -22,9 +22,9 @@ libkjail_a_SOURCES = \
 	src/kjail/git/reader.c src/kjail/git/reader.h src/kjail/git/link.c src/kjail/git/link.h \
 	src/kjail/git/command.c src/kjail/git/command.h \
 	src/kjail/cfgfilter/cfgfilter.c src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h \
-	src/kjail/cfgfilter/git.h src/kjail/cfgfilter/ini.h src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h \
+	src/kjail/cfgfilter/git.h src/kjail/cfgfilter/ini.h src/kjail/cfgfilter/npmrc.h src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h \
 	src/kjail/cfgfilter/common.c \
-	src/kjail/cfgfilter/ini.c src/kjail/cfgfilter/git.c src/kjail/cfgfilter/yaml.c \
+	src/kjail/cfgfilter/ini.c src/kjail/cfgfilter/npmrc.c src/kjail/cfgfilter/git.c src/kjail/cfgfilter/yaml.c \
 	src/kjail/cfgfilter/json.c \
 	src/kjail/build/bwrap.c src/kjail/build/bwrap.h \
 	src/kjail/build/explain.c src/kjail/build/explain.h \
@@ -343,13 +343,13 @@ FUZZ_GITENV_SRCS = \
 	$(srcdir)/src/kjail/git/reader.c $(srcdir)/src/kjail/git/lexer.c $(srcdir)/src/common/path.c \
 	$(srcdir)/src/common/strv.c $(srcdir)/src/common/ini_reader.c \
 	$(srcdir)/src/kjail/cfgfilter/cfgfilter.c $(srcdir)/src/kjail/cfgfilter/common.c \
-	$(srcdir)/src/kjail/cfgfilter/ini.c \
+	$(srcdir)/src/kjail/cfgfilter/ini.c $(srcdir)/src/kjail/cfgfilter/npmrc.c \
 	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
 	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
 	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
 tests/fuzz/fuzz_gitenv: $(FUZZ_GITENV_SRCS) tests/fuzz/fuzz.h src/kjail/git/env.h src/kjail/git/reader.h src/kjail/git/lexer.h \
 		src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h src/kjail/cfgfilter/git.h \
-		src/kjail/cfgfilter/ini.h src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h src/kjail/policy/defaults.h config.h
+		src/kjail/cfgfilter/ini.h src/kjail/cfgfilter/npmrc.h src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h src/kjail/policy/defaults.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) $(JANSSON_CFLAGS) -o $@ $(FUZZ_GITENV_SRCS) \
 	  $(JANSSON_LIBS) $(INIH_LIBS) $(LIBBSD_LIBS)
@@ -363,7 +363,7 @@ CLEANFILES += tests/fuzz/fuzz_cfgfilter
 FUZZ_CFGFILTER_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_cfgfilter.c $(srcdir)/src/kjail/git/lexer.c \
 	$(srcdir)/src/kjail/cfgfilter/cfgfilter.c $(srcdir)/src/kjail/cfgfilter/common.c \
-	$(srcdir)/src/kjail/cfgfilter/ini.c \
+	$(srcdir)/src/kjail/cfgfilter/ini.c $(srcdir)/src/kjail/cfgfilter/npmrc.c \
 	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
 	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
 	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c

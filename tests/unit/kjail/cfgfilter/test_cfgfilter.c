@@ -94,7 +94,26 @@ static void test_npmrc(void **state)
 	expect(c, "", "", 0);
 	REFUSED(c, "nodedir=/x\nbare-line\n",
 		"line 2: neither a setting (key = value) nor a section");
-	REFUSED(c, "[unclosed\n", "line 1: a section header without its ']'");
+	REFUSED(c, "[unclosed\n", "line 1: neither a setting (key = value) nor a section");
+	/* as npm's ini decodes: a key up to an unescaped ';', a JSON-quoted
+	 * key, JS trim() (U+00A0), a bare CR, a single-quoted JSON string, a
+	 * URL password behind a JSON escape, an array key */
+	expect(c,
+	       "//r.example/:_authToken;note=SECRET\n"
+	       "\"//r.example/:_auth\\u0054oken\"=SECRET\n"
+	       "//r.example/:_authToken\xc2\xa0=SECRET\n"
+	       "nodedir=/x\r//r.example/:_authToken=SECRET\n"
+	       "'\"//r.example/:_password\"'=SECRET\n"
+	       "registry = \"https://u:SECRET\\u0040r.example/\"\n"
+	       "//r.example/:_authToken[]=SECRET\n"
+	       "a\\;b=c\n",
+	       "nodedir=/x\r"
+	       "a\\;b=c\n",
+	       7);
+	REFUSED(c, "'[\"_authToken\"]'=x\n", "line 1: a quoted text that is not a JSON string");
+	REFUSED(c, "\"_auth\\ud800\"=x\n",
+		"line 1: a quoted text with an escape JSON.parse may read differently");
+	REFUSED(c, "a=b\xe2\x80\xa8" "c\n", "line 1: U+2028 or U+2029, where npm's reading is in doubt");
 }
 
 static void test_ini(void **state)
@@ -146,7 +165,27 @@ static void test_ini(void **state)
 	       "index-url = https://pypi.org/simple\r\n",
 	       3);
 	REFUSED(pip, "timeout = 60\n", "line 1: a setting before the first section");
-	REFUSED(pip, "  indented\n", "line 1: an indented line that continues nothing");
+	REFUSED(pip, "  indented\n", "line 1: a setting before the first section");
+	/* as configparser reads: str.strip() (U+00A0), a bare CR, an indented
+	 * option line, a password line continuing another value, lower()
+	 * (the Kelvin sign) */
+	expect(c,
+	       "[pypi]\n"
+	       "password\xc2\xa0= SECRET\n"
+	       "username = a\rpassword = SECRET\n"
+	       "  repository = https://r.example/ (continues password)\n"
+	       "password = SECRET\n"
+	       "user = me\n"
+	       "    password = SECRET\n"
+	       "TO\xe2\x84\xaa" "EN = SECRET\n"
+	       "[b] password = header-line\n",
+	       "[pypi]\n"
+	       "username = a\r"
+	       "[b] password = header-line\n",
+	       7);
+	REFUSED(c, "[pypi]\npassword\f= SECRET\n",
+		"line 2: a form feed, vertical tab or Unicode line separator (a line break to "
+		"str.splitlines(), not to a file read)");
 	REFUSED(pip, "[global]\nno delimiter\n",
 		"line 2: neither a setting (key = value) nor a section");
 }
