@@ -118,7 +118,9 @@ static bool scheme_is_http(const char *s, size_t at)
 	       (l == 5 && strncasecmp(s + b, "https", 5) == 0);
 }
 
-bool cf_has_url_secret(const char *s, size_t n)
+/* A URL with a password (or an http(s) URL with a user) in s; the
+ * authority ends at one of stops (and at the end of s). */
+static bool url_secret(const char *s, size_t n, const char *stops)
 {
 	for (size_t i = 0; i + 3 <= n; i++) {
 		if (memcmp(s + i, "://", 3) != 0)
@@ -126,7 +128,7 @@ bool cf_has_url_secret(const char *s, size_t n)
 		/* the authority: up to the path, query, fragment or an end of
 		 * the value; the user part is before its last '@' */
 		size_t a = i + 3, e = a, at = SIZE_MAX;
-		while (e < n && !strchr("/?#\"' \t\\", s[e])) {
+		while (e < n && !strchr(stops, s[e])) {
 			if (s[e] == '@')
 				at = e;
 			e++;
@@ -137,6 +139,18 @@ bool cf_has_url_secret(const char *s, size_t n)
 			return true;
 	}
 	return false;
+}
+
+bool cf_has_url_secret(const char *s, size_t n)
+{
+	return url_secret(s, n, "/?#\"' \t\\");
+}
+
+bool cf_value_url_secret(const char *s, size_t n)
+{
+	/* a decoded value: a quote or a blank is part of it, and a URL parser
+	 * may take it into the user part (WHATWG's percent-encodes it) */
+	return url_secret(s, n, "/?#\\\n");
 }
 
 bool cf_fail(struct cf_result *res, size_t line, const char *fmt, ...)

@@ -68,7 +68,7 @@ static bool git_item(void *ctx, const struct gitlex_item *it)
 			drop(g, g->section_at, it->start);
 		g->in_section = true;
 		g->section_at = it->start;
-		g->drop_section = cf_has_url_secret(it->name, it->name_len);
+		g->drop_section = cf_value_url_secret(it->name, it->name_len);
 		return true;
 	}
 	if (!g->in_section)
@@ -79,8 +79,8 @@ static bool git_item(void *ctx, const struct gitlex_item *it)
 		return fail(g, it->line, "a carriage return inside an unquoted value, which git "
 					 "versions read differently");
 	bool secret = cf_key_secret(g->secret, it->name, it->name_len) ||
-		      cf_has_url_secret(it->name, it->name_len) ||
-		      (it->value && cf_has_url_secret(it->value, it->value_len));
+		      cf_value_url_secret(it->name, it->name_len) ||
+		      (it->value && cf_value_url_secret(it->value, it->value_len));
 	if (!secret)
 		return true;
 	if (it->after_header)

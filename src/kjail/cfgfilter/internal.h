@@ -41,6 +41,10 @@ bool cf_py_space(uint32_t c);
 /* s[*b..*e): s without the blanks (by space) at either end. */
 void cf_trim(const char *s, size_t n, bool (*space)(uint32_t), size_t *b, size_t *e);
 
+/* cf_has_url_secret for a value as its reader decoded it: quotes and
+ * blanks do not end the URL's authority there. */
+bool cf_value_url_secret(const char *s, size_t n);
+
 /* key (n bytes) matches one of the patterns, in any case. */
 bool cf_key_secret(const char *const *secret, const char *key, size_t n);
 

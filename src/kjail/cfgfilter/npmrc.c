@@ -144,7 +144,7 @@ bool cf_filter_npmrc(const char *const *secret, const char *in, size_t len,
 		cf_trim(s, kl, cf_js_space, &rb, &re);
 		bool secret_here = npm_key_secret(secret, &key) ||
 				   cf_key_secret(secret, s + rb, re - rb) ||
-				   cf_has_url_secret(value.s, value.len) || cf_has_url_secret(s, k);
+				   cf_value_url_secret(value.s, value.len) || cf_has_url_secret(s, k);
 		if (secret_here)
 			res->removed++;
 		else
