@@ -85,6 +85,20 @@ static struct filtered *filtered_at(struct builder *b, const char *real)
 	return NULL;
 }
 
+/* A file of a row with a format that stays masked whole: why, for
+ * --explain (attach_filtered puts it on the mask's op). */
+static void note_masked_whole(struct builder *b, const char *real, enum cf_format f,
+			      const char *why)
+{
+	if (filtered_at(b, real))
+		return;
+	struct cf_result res = { 0 };
+	snprintf(res.err, sizeof res.err, "%s", why);
+	b->filtered = xreallocarray(b->filtered, b->nfiltered + 1, sizeof *b->filtered);
+	b->filtered[b->nfiltered++] = (struct filtered){ .path = xstrdup(real), .res = res,
+							 .format = f };
+}
+
 /* The file at real, whole, into *data: a regular file (not followed if
  * it is a link) of at most CF_MAX_SIZE bytes. NULL with why. */
 static char *read_config(const char *real, size_t *len, char *why, size_t whylen)
@@ -152,6 +166,7 @@ static void filter_file(struct builder *b, const char *path, const char *real,
 	if (!ok) {
 		_cleanup_free_ char *shown = shown_path(b, path);
 		warn_msg("%s: masked whole: %s", shown, in ? res.err : why);
+		note_masked_whole(b, real, c->format, in ? res.err : why);
 		return;
 	}
 	b->filtered = xreallocarray(b->filtered, b->nfiltered + 1, sizeof *b->filtered);
@@ -197,6 +212,12 @@ void attach_filtered(struct builder *b)
 	for (size_t i = 0; i < pl->nops; i++) {
 		struct op *o = &pl->ops[i];
 		struct filtered *f = o->kind == OP_MASK_FILE ? filtered_at(b, o->path) : NULL;
+		if (f && !f->res.data && f->res.err[0]) {
+			/* --explain: what kjail could not read as the tool does */
+			char rule[sizeof f->res.err + 32];
+			snprintf(rule, sizeof rule, "masked whole, not filtered: %s", f->res.err);
+			o->rule = strpool_intern(&pl->strings, rule);
+		}
 		if (!f || !f->res.data)
 			continue;
 		o->data = steal_pointer(&f->res.data);
@@ -287,8 +308,10 @@ static void filter_git_file(struct builder *b, const char *path, const char *ori
 			 "filtered copy, so git in the jail sees no config; remove the "
 			 "credential (actions/checkout: persist-credentials: false)", real);
 	if (!real || !ok || b->pl->backend != BACKEND_BWRAP) {
-		if (real && !ok)
+		if (real && !ok) {
 			warn_msg("%s: masked whole: %s", real, in ? res.err : why);
+			note_masked_whole(b, real, row->format, in ? res.err : why);
+		}
 		free(res.data);
 		return;
 	}
