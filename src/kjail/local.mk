@@ -117,11 +117,11 @@ kjail_LDADD = $(KJAIL_LIBS)
 # builders' tests start from, made one way.
 PLAN_FIXTURE = tests/unit/kjail/plan-fixture.h tests/unit/kjail/tree-fixture.h tests/unit/golden.h
 check_PROGRAMS += tests/unit/kjail/policy/test_cache tests/unit/kjail/policy/test_env tests/unit/kjail/build/test_bwrap tests/unit/kjail/policy/test_conf tests/unit/kjail/planner/test_planner tests/unit/kjail/build/test_seccomp \
-	tests/unit/kjail/git/test_reader tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
+	tests/unit/kjail/git/test_reader tests/unit/kjail/git/test_lexer tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
 	tests/unit/kjail/cfgfilter/test_cfgfilter tests/unit/kjail/git/test_command \
 	tests/unit/kjail/run/test_caches
 TESTS += tests/unit/kjail/policy/test_cache tests/unit/kjail/policy/test_env tests/unit/kjail/build/test_bwrap tests/unit/kjail/policy/test_conf tests/unit/kjail/planner/test_planner tests/unit/kjail/build/test_seccomp \
-	tests/unit/kjail/git/test_reader tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
+	tests/unit/kjail/git/test_reader tests/unit/kjail/git/test_lexer tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
 	tests/unit/kjail/cfgfilter/test_cfgfilter tests/unit/kjail/git/test_command \
 	tests/unit/kjail/run/test_caches
 tests_unit_kjail_run_test_caches_SOURCES = tests/unit/kjail/run/test_caches.c tests/unit/kjail/tree-fixture.h
@@ -158,6 +158,9 @@ tests_unit_kjail_run_test_backend_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_git_test_reader_SOURCES = tests/unit/kjail/git/test_reader.c
 tests_unit_kjail_git_test_reader_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_git_test_reader_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_git_test_lexer_SOURCES = tests/unit/kjail/git/test_lexer.c
+tests_unit_kjail_git_test_lexer_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_git_test_lexer_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_policy_test_cache_SOURCES = tests/unit/kjail/policy/test_cache.c
 tests_unit_kjail_policy_test_cache_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_policy_test_cache_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
