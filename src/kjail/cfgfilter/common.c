@@ -148,9 +148,11 @@ bool cf_has_url_secret(const char *s, size_t n)
 
 bool cf_value_url_secret(const char *s, size_t n)
 {
-	/* a decoded value: a quote or a blank is part of it, and a URL parser
-	 * may take it into the user part (WHATWG's percent-encodes it) */
-	return url_secret(s, n, "/?#\\\n");
+	/* a decoded value: a quote, a blank or a backslash is part of it, and
+	 * a URL parser may take it into the user part (WHATWG's percent-encodes
+	 * a quote or a blank; Python's urllib splits at the last '@' whatever
+	 * comes before) */
+	return url_secret(s, n, "/?#\n");
 }
 
 bool cf_fail(struct cf_result *res, size_t line, const char *fmt, ...)

@@ -82,7 +82,7 @@ static bool option_key(const char *s, size_t n, struct strbuf *key)
 static bool line_secret(const char *const *secret, const char *s, size_t n, struct strbuf *key)
 {
 	return (option_key(s, n, key) && cf_key_secret(secret, key->s, key->len)) ||
-	       cf_has_url_secret(s, n);
+	       cf_value_url_secret(s, n);
 }
 
 bool cf_filter_ini(const char *const *secret, const char *in, size_t len,

@@ -121,7 +121,7 @@ static bool dq_decode(const char *s, size_t n, struct strbuf *out)
  * loader knows counts as one. */
 static bool line_url_secret(const char *s, size_t n)
 {
-	if (cf_has_url_secret(s, n))
+	if (cf_has_url_secret(s, n) || cf_value_url_secret(s, n))
 		return true;
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] != '"' && s[i] != '\'')

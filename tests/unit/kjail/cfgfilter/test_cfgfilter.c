@@ -183,6 +183,9 @@ static void test_ini(void **state)
 	       "username = a\r"
 	       "[b] password = header-line\n",
 	       7);
+	/* a URL's user part as urllib splits it: a backslash, a quote */
+	expect(pip, "[global]\nindex-url = https://u\\:SECRET@h/\nx = https://u:S\"@h/\ny = 1\n",
+	       "[global]\ny = 1\n", 2);
 	REFUSED(c, "[pypi]\npassword\f= SECRET\n",
 		"line 2: a form feed, vertical tab or Unicode line separator (a line break to "
 		"str.splitlines(), not to a file read)");
