@@ -15,6 +15,7 @@ check_PROGRAMS += \
 	tests/helpers/protected-table \
 	tests/helpers/hs-meta \
 	tests/helpers/gitconfig-read \
+	tests/helpers/cfgfilter-run \
 	tests/helpers/cred-table
 tests_helpers_try_SOURCES = tests/helpers/try.c tests/helpers/errname.h
 tests_helpers_pfind_SOURCES = tests/helpers/pfind.c
@@ -41,6 +42,9 @@ tests_helpers_protected_table_LDADD = $(KJAIL_LIBS)
 # what kjail's git config reader finds, as git config --list -z prints it
 tests_helpers_gitconfig_read_SOURCES = tests/helpers/gitconfig-read.c
 tests_helpers_gitconfig_read_LDADD = $(KJAIL_LIBS)
+# a config filter over stdin, as kjail would serve the file
+tests_helpers_cfgfilter_run_SOURCES = tests/helpers/cfgfilter-run.c
+tests_helpers_cfgfilter_run_LDADD = $(KJAIL_LIBS)
 # the table of credential stores, as TSV, from kjail's own library
 tests_helpers_cred_table_SOURCES = tests/helpers/cred-table.c
 tests_helpers_cred_table_LDADD = $(KJAIL_LIBS)
@@ -63,6 +67,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-git-env.test \
 	tests/integration/kjail-cred-table.test \
 	tests/integration/kjail-cfgfilter.test \
+	tests/integration/kjail-cfgfilter-oracle.test \
 	tests/integration/kjail-escape.test \
 	tests/integration/kjail-env.test \
 	tests/integration/kjail-secret.test \
@@ -102,7 +107,7 @@ EXTRA_DIST += $(KJAIL_INTEGRATION_TESTS) tests/integration/lib.sh tests/integrat
 	tests/helpers/upstream-proxy.py \
 	tests/helpers/sni-front.py tests/helpers/sni-client.py \
 	tests/helpers/net-log-check.py \
-	tests/data/gitconfig-corpus
+	tests/data/gitconfig-corpus tests/helpers/oracle
 # The tests' fixtures, should a run be interrupted before its trap.
 clean-local: clean-kjail-integration
 clean-kjail-integration:

@@ -28,13 +28,14 @@ libkjail_a_SOURCES = \
 	src/kjail/planner/protected.c src/kjail/planner/protected.h src/kjail/planner/protect.c \
 	src/kjail/planner/protect-git.c src/kjail/planner/protect-home.c src/kjail/planner/protect-path.c \
 	src/kjail/planner/gitjail.c src/kjail/planner/gitjail.h \
+	src/kjail/git/lexer.c src/kjail/git/lexer.h \
 	src/kjail/git/reader.c src/kjail/git/reader.h src/kjail/git/link.c src/kjail/git/link.h \
 	src/kjail/git/command.c src/kjail/git/command.h \
 	src/kjail/git/small-files.c src/kjail/git/small-files.h \
 	src/kjail/cfgfilter/cfgfilter.c src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h \
-	src/kjail/cfgfilter/git.h src/kjail/cfgfilter/ini.h src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h \
+	src/kjail/cfgfilter/git.h src/kjail/cfgfilter/ini.h src/kjail/cfgfilter/npmrc.h src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h \
 	src/kjail/cfgfilter/common.c \
-	src/kjail/cfgfilter/ini.c src/kjail/cfgfilter/git.c src/kjail/cfgfilter/yaml.c \
+	src/kjail/cfgfilter/ini.c src/kjail/cfgfilter/npmrc.c src/kjail/cfgfilter/git.c src/kjail/cfgfilter/yaml.c \
 	src/kjail/cfgfilter/json.c \
 	src/kjail/build/bwrap.c src/kjail/build/bwrap.h \
 	src/kjail/build/explain.c src/kjail/build/explain.h \
@@ -146,11 +147,11 @@ kjail_LDADD = $(KJAIL_LIBS)
 # builders' tests start from, made one way.
 PLAN_FIXTURE = tests/unit/kjail/plan-fixture.h tests/unit/kjail/tree-fixture.h tests/unit/golden.h
 check_PROGRAMS += tests/unit/kjail/policy/test_cache tests/unit/kjail/policy/test_env tests/unit/kjail/build/test_bwrap tests/unit/kjail/policy/test_conf tests/unit/kjail/planner/test_planner tests/unit/kjail/build/test_seccomp \
-	tests/unit/kjail/git/test_reader tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
+	tests/unit/kjail/git/test_reader tests/unit/kjail/git/test_lexer tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
 	tests/unit/kjail/cfgfilter/test_cfgfilter tests/unit/kjail/git/test_command \
 	tests/unit/kjail/run/test_caches
 TESTS += tests/unit/kjail/policy/test_cache tests/unit/kjail/policy/test_env tests/unit/kjail/build/test_bwrap tests/unit/kjail/policy/test_conf tests/unit/kjail/planner/test_planner tests/unit/kjail/build/test_seccomp \
-	tests/unit/kjail/git/test_reader tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
+	tests/unit/kjail/git/test_reader tests/unit/kjail/git/test_lexer tests/unit/kjail/build/test_explain tests/unit/kjail/run/test_probe tests/unit/kjail/planner/test_mountinfo \
 	tests/unit/kjail/cfgfilter/test_cfgfilter tests/unit/kjail/git/test_command \
 	tests/unit/kjail/run/test_caches
 tests_unit_kjail_run_test_caches_SOURCES = tests/unit/kjail/run/test_caches.c tests/unit/kjail/tree-fixture.h
@@ -187,6 +188,9 @@ tests_unit_kjail_run_test_backend_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_git_test_reader_SOURCES = tests/unit/kjail/git/test_reader.c
 tests_unit_kjail_git_test_reader_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_git_test_reader_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_git_test_lexer_SOURCES = tests/unit/kjail/git/test_lexer.c
+tests_unit_kjail_git_test_lexer_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_git_test_lexer_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_policy_test_cache_SOURCES = tests/unit/kjail/policy/test_cache.c
 tests_unit_kjail_policy_test_cache_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_policy_test_cache_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
@@ -437,16 +441,16 @@ EXTRA_DIST += tests/fuzz/fuzz_gitenv.c
 CLEANFILES += tests/fuzz/fuzz_gitenv
 FUZZ_GITENV_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_gitenv.c $(srcdir)/src/kjail/git/env.c \
-	$(srcdir)/src/kjail/git/reader.c $(srcdir)/src/common/path.c \
+	$(srcdir)/src/kjail/git/reader.c $(srcdir)/src/kjail/git/lexer.c $(srcdir)/src/common/path.c \
 	$(srcdir)/src/common/strv.c $(srcdir)/src/common/ini_reader.c \
 	$(srcdir)/src/kjail/cfgfilter/cfgfilter.c $(srcdir)/src/kjail/cfgfilter/common.c \
-	$(srcdir)/src/kjail/cfgfilter/ini.c \
+	$(srcdir)/src/kjail/cfgfilter/ini.c $(srcdir)/src/kjail/cfgfilter/npmrc.c \
 	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
 	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
 	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
-tests/fuzz/fuzz_gitenv: $(FUZZ_GITENV_SRCS) tests/fuzz/fuzz.h src/kjail/git/env.h src/kjail/git/reader.h \
+tests/fuzz/fuzz_gitenv: $(FUZZ_GITENV_SRCS) tests/fuzz/fuzz.h src/kjail/git/env.h src/kjail/git/reader.h src/kjail/git/lexer.h \
 		src/kjail/cfgfilter/cfgfilter.h src/kjail/cfgfilter/internal.h src/kjail/cfgfilter/git.h \
-		src/kjail/cfgfilter/ini.h src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h src/kjail/policy/defaults.h config.h
+		src/kjail/cfgfilter/ini.h src/kjail/cfgfilter/npmrc.h src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h src/kjail/policy/defaults.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) $(JANSSON_CFLAGS) -o $@ $(FUZZ_GITENV_SRCS) \
 	  $(JANSSON_LIBS) $(INIH_LIBS) $(LIBBSD_LIBS)
@@ -458,13 +462,13 @@ endif
 EXTRA_DIST += tests/fuzz/fuzz_cfgfilter.c
 CLEANFILES += tests/fuzz/fuzz_cfgfilter
 FUZZ_CFGFILTER_SRCS = \
-	$(srcdir)/tests/fuzz/fuzz_cfgfilter.c \
+	$(srcdir)/tests/fuzz/fuzz_cfgfilter.c $(srcdir)/src/kjail/git/lexer.c \
 	$(srcdir)/src/kjail/cfgfilter/cfgfilter.c $(srcdir)/src/kjail/cfgfilter/common.c \
-	$(srcdir)/src/kjail/cfgfilter/ini.c \
+	$(srcdir)/src/kjail/cfgfilter/ini.c $(srcdir)/src/kjail/cfgfilter/npmrc.c \
 	$(srcdir)/src/kjail/cfgfilter/git.c $(srcdir)/src/kjail/cfgfilter/yaml.c \
 	$(srcdir)/src/kjail/cfgfilter/json.c $(srcdir)/src/kjail/policy/defaults.c \
 	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
-tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cfgfilter/cfgfilter.h \
+tests/fuzz/fuzz_cfgfilter: $(FUZZ_CFGFILTER_SRCS) tests/fuzz/fuzz.h src/kjail/cfgfilter/cfgfilter.h src/kjail/git/lexer.h \
 		src/kjail/cfgfilter/internal.h src/kjail/cfgfilter/git.h src/kjail/cfgfilter/ini.h \
 		src/kjail/cfgfilter/json.h src/kjail/cfgfilter/yaml.h src/kjail/policy/defaults.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \

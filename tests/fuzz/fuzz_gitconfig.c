@@ -6,7 +6,11 @@
  * file is read whole or refused, never half-taken without saying so; every
  * entry it keeps is a key kjail acts on; and it reads bytes as git does,
  * so the same file with a UTF-8 BOM in front, or with CR LF for each LF,
- * reads the same (git treats both as nothing). A broken promise aborts. */
+ * reads the same (git treats both as nothing). The lexer under it
+ * (git/lexer.h) hands each item the bytes of whole lines: a span starts
+ * where a line starts, ends past a newline (or at the end), and spans come
+ * in order, a key's never overlapping the next item's. A broken promise
+ * aborts. */
 #include "config.h"
 
 #include <stdint.h>
@@ -14,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "git/lexer.h"
 #include "git/reader.h"
 #include "strv.h"
 #include "util.h"
@@ -68,8 +73,39 @@ static void same_read(const struct gitconfig *a, bool a_ok, const struct gitconf
 	CHECK(same_strv(&a->programs, &b->programs));
 }
 
+struct spans {
+	const uint8_t *data;
+	size_t size, last_start, last_end;
+	bool last_key;
+};
+
+static bool check_item(void *ctx, const struct gitlex_item *it)
+{
+	struct spans *sp = ctx;
+	CHECK(it->start <= it->end && it->end <= sp->size);
+	CHECK(it->start == 0 || sp->data[it->start - 1] == '\n' ||
+	      (it->start == 3 && memcmp(sp->data, "\xEF\xBB\xBF", 3) == 0));
+	CHECK(it->start >= sp->last_start);
+	CHECK(!sp->last_key || it->start >= sp->last_end);
+	CHECK(it->name && it->name_len > 0 && it->name[it->name_len] == '\0'); /* a NUL may be inside */
+	if (it->kind == GITLEX_KEY) {
+		CHECK(it->end == sp->size || sp->data[it->end - 1] == '\n');
+		CHECK(!it->value || it->value_len >= strlen(it->value));
+	} else {
+		CHECK(sp->data[it->end - 1] == ']');
+	}
+	sp->last_start = it->start;
+	sp->last_end = it->end;
+	sp->last_key = it->kind == GITLEX_KEY;
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct spans sp = { data, size, 0, 0, false };
+	unsigned line;
+	if (size <= 256 * 1024)
+		gitlex_scan((const char *)data, size, check_item, &sp, &line);
 	if (size > 256 * 1024)
 		return 0;
 	struct gitconfig g = GITCONFIG_INIT;

@@ -66,9 +66,9 @@ FUZZ_TARGETS += tests/fuzz/fuzz_gitconfig
 endif
 CLEANFILES += tests/fuzz/fuzz_gitconfig
 
-FUZZ_GITCONFIG_SRCS = tests/fuzz/fuzz_gitconfig.c src/kjail/git/reader.c \
+FUZZ_GITCONFIG_SRCS = tests/fuzz/fuzz_gitconfig.c src/kjail/git/reader.c src/kjail/git/lexer.c \
 	src/common/ini_reader.c src/common/util.c src/common/strbuf.c src/common/path.c src/common/strv.c
-tests/fuzz/fuzz_gitconfig: $(FUZZ_GITCONFIG_SRCS) tests/fuzz/fuzz.h src/kjail/git/reader.h src/common/strv.h config.h
+tests/fuzz/fuzz_gitconfig: $(FUZZ_GITCONFIG_SRCS) tests/fuzz/fuzz.h src/kjail/git/reader.h src/kjail/git/lexer.h src/common/strv.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ \
 	  $(FUZZ_GITCONFIG_SRCS:%=$(srcdir)/%) $(INIH_LIBS) $(LIBBSD_LIBS)

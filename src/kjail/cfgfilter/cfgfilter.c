@@ -5,6 +5,7 @@
 #include "cfgfilter/git.h"
 #include "cfgfilter/ini.h"
 #include "cfgfilter/json.h"
+#include "cfgfilter/npmrc.h"
 #include "cfgfilter/yaml.h"
 
 #include <stdio.h>
@@ -88,8 +89,10 @@ bool cf_filter(enum cf_format f, const char *const *secret, const char *in, size
 	case CF_NONE:
 		return cf_fail(res, 0, "no filter for this file");
 	case CF_NPMRC:
+		ok = cf_filter_npmrc(secret, in, len, res);
+		break;
 	case CF_INI:
-		ok = cf_filter_ini(f == CF_NPMRC, secret, in, len, res);
+		ok = cf_filter_ini(secret, in, len, res);
 		break;
 	case CF_YAML:
 		ok = cf_filter_yaml(secret, in, len, res);

@@ -5,19 +5,25 @@
  * an empty file. Pure: bytes in, bytes out, no I/O.
  *
  * Threat model: the file is the user's, but what is in it is not trusted
- * to be well formed; a parser that misreads it could pass a secret on. So
- * each format is parsed by its own rules and only a subset of it is taken:
- * anything outside that subset, any doubt (a syntax the parser does not
- * know, an open quote, a YAML anchor, a duplicate JSON key, a NUL byte,
- * bytes that are not UTF-8, a byte order mark anywhere, more than CF_MAX_SIZE
- * bytes) fails the whole file, and the caller masks it whole (reads as
- * empty), as before. An entry is secret when its key matches one of the
- * row's patterns (fnmatch, case-insensitive, on the key as the format
- * names it: "//host/:_authToken", "auths.HOST.auth", "credential.helper"),
- * or when its value holds a URL with a password (scheme://user:pw@host), or
- * an http(s) URL with any user part (a token as the user name). A secret
- * entry goes whole, with its continuation lines; the rest is kept byte for
- * byte (JSON is written anew, in the same member order). */
+ * to be well formed; a filter that reads it otherwise than the program
+ * that consumes it could pass a secret on. So each format is decoded as
+ * its consumer decodes it (npm's ini module, Python's configparser, a YAML
+ * loader, Go's encoding/json with its case folding, git's own parser:
+ * git/lexer.h), and an entry is judged by the key and value that consumer
+ * reads; anything the filter cannot decode as the consumer would, any
+ * doubt (a syntax it does not know, a line break or blank two readers of
+ * the format take differently, an open quote, a YAML anchor, a duplicate
+ * JSON key, a NUL byte, bytes that are not UTF-8, a byte order mark
+ * anywhere, more than CF_MAX_SIZE bytes) fails the whole file, and the
+ * caller masks it whole (reads as empty). An entry is secret when its
+ * decoded key matches one of the row's patterns (fnmatch, case-insensitive,
+ * on the key as the format names it: "//host/:_authToken",
+ * "auths.HOST.auth", "credential.helper"), or when its decoded value holds
+ * a URL with a password (scheme://user:pw@host), or an http(s) URL with any
+ * user part (a token as the user name). A secret entry goes whole, with
+ * its continuation lines; the rest is kept byte for byte (JSON is written
+ * anew, in the same member order). tests/integration/kjail-cfgfilter-
+ * oracle.test holds each consumer's own reader to the copies. */
 #ifndef KJ_CFGFILTER_H
 #define KJ_CFGFILTER_H
 
@@ -26,7 +32,7 @@
 
 enum cf_format {
 	CF_NONE,      /* not filtered: masked whole */
-	CF_NPMRC,     /* npm's ini: key = value lines, [sections], ; and # comments */
+	CF_NPMRC,     /* npm's ini module: key = value lines, [sections], ; and # comments */
 	CF_INI,       /* Python's configparser (.pypirc, pip.conf): sections,
 		       * key = value or key: value, indented continuation lines */
 	CF_YAML,      /* a block-style YAML subset (.yarnrc.yml) */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* cfgfilter/ini.c: npm's .npmrc and Python's configparser files, filtered
+/* cfgfilter/ini.c: Python's configparser files (.pypirc, pip.conf), filtered
  * (cfgfilter.h says what a filter keeps). */
 #ifndef KJ_CFGFILTER_INI_H
 #define KJ_CFGFILTER_INI_H
@@ -9,7 +9,6 @@
 
 #include "cfgfilter/cfgfilter.h"
 
-bool cf_filter_ini(bool npm, const char *const *secret, const char *in, size_t len,
-		   struct cf_result *res);
+bool cf_filter_ini(const char *const *secret, const char *in, size_t len, struct cf_result *res);
 
 #endif

@@ -2,9 +2,12 @@
 /* JSON, as docker's config.json: parsed by jansson (kjail links it
  * already, for the policy file), duplicate keys refused (Go's decoder
  * takes the last one, and which one a reader takes is a guess), a member
- * named by a secret pattern ("auths.HOST.auth", on the lower-cased dotted
- * path of member names; array elements add nothing) or holding a URL with a
- * password removed, and the rest written anew in the same member order. */
+ * named by a secret pattern ("auths.HOST.auth", on the dotted path of
+ * member names as Go's encoding/json matches a struct's field names: in
+ * any case, with Unicode's simple folding, so "auth\u017f" is auths and
+ * "to\u212aen" is token; array elements add nothing) or holding a URL
+ * with a password (its escapes decoded) removed, and the rest written
+ * anew in the same member order. */
 #include "config.h"
 #include "cfgfilter/internal.h"
 #include "cfgfilter/json.h"
@@ -15,6 +18,25 @@
 
 static void filter_value(const char *const *secret, json_t *v, struct strbuf *path,
 			 unsigned *removed);
+
+/* k as Go's case-insensitive match of a field name sees it: the letters
+ * whose simple case folding reaches an ASCII one (LATIN SMALL LETTER LONG
+ * S, KELVIN SIGN) made that letter; cf_key_secret ignores ASCII case. */
+static void add_folded(struct strbuf *path, const char *k)
+{
+	for (; *k; k++) {
+		if ((unsigned char)k[0] == 0xc5 && (unsigned char)k[1] == 0xbf) {
+			sb_addc(path, 's');
+			k++;
+		} else if ((unsigned char)k[0] == 0xe2 && (unsigned char)k[1] == 0x84 &&
+			   (unsigned char)k[2] == 0xaa) {
+			sb_addc(path, 'k');
+			k += 2;
+		} else {
+			sb_addc(path, *k);
+		}
+	}
+}
 
 static void filter_object(const char *const *secret, json_t *o, struct strbuf *path,
 			  unsigned *removed)
@@ -27,10 +49,10 @@ static void filter_object(const char *const *secret, json_t *o, struct strbuf *p
 		sb_setlen(path, base);
 		if (base)
 			sb_addc(path, '.');
-		sb_adds(path, k);
+		add_folded(path, k);
 		bool secret_here = cf_key_secret(secret, path->s, path->len) ||
 				   (json_is_string(v) &&
-				    cf_has_url_secret(json_string_value(v), json_string_length(v)));
+				    cf_value_url_secret(json_string_value(v), json_string_length(v)));
 		if (secret_here) {
 			json_object_del(o, k);
 			(*removed)++;
@@ -53,7 +75,7 @@ static void filter_value(const char *const *secret, json_t *v, struct strbuf *pa
 	for (size_t i = 0; i < json_array_size(v);) {
 		json_t *e = json_array_get(v, i);
 		if (json_is_string(e) &&
-		    cf_has_url_secret(json_string_value(e), json_string_length(e))) {
+		    cf_value_url_secret(json_string_value(e), json_string_length(e))) {
 			json_array_remove(v, i);
 			(*removed)++;
 			continue;

@@ -48,6 +48,107 @@ static size_t quoted_end(const char *s, size_t n, bool *esc)
 	return 0;
 }
 
+static void add_utf8(struct strbuf *out, uint32_t c)
+{
+	if (c < 0x80) {
+		sb_addc(out, (char)c);
+	} else if (c < 0x800) {
+		sb_addc(out, (char)(0xc0 | c >> 6));
+		sb_addc(out, (char)(0x80 | (c & 0x3f)));
+	} else if (c < 0x10000) {
+		sb_addc(out, (char)(0xe0 | c >> 12));
+		sb_addc(out, (char)(0x80 | ((c >> 6) & 0x3f)));
+		sb_addc(out, (char)(0x80 | (c & 0x3f)));
+	} else {
+		sb_addc(out, (char)(0xf0 | c >> 18));
+		sb_addc(out, (char)(0x80 | ((c >> 12) & 0x3f)));
+		sb_addc(out, (char)(0x80 | ((c >> 6) & 0x3f)));
+		sb_addc(out, (char)(0x80 | (c & 0x3f)));
+	}
+}
+
+/* The double-quoted scalar s[0..n) (inside its quotes) as a YAML loader
+ * reads it: the escapes replaced. False on one no loader knows. */
+static bool dq_decode(const char *s, size_t n, struct strbuf *out)
+{
+	static const char simple[] = "0\0a\ab\bt\tn\nv\vf\fr\re\x1b" "  \"\"//\\\\";
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '\\') {
+			sb_addc(out, s[i]);
+			continue;
+		}
+		if (++i == n)
+			return false;
+		char c = s[i];
+		const char *m = NULL;
+		for (size_t j = 0; j + 1 < sizeof simple; j += 2)
+			if (simple[j] == c) {
+				m = simple + j + 1;
+				break;
+			}
+		if (c == '\t') {
+			sb_addc(out, '\t');
+		} else if (m) {
+			sb_addc(out, *m);
+		} else if (c == 'N' || c == '_' || c == 'L' || c == 'P') {
+			add_utf8(out, c == 'N' ? 0x85 : c == '_' ? 0xa0 : c == 'L' ? 0x2028 : 0x2029);
+		} else if (c == 'x' || c == 'u' || c == 'U') {
+			size_t d = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+			uint32_t v = 0;
+			if (n - i - 1 < d)
+				return false;
+			for (size_t j = 1; j <= d; j++) {
+				char h = s[i + j];
+				int x = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+					: h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+				if (x < 0)
+					return false;
+				v = v << 4 | (uint32_t)x;
+			}
+			if (v > 0x10ffff)
+				return false;
+			add_utf8(out, v);
+			i += d;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A URL with a password in the line s, as written or in any of its quoted
+ * scalars as a loader decodes them (a "\x40" is an '@'); an escape no
+ * loader knows counts as one. */
+static bool line_url_secret(const char *s, size_t n)
+{
+	if (cf_has_url_secret(s, n) || cf_value_url_secret(s, n))
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '"' && s[i] != '\'')
+			continue;
+		bool esc;
+		size_t e = quoted_end(s + i, n - i, &esc);
+		if (!e)
+			return false;
+		struct strbuf v = STRBUF_INIT;
+		bool ok = true;
+		if (s[i] == '"') {
+			ok = dq_decode(s + i + 1, e - 2, &v);
+		} else {
+			for (size_t j = i + 1; j + 1 < i + e; j++) {
+				sb_addc(&v, s[j]);
+				j += s[j] == '\'' && s[j + 1] == '\'';
+			}
+		}
+		bool hit = !ok || cf_value_url_secret(v.s, v.len);
+		sb_release(&v);
+		if (hit)
+			return true;
+		i += e - 1;
+	}
+	return false;
+}
+
 static bool only_comment(const char *s, size_t n)
 {
 	size_t i = 0;
@@ -88,9 +189,9 @@ static bool yaml_key(const char *s, size_t n, const char **key, size_t *klen, si
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '#' && i > 0 && s[i - 1] == ' ')
 			return false;
-		if (s[i] == ':' && (i + 1 == n || s[i + 1] == ' ')) {
+		if (s[i] == ':' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\t')) {
 			size_t e = i;
-			while (e > 0 && s[e - 1] == ' ')
+			while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '\t'))
 				e--;
 			*key = s;
 			*klen = e;
@@ -106,7 +207,7 @@ static bool yaml_key(const char *s, size_t n, const char **key, size_t *klen, si
 static bool yaml_value(const char *s, size_t n, bool *block, bool *plain, const char **why)
 {
 	size_t i = 0;
-	while (i < n && s[i] == ' ')
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
 	*block = *plain = false;
 	if (i == n || s[i] == '#') {
@@ -153,7 +254,7 @@ static bool yaml_line(struct yaml_state *y, const char *s, size_t n, size_t ind,
 	}
 	y->drop = -1;
 	if (y->cont >= 0 && (long)ind > y->cont) {
-		if (cf_has_url_secret(s, n))
+		if (line_url_secret(s, n))
 			return cf_fail(res, line, "a URL with a password in a continued value");
 		return true;
 	}
@@ -176,7 +277,7 @@ static bool yaml_line(struct yaml_state *y, const char *s, size_t n, size_t ind,
 			return cf_fail(res, line, "%s", why);
 		if (!item)
 			return cf_fail(res, line, "neither \"key: value\" nor a list item");
-		if (cf_has_url_secret(s, n))
+		if (line_url_secret(s, n))
 			return cf_fail(res, line, "a URL with a password in a list item");
 		return true;
 	}
@@ -188,7 +289,7 @@ static bool yaml_line(struct yaml_state *y, const char *s, size_t n, size_t ind,
 	if (base)
 		sb_addc(&y->path, '.');
 	sb_add(&y->path, key, klen);
-	bool secret = cf_key_secret(y->secret, y->path.s, y->path.len) || cf_has_url_secret(s, n);
+	bool secret = cf_key_secret(y->secret, y->path.s, y->path.len) || line_url_secret(s, n);
 	if (secret) {
 		if (item)
 			return cf_fail(res, line, "a secret in a list item");
@@ -213,6 +314,18 @@ static bool yaml_line(struct yaml_state *y, const char *s, size_t n, size_t ind,
 bool cf_filter_yaml(const char *const *secret, const char *in, size_t len,
 		    struct cf_result *res)
 {
+	/* line breaks to YAML 1.1 loaders (PyYAML), not to YAML 1.2 ones */
+	static const char *const nel[] = { "\xc2\x85", "\xe2\x80\xa8", "\xe2\x80\xa9" };
+	for (size_t i = 0; i < 3; i++) {
+		const char *at = memmem(in, len, nel[i], strlen(nel[i]));
+		if (at) {
+			size_t line = 1;
+			for (const char *p = in; p < at; p++)
+				line += *p == '\n';
+			return cf_fail(res, line, "U+0085, U+2028 or U+2029: a line break to some YAML "
+						  "loaders and not to others");
+		}
+	}
 	size_t n;
 	struct cf_line *l = cf_lines(in, len, &n);
 	struct yaml_state y = { .secret = secret, .path = STRBUF_INIT, .drop = -1, .cont = -1 };

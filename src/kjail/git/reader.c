@@ -4,6 +4,7 @@
  * same states as git's, so that what kjail finds is what git finds. */
 #include "config.h"
 #include "git/reader.h"
+#include "git/lexer.h"
 #include "ini_reader.h"
 #include "path.h"
 #include "strbuf.h"
@@ -15,151 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct reader {
-	const char *p, *end;
-	unsigned line; /* of the character last read, from 1 */
-	bool eof;
-};
-
-/* The next character as git's parser sees it: CR LF is a newline, and the
- * end of the text is one newline more (eof set). */
-static int next_char(struct reader *r)
-{
-	if (r->p >= r->end) {
-		r->eof = true;
-		return '\n';
-	}
-	int c = (unsigned char)*r->p++;
-	if (c == '\r' && r->p < r->end && *r->p == '\n')
-		c = *r->p++;
-	if (c == '\n')
-		r->line++;
-	return c;
-}
-
 /* git's own character classes: ASCII only, whatever the locale */
-static bool git_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static bool git_alpha(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static bool key_char(int c)
-{
-	return git_alpha(c) || (c >= '0' && c <= '9') || c == '-';
-}
-
 static int lower(int c)
 {
 	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
 }
 
-/* [name "subsection"]: the subsection as written but for a backslash,
- * which keeps the next character. Read after the blank that ended the
- * name, c. */
-static bool read_subsection(struct reader *r, struct strbuf *name, int c)
+static bool git_space(int c)
 {
-	do {
-		if (c == '\n')
-			return false;
-		c = next_char(r);
-	} while (git_space(c));
-	if (c != '"')
-		return false;
-	sb_addc(name, '.');
-	for (;;) {
-		c = next_char(r);
-		if (c == '\n')
-			return false;
-		if (c == '"')
-			break;
-		if (c == '\\') {
-			c = next_char(r);
-			if (c == '\n')
-				return false;
-		}
-		sb_addc(name, (char)c);
-	}
-	return next_char(r) == ']';
-}
-
-/* A section header, after its '[': the name in lower case (the old
- * [name.sub] too), then "." and a quoted subsection as written. */
-static bool read_header(struct reader *r, struct strbuf *name)
-{
-	sb_setlen(name, 0);
-	for (;;) {
-		int c = next_char(r);
-		if (r->eof)
-			return false;
-		if (c == ']')
-			return name->len > 0;
-		if (git_space(c))
-			return read_subsection(r, name, c) && name->len > 0;
-		if (!key_char(c) && c != '.')
-			return false;
-		sb_addc(name, (char)lower(c));
-	}
-}
-
-/* A value, after its '=': quotes removed, the escapes git knows replaced,
- * a comment after it dropped, blanks at either end dropped and a run of
- * them inside (unquoted) kept as one space each. *mixed: such a run held
- * a tab (MIXED_TAB) or a carriage return (MIXED_CR): newer gits keep those
- * as they are. */
-enum { MIXED_TAB = 1, MIXED_CR = 2 };
-static bool read_value(struct reader *r, struct strbuf *v, unsigned *mixed)
-{
-	bool quote = false, comment = false;
-	size_t space = 0;
-	unsigned odd = 0;
-	sb_setlen(v, 0);
-	*mixed = 0;
-	for (;;) {
-		int c = next_char(r);
-		if (c == '\n')
-			return !quote;
-		if (comment)
-			continue;
-		if (git_space(c) && !quote) {
-			if (v->len) {
-				space++;
-				odd |= c == '\t' ? MIXED_TAB : c == '\r' ? MIXED_CR : 0;
-			}
-			continue;
-		}
-		if (!quote && (c == ';' || c == '#')) {
-			comment = true;
-			continue;
-		}
-		if (space)
-			*mixed |= odd;
-		for (; space; space--)
-			sb_addc(v, ' ');
-		odd = 0;
-		if (c == '\\') {
-			c = next_char(r);
-			switch (c) {
-			case '\n': continue;
-			case 't': c = '\t'; break;
-			case 'b': c = '\b'; break;
-			case 'n': c = '\n'; break;
-			case '\\': case '"': break;
-			default: return false; /* git refuses an unknown escape */
-			}
-			sb_addc(v, (char)c);
-			continue;
-		}
-		if (c == '"') {
-			quote = !quote;
-			continue;
-		}
-		sb_addc(v, (char)c);
-	}
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 /* A boolean as git reads one: 0 for false, no, off, 0 and the empty
@@ -268,7 +133,7 @@ static bool take_key(struct gitconfig *out, const char *name, const char *v, uns
 		return true;
 	strv_take(&out->entries, v ? xconcat(name, "\n", v, (char *)NULL) : xstrdup(name));
 	/* a tab between a program's words is a blank to the shell either way */
-	if ((mixed & MIXED_CR) || (mixed && k->act != ACT_PROGRAM)) {
+	if ((mixed & GITLEX_MIXED_CR) || (mixed && k->act != ACT_PROGRAM)) {
 		out->err = xasprintf("line %u: %s: a tab or carriage return inside an unquoted "
 				     "value, which git versions read differently (quote the value)",
 				     line, name);
@@ -299,76 +164,28 @@ static bool take_key(struct gitconfig *out, const char *name, const char *v, uns
 
 /* The body of gitconfig_parse: false with out->err set at a line git
  * refuses. */
-static bool parse(struct reader *r, struct strbuf *name, struct strbuf *value,
-		  struct gitconfig *out, unsigned *at)
+struct parse_ctx {
+	struct gitconfig *out;
+	bool ok;
+};
+
+static bool parse_item(void *ctx, const struct gitlex_item *it)
 {
-	static const char bom[] = "\xEF\xBB\xBF";
-	if (r->end > r->p && *r->p == bom[0]) {
-		size_t n = 0;
-		while (n < 3 && r->p + n < r->end && r->p[n] == bom[n])
-			n++;
-		if (n < 3)
-			return false; /* git does not take part of one */
-		r->p += 3;
-	}
-	size_t base = 0; /* name's length up to the key: "section.sub." */
-	bool comment = false;
-	for (;;) {
-		int c = next_char(r);
-		if (c == '\n') {
-			if (r->eof)
-				return true;
-			comment = false;
-			continue;
-		}
-		if (comment || git_space(c))
-			continue;
-		if (c == '#' || c == ';') {
-			comment = true;
-			continue;
-		}
-		*at = r->line; /* where what follows starts, for the error */
-		if (c == '[') {
-			if (!read_header(r, name))
-				return false;
-			sb_addc(name, '.');
-			base = name->len;
-			continue;
-		}
-		if (!git_alpha(c))
-			return false;
-		sb_setlen(name, base);
-		sb_addc(name, (char)lower(c));
-		for (;;) {
-			c = next_char(r);
-			if (r->eof || !key_char(c))
-				break;
-			sb_addc(name, (char)lower(c));
-		}
-		while (c == ' ' || c == '\t')
-			c = next_char(r);
-		unsigned mixed = 0;
-		bool has_value = c != '\n';
-		if (has_value && (c != '=' || !read_value(r, value, &mixed)))
-			return false;
-		if (!take_key(out, name->s, has_value ? value->s : NULL, mixed, *at))
-			return false;
-	}
+	struct parse_ctx *p = ctx;
+	if (it->kind != GITLEX_KEY)
+		return true;
+	p->ok = take_key(p->out, it->name, it->value, it->mixed, it->line);
+	return p->ok;
 }
 
 bool gitconfig_parse(const char *text, size_t len, struct gitconfig *out)
 {
-	struct reader r = { text, text + len, 1, false };
-	/* an empty value is "", never NULL; a NUL byte inside one ends it as a
-	 * C string, as it does for git's callers */
-	struct strbuf name = STRBUF_INIT, value = STRBUF_INIT;
+	struct parse_ctx p = { out, true };
 	unsigned at = 1;
-	bool ok = parse(&r, &name, &value, out, &at);
-	if (!ok && !out->err)
+	enum gitlex_result r = gitlex_scan(text, len, parse_item, &p, &at);
+	if (r == GITLEX_REFUSED && !out->err)
 		out->err = xasprintf("line %u: a line git refuses (bad config line)", at);
-	sb_release(&name);
-	sb_release(&value);
-	return ok;
+	return r == GITLEX_OK;
 }
 
 bool gitconfig_add(struct gitconfig *out, const char *key, const char *value)

@@ -9,6 +9,7 @@
 #include "planner/masks.h"
 #include "planner/tools.h"
 #include "policy/secret.h"
+#include "git/reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -84,6 +85,20 @@ static struct filtered *filtered_at(struct builder *b, const char *real)
 	return NULL;
 }
 
+/* A file of a row with a format that stays masked whole: why, for
+ * --explain (attach_filtered puts it on the mask's op). */
+static void note_masked_whole(struct builder *b, const char *real, enum cf_format f,
+			      const char *why)
+{
+	if (filtered_at(b, real))
+		return;
+	struct cf_result res = { 0 };
+	snprintf(res.err, sizeof res.err, "%s", why);
+	b->filtered = xreallocarray(b->filtered, b->nfiltered + 1, sizeof *b->filtered);
+	b->filtered[b->nfiltered++] = (struct filtered){ .path = xstrdup(real), .res = res,
+							 .format = f };
+}
+
 /* The file at real, whole, into *data: a regular file (not followed if
  * it is a link) of at most CF_MAX_SIZE bytes. NULL with why. */
 static char *read_config(const char *real, size_t *len, char *why, size_t whylen)
@@ -151,6 +166,7 @@ static void filter_file(struct builder *b, const char *path, const char *real,
 	if (!ok) {
 		_cleanup_free_ char *shown = shown_path(b, path);
 		warn_msg("%s: masked whole: %s", shown, in ? res.err : why);
+		note_masked_whole(b, real, c->format, in ? res.err : why);
 		return;
 	}
 	b->filtered = xreallocarray(b->filtered, b->nfiltered + 1, sizeof *b->filtered);
@@ -169,12 +185,25 @@ static void filtered_drop(struct builder *b, const char *real)
 	*f = b->filtered[--b->nfiltered];
 }
 
+static void filter_git_includes(struct builder *b, const char *path, const char *text, size_t len,
+				int depth);
+
 static void add_store_mask(struct builder *b, const char *path, const char *origin,
 			   const struct cred_store *c)
 {
 	_cleanup_free_ char *real = mask_at(b, path, origin);
 	if (real && c && c->format != CF_NONE)
 		filter_file(b, path, real, c);
+	if (real && c && c->format == CF_GITCONFIG && b->p->defaults.value) {
+		size_t len = 0;
+		char why[160];
+		_cleanup_free_ char *in = read_config(real, &len, why, sizeof why);
+		if (in) {
+			filter_git_includes(b, path, in, len, 0);
+			if (in[0])
+				explicit_bzero(in, len);
+		}
+	}
 }
 
 void attach_filtered(struct builder *b)
@@ -183,6 +212,12 @@ void attach_filtered(struct builder *b)
 	for (size_t i = 0; i < pl->nops; i++) {
 		struct op *o = &pl->ops[i];
 		struct filtered *f = o->kind == OP_MASK_FILE ? filtered_at(b, o->path) : NULL;
+		if (f && !f->res.data && f->res.err[0]) {
+			/* --explain: what kjail could not read as the tool does */
+			char rule[sizeof f->res.err + 32];
+			snprintf(rule, sizeof rule, "masked whole, not filtered: %s", f->res.err);
+			o->rule = strpool_intern(&pl->strings, rule);
+		}
 		if (!f || !f->res.data)
 			continue;
 		o->data = steal_pointer(&f->res.data);
@@ -214,42 +249,85 @@ static const struct cred_store *gitconfig_row(void)
 	return NULL;
 }
 
-void add_repo_config_filters(struct builder *b)
+/* git's depth limit for includes */
+#define GIT_INCLUDE_DEPTH 10
+
+static void filter_git_file(struct builder *b, const char *path, const char *origin, int depth);
+
+/* The files a git config file (text, at path as git names it) includes:
+ * include.path and includeIf.*.path, whatever the condition, relative to
+ * path's directory, ~ the home's. git reads each as part of the file,
+ * wherever it lies (actions/checkout writes the job token to a file under
+ * $RUNNER_TEMP that .git/config includes): each is judged in turn. */
+static void filter_git_includes(struct builder *b, const char *path, const char *text, size_t len,
+				int depth)
+{
+	struct gitconfig g = GITCONFIG_INIT;
+	gitconfig_parse(text, len, &g); /* what comes before a bad line counts */
+	const struct host *h = b->h;
+	const char *home = h->home_env && h->home_env[0] == '/' ? h->home_env : h->home;
+	_cleanup_free_ char *dir = path_dirname(path);
+	_cleanup_free_ char *why = xconcat("built-in: a git config file ", path,
+					   " includes, holding a credential", (char *)NULL);
+	for (size_t i = 0; i < g.includes.n; i++) {
+		_cleanup_free_ char *abs = gitconfig_include_path(g.includes.v[i], dir, home);
+		if (abs)
+			filter_git_file(b, abs, why, depth + 1);
+	}
+	gitconfig_free(&g);
+}
+
+/* One git config file: served filtered when it holds a credential, masked
+ * whole when it cannot be read as git reads it (one line says why), left
+ * as it is otherwise; then the files it includes. */
+static void filter_git_file(struct builder *b, const char *path, const char *origin, int depth)
 {
 	const struct cred_store *row = gitconfig_row();
-	if (!row)
+	if (!row || depth > GIT_INCLUDE_DEPTH || kind_of(path, true) != K_FILE)
 		return;
+	_cleanup_free_ char *found = path_resolve_memo(path, b->h->cwd, &b->memo);
+	if (!found || filtered_at(b, found))
+		return;
+	char why[160];
+	size_t len = 0;
+	struct cf_result res = { 0 };
+	_cleanup_free_ char *in = read_config(found, &len, why, sizeof why);
+	bool ok = in && cf_filter(row->format, row->secret, in, len, &res);
+	if (in)
+		filter_git_includes(b, path, in, len, depth);
+	if (in && in[0])
+		explicit_bzero(in, len);
+	if (ok && res.removed == 0) { /* nothing secret: the file itself */
+		free(res.data);
+		return;
+	}
+	_cleanup_free_ char *real = mask_at(b, path, origin);
+	if (real && ok && b->pl->backend != BACKEND_BWRAP)
+		/* Seatbelt can only deny: the credential wins over git */
+		warn_msg("%s: masked whole: it holds a credential and Seatbelt cannot serve a "
+			 "filtered copy, so git in the jail sees no config; remove the "
+			 "credential (actions/checkout: persist-credentials: false)", real);
+	if (!real || !ok || b->pl->backend != BACKEND_BWRAP) {
+		if (real && !ok) {
+			warn_msg("%s: masked whole: %s", real, in ? res.err : why);
+			note_masked_whole(b, real, row->format, in ? res.err : why);
+		}
+		free(res.data);
+		return;
+	}
+	b->filtered = xreallocarray(b->filtered, b->nfiltered + 1, sizeof *b->filtered);
+	b->filtered[b->nfiltered++] = (struct filtered){ .path = xstrdup(real), .res = res,
+							 .format = row->format };
+}
+
+void add_repo_config_filters(struct builder *b)
+{
 	for (size_t i = 0, n = b->protects.n; i < n; i++) {
 		const struct cand *c = &b->protects.v[i];
 		if (strncmp(c->rule, "protected: git config", 21) != 0 || kind_of(c->path, false) != K_FILE)
 			continue;
-		char why[160];
-		size_t len = 0;
-		struct cf_result res = { 0 };
-		_cleanup_free_ char *in = read_config(c->path, &len, why, sizeof why);
-		bool ok = in && cf_filter(row->format, row->secret, in, len, &res);
-		if (in && in[0])
-			explicit_bzero(in, len);
-		if (ok && res.removed == 0) { /* nothing secret: the file itself */
-			free(res.data);
-			continue;
-		}
-		_cleanup_free_ char *real = mask_at(b, c->path, "built-in: a repository's git config "
-								"holding a credential");
-		if (real && ok && b->pl->backend != BACKEND_BWRAP)
-			/* Seatbelt can only deny: the credential wins over git */
-			warn_msg("%s: masked whole: it holds a credential and Seatbelt cannot serve a "
-				 "filtered copy, so git in the jail sees no config; remove the "
-				 "credential (actions/checkout: persist-credentials: false)", real);
-		if (!real || !ok || b->pl->backend != BACKEND_BWRAP) {
-			if (real && !ok)
-				warn_msg("%s: masked whole: %s", real, in ? res.err : why);
-			free(res.data);
-			continue;
-		}
-		b->filtered = xreallocarray(b->filtered, b->nfiltered + 1, sizeof *b->filtered);
-		b->filtered[b->nfiltered++] = (struct filtered){ .path = xstrdup(real), .res = res,
-								 .format = row->format };
+		filter_git_file(b, c->path, "built-in: a repository's git config holding a credential",
+				0);
 	}
 }
 

@@ -40,10 +40,10 @@ static const char *const docker_secret[] = { "auths.*.auth", "auths.*.password",
 					     "*secret", NULL };
 /* git: every credential section (credential.helper can be a shell
  * snippet that prints the password), every http.extraHeader (an
- * Authorization header), sendemail's smtpPass, any *password, *token */
-static const char *const gitconfig_secret[] = { "credential.*", "http.*extraheader",
-						"*smtppass", "imap.pass", "*password", "*token",
-						"*secret",
+ * Authorization header), imap.pass, sendemail's smtpPass, any *password,
+ * *token */
+static const char *const gitconfig_secret[] = { "credential.*", "http.*extraheader", "imap.pass",
+						"*smtppass", "*password", "*token", "*secret",
 						NULL };
 
 /* Each tool's documented places, and only where it keeps secrets (not a

@@ -94,7 +94,26 @@ static void test_npmrc(void **state)
 	expect(c, "", "", 0);
 	REFUSED(c, "nodedir=/x\nbare-line\n",
 		"line 2: neither a setting (key = value) nor a section");
-	REFUSED(c, "[unclosed\n", "line 1: a section header without its ']'");
+	REFUSED(c, "[unclosed\n", "line 1: neither a setting (key = value) nor a section");
+	/* as npm's ini decodes: a key up to an unescaped ';', a JSON-quoted
+	 * key, JS trim() (U+00A0), a bare CR, a single-quoted JSON string, a
+	 * URL password behind a JSON escape, an array key */
+	expect(c,
+	       "//r.example/:_authToken;note=SECRET\n"
+	       "\"//r.example/:_auth\\u0054oken\"=SECRET\n"
+	       "//r.example/:_authToken\xc2\xa0=SECRET\n"
+	       "nodedir=/x\r//r.example/:_authToken=SECRET\n"
+	       "'\"//r.example/:_password\"'=SECRET\n"
+	       "registry = \"https://u:SECRET\\u0040r.example/\"\n"
+	       "//r.example/:_authToken[]=SECRET\n"
+	       "a\\;b=c\n",
+	       "nodedir=/x\r"
+	       "a\\;b=c\n",
+	       7);
+	REFUSED(c, "'[\"_authToken\"]'=x\n", "line 1: a quoted text that is not a JSON string");
+	REFUSED(c, "\"_auth\\ud800\"=x\n",
+		"line 1: a quoted text with an escape JSON.parse may read differently");
+	REFUSED(c, "a=b\xe2\x80\xa8" "c\n", "line 1: U+2028 or U+2029, where npm's reading is in doubt");
 }
 
 static void test_ini(void **state)
@@ -146,7 +165,30 @@ static void test_ini(void **state)
 	       "index-url = https://pypi.org/simple\r\n",
 	       3);
 	REFUSED(pip, "timeout = 60\n", "line 1: a setting before the first section");
-	REFUSED(pip, "  indented\n", "line 1: an indented line that continues nothing");
+	REFUSED(pip, "  indented\n", "line 1: a setting before the first section");
+	/* as configparser reads: str.strip() (U+00A0), a bare CR, an indented
+	 * option line, a password line continuing another value, lower()
+	 * (the Kelvin sign) */
+	expect(c,
+	       "[pypi]\n"
+	       "password\xc2\xa0= SECRET\n"
+	       "username = a\rpassword = SECRET\n"
+	       "  repository = https://r.example/ (continues password)\n"
+	       "password = SECRET\n"
+	       "user = me\n"
+	       "    password = SECRET\n"
+	       "TO\xe2\x84\xaa" "EN = SECRET\n"
+	       "[b] password = header-line\n",
+	       "[pypi]\n"
+	       "username = a\r"
+	       "[b] password = header-line\n",
+	       7);
+	/* a URL's user part as urllib splits it: a backslash, a quote */
+	expect(pip, "[global]\nindex-url = https://u\\:SECRET@h/\nx = https://u:S\"@h/\ny = 1\n",
+	       "[global]\ny = 1\n", 2);
+	REFUSED(c, "[pypi]\npassword\f= SECRET\n",
+		"line 2: a form feed, vertical tab or Unicode line separator (a line break to "
+		"str.splitlines(), not to a file read)");
 	REFUSED(pip, "[global]\nno delimiter\n",
 		"line 2: neither a setting (key = value) nor a section");
 }
@@ -284,11 +326,30 @@ static void test_gitconfig(void **state)
 	       "[core]\n"
 	       "\teditor = vi\n",
 	       10);
-	REFUSED(c, "[core] editor = vi\n", "line 1: a setting on a section header's line");
+	/* judged on what git reads: imap.pass; a URL password split by "",
+	 * continued on the next line, escaped in a subsection */
+	expect(c,
+	       "[imap]\n\tfolder = INBOX\n\tpass = SECRET\n"
+	       "[remote \"o\"]\n\turl = https://ci:SEC\"\"RET@git.example/r\n"
+	       "\turl = https://ci:SEC\\\nRET@git.example/r\n"
+	       "\tpushurl = \"https://ci:SECRET\"\\\n\"@git.example/r\"\n"
+	       "[url \"https://ci:SECRET\\@git.example/\"]\n\tinsteadOf = https://git.example/\n"
+	       "[core]\r\n\teditor = vi\r\n",
+	       "[imap]\n\tfolder = INBOX\n"
+	       "[remote \"o\"]\n"
+	       "[core]\r\n\teditor = vi\r\n",
+	       8);
+	/* git takes a key on its header's line, and a value continued at the end */
+	expect(c, "[core] editor = vi\n", "[core] editor = vi\n", 0);
+	expect(c, "[user]\n\tname = a \\\n", "[user]\n\tname = a \\\n", 0);
+	REFUSED(c, "[imap] pass = x\n", "line 1: a secret setting on its section header's line");
+	REFUSED(c, "[a] [imap]\n", "line 1: a section header on another one's line");
 	REFUSED(c, "name = x\n", "line 1: a setting before the first section");
-	REFUSED(c, "[user]\n\tname = \"open\n", "line 2: an open quote");
-	REFUSED(c, "[user]\n\tname = a\\qb\n", "line 2: an escape git does not know");
-	REFUSED(c, "[user]\n\tname = a \\\n", "line 2: a continued line at the end of the file");
+	REFUSED(c, "[user]\n\tname = \"open\n", "line 2: a line git refuses (bad config line)");
+	REFUSED(c, "[user]\n\tname = a\\qb\n", "line 2: a line git refuses (bad config line)");
+	REFUSED(c, "[user]\n\tname = a\rb\n",
+		"line 2: a carriage return inside an unquoted value, which git versions read "
+		"differently");
 }
 
 static void test_any(void **state)

@@ -280,6 +280,20 @@ static void test_gitenv_filter(void **state)
 	strv_free(&k);
 	entry_list_free(&r);
 
+	/* judged as git's lexer reads the settings: imap.pass; a URL password
+	 * with quotes in it (git -c's value is taken as it is) */
+	char *e4[] = { "GIT_CONFIG_PARAMETERS='imap.pass'='x'", NULL };
+	char *e5[] = { "GIT_CONFIG_PARAMETERS='remote.o.url'='https://u:p\"\"@h/r'", NULL };
+	char **e45[] = { e4, e5 };
+	for (size_t i = 0; i < 2; i++) {
+		k = (struct strv)STRV_INIT;
+		r = (struct entry_list){ 0 };
+		env_filter(e45[i], &p, &k, &r);
+		assert_false(kept(&k, "GIT_CONFIG_PARAMETERS"));
+		strv_free(&k);
+		entry_list_free(&r);
+	}
+
 	entry_add(&p.keep_env, "GIT_CONFIG_PARAMETERS", "--keep-env");
 	k = (struct strv)STRV_INIT;
 	r = (struct entry_list){ 0 };
