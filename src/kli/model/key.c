@@ -103,6 +103,15 @@ static bool key_from_file(const char *file, const char *home, char **key, char *
 	*key = key_from_text(text, len);
 	explicit_bzero(text, len);
 	free(text);
+	if (!**key) {
+		/* what a credential file reads as in kjail: masked (by its place
+		 * or its content), so the way in is a descriptor */
+		key_free(steal_pointer(key));
+		fmt_into(err, errlen, "api-key-file %s: the file is empty (in kjail a key file "
+				      "reads as empty: hand the key over with kjail --secret "
+				      "model=FILE and api-key-secret = model)", path);
+		return false;
+	}
 	if (!key_valid(*key)) {
 		key_free(steal_pointer(key));
 		fmt_into(err, errlen, "api-key-file %s: the first line must be the key, visible "
