@@ -650,12 +650,13 @@ let
       (b.elem "api-key-secret = my-key" (lines (kliLib.kliIni { model.apiKeySecret = "my-key"; }))))
     (throws "wrapperScript: a secret that is not NAME=PATH is refused"
       (kliLib.wrapperScript (wrapperArgs // { secrets = [ "Model=/x" ]; })))
-    (ok "mkConfiguredKli: the build installs it as bin/kli and checks the policy with kjail"
+    (ok "mkConfiguredKli: the build installs it as bin/kli and checks a copy of the policy with kjail --check-config"
       (hasInfix "cp \"$scriptPath\" \"$out/bin/kli\"" sandboxed.buildCommand
-       && hasInfix "bin/kjail --config ${storePath "kjail.ini"} --explain" sandboxed.buildCommand))
+       && hasInfix "cp '${storePath "kjail.ini"}' \"$gate/kjail.ini\"" sandboxed.buildCommand
+       && hasInfix "bin/kjail' --config \"$gate/kjail.ini\" --check-config --json" sandboxed.buildCommand))
     (ok "mkConfiguredKli: with capabilities, the build runs the containment gate on the store configs"
       (b.all (n: hasInfix "--check-containment --jail-policy" (gated n).buildCommand
-                 && hasInfix "--config '${storePath "kjail.ini"}' --explain --json" (gated n).buildCommand
+                 && hasInfix "--config \"$gate/kjail.ini\" --check-config --json" (gated n).buildCommand
                  && hasInfix "cp '${storePath "kli-config.ini"}'" (gated n).buildCommand)
         (b.attrNames gateCases)))
     (ok "mkConfiguredKli: without capabilities (kli's universal default) no gate"

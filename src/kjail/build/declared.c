@@ -64,7 +64,7 @@ static void builtin_masks(struct mounts *m)
 
 static void collect(struct mounts *m, const struct policy *p, const char *ws)
 {
-	add(m, "/", "read-only", "host", "kjail: the host read-only");
+	add(m, "/", "read-only", "read-only", "host root");
 	add(m, ws, "writable", "workspace", p->workspace_origin);
 	for (size_t i = 0; i < p->writable.n; i++)
 		add(m, p->writable.v[i].value, "writable", "writable", p->writable.v[i].origin);
