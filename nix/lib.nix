@@ -10,8 +10,9 @@
 #   kjailIni SANDBOX         the kjail.ini text for a `sandbox` set
 #   kliIni SETTINGS          the kli config.ini text for a `settings` set
 #   wrapperScript ARGS       the `kli` wrapper: exec kjail --config STORE -- kli
-#   containmentGate ARGS     the build-time gate: the configured grant must fit
-#                            the sandbox (kli --check-containment)
+#   containmentGate ARGS     the build-time checks: kjail --check-config on a
+#                            copy of the policy, then the configured grant
+#                            must fit it (kli --check-containment)
 #   shellQuote STRING        STRING as one word for sh
 #   mkConfiguredKli ARGS     the configured kli, wrapped when `sandbox` is set
 #   sourceFilter ROOT        a builtins.path filter for the source tree
@@ -470,13 +471,15 @@ let
   # that runs it under kjail with a store policy. The unwrapped kli stays
   # reachable as passthru.unsandboxed.
   #
-  # With both a sandbox and `settings.capabilities`, the build also runs
-  # containmentGate: kjail describes the jail it would set up
-  # (--explain --json) and kli checks the configured grant against it, so
-  # a grant the sandbox cannot honour (file/write under a path it keeps
-  # read-only, file/read of a path it masks) fails the build with the
-  # gate's lines. Without `capabilities` the grant is kli's default,
-  # universal, which only the sandbox bounds: nothing to check.
+  # With a sandbox the build runs containmentGate: kjail checks a copy of
+  # the policy and prints it as declared (--check-config --json, nothing of
+  # the build machine resolved); with `settings.capabilities` too (and
+  # sandbox.checkContainment, the default), kli checks the configured
+  # grant against it, so a grant the sandbox cannot honour (file/write
+  # under a path it keeps read-only, file/read of a path it masks) fails
+  # the build with the gate's lines, and the wrapper runs the same check
+  # against the real jail at every start. Without `capabilities` the grant
+  # is kli's default, universal, which only the sandbox bounds: no gate.
   mkConfiguredKli = { pkgs, package ? null, settings ? { }, sandbox ? null, apiKeyFile ? null }:
     let
       settings0 = settings;
