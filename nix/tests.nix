@@ -35,7 +35,10 @@ let
   platform = { system = "x86_64-linux"; canExecute = p: p.system == "x86_64-linux"; };
 
   # What package.nix takes from nixpkgs' lib.
-  nixpkgsLib = { platforms.linux = [ "x86_64-linux" "aarch64-linux" ]; };
+  nixpkgsLib = {
+    platforms.linux = [ "x86_64-linux" "aarch64-linux" ];
+    licenses.mit = { spdxId = "MIT"; shortName = "mit"; };
+  };
 
   stdenv = {
     buildPlatform = platform;
@@ -83,6 +86,7 @@ let
     bool = mk "bool" b.isBool;
     str = mk "str" b.isString;
     anything = mk "anything" (_: true);
+    enum = vs: mk "enum" (x: b.elem x vs) // { values = vs; };
     package = mk "package" (x: b.isAttrs x && (x.type or null) == "derivation");
     listOf = t: mk "listOf" (x: b.isList x && b.all t.check x) // { elemType = t; };
     attrsOf = t: mk "attrsOf" (x: b.isAttrs x && b.all t.check (b.attrValues x)) // { elemType = t; };
@@ -614,6 +618,7 @@ let
     (ok "package: the install check runs kli --print-authority (the baked config parses)"
       (basePkg.doInstallCheck && hasInfix "kli --print-authority" basePkg.installCheckPhase))
     (eq "package: Linux only" basePkg.meta.platforms nixpkgsLib.platforms.linux)
+    (eq "package: meta.license is MIT" basePkg.meta.license nixpkgsLib.licenses.mit)
 
     # mkConfiguredKli
     (eq "mkConfiguredKli: no sandbox, no settings: the package itself"
@@ -673,7 +678,20 @@ let
     (eq "module: the default package is nix/package.nix" nixosOff.cfg.package.outPath basePkg.outPath)
     (eq "module: sandbox defaults mirror the original (network on, nested userns off, empty lists)"
       (nixosOff.decl.sandbox.type.fill { })
-      { network = true; nestedUserns = false; allowUserns = false; cache = true; writablePaths = [ ]; denyRead = [ ]; denyEnv = [ ]; keepEnv = [ ]; allowedHosts = [ ]; devices = [ ]; allowSockets = [ ]; })
+      { network = true; nestedUserns = false; allowUserns = false; cache = true; writablePaths = [ ]; denyRead = [ ]; denyEnv = [ ]; keepEnv = [ ]; allowedHosts = [ ]; devices = [ ]; allowSockets = [ ]; checkContainment = true; })
+    (ok "module: devices is a list of the device classes (gpu), nothing else"
+      (nixosOff.decl.sandbox.type.elemType.module.options.devices.type.check [ "gpu" ]
+       && !(nixosOff.decl.sandbox.type.elemType.module.options.devices.type.check [ "tpu" ])))
+    (eq "module: allowedHosts beside network = true: a warning"
+      (evalKli { user = { enable = true; sandbox = { allowedHosts = [ "example.org" ]; }; }; }).config.content.warnings
+      [ "programs.kli.sandbox.allowedHosts overrides network = true: the session reaches only the listed hosts, through kjail's proxy (set network = false to say so)" ])
+    (eq "module: allowedHosts with network = false: no warning"
+      (evalKli { user = { enable = true; sandbox = { allowedHosts = [ "example.org" ]; network = false; }; }; }).config.content.warnings
+      [ ])
+    (ok "kjailIni: checkContainment = false writes a WARNING comment"
+      (b.elem "; WARNING: sandbox.checkContainment = false: the build did not check that kli's"
+        (lines (kliLib.kjailIni { checkContainment = false; }))
+       && !(hasInfix "WARNING" (kliLib.kjailIni { }))))
     (eq "module: disabled: nothing is installed" nixosOff.config.condition false)
     (ok "module: NixOS: the kli goes to environment.systemPackages"
       (nixosPlain.config.condition && nixosPlain.config.content.environment.systemPackages == [ nixosPlain.cfg.finalPackage ]))
