@@ -410,14 +410,19 @@ let
   # gate: inside the jail, before the agent, `kli --check-containment`
   # judges the grant against the real jail ($KJAIL_POLICY); on a gap its
   # lines go to stderr and kli does not start.
-  wrapperScript = { shell, kjail, kjailConfig, kli, secrets ? [ ], gate ? false }:
+  #
+  # systemConfig: kli's config.ini from `settings`, passed by path
+  # (kli --system-config: the lowest layer, trusted as kli's own system
+  # file is), so a settings change changes this file, not kli.
+  wrapperScript = { shell, kjail, kjailConfig, kli, secrets ? [ ], gate ? false, systemConfig ? null }:
     let
       sh = checkAbsolute "shell" shell;
       kliPath = shellQuote (checkAbsolute "kli" kli);
-      runGate = "out=$(\"$0\" --check-containment 2>&1) || { printf '%s\\n' \"$out\" >&2; echo 'kli: the grant does not fit this jail (kli --check-containment); not starting' >&2; exit 1; }; exec \"$0\" \"$@\"";
+      sysFlag = if systemConfig == null then "" else " --system-config ${shellQuote (checkAbsolute "systemConfig" systemConfig)}";
+      runGate = "out=$(\"$0\"${sysFlag} --check-containment 2>&1) || { printf '%s\\n' \"$out\" >&2; echo 'kli: the grant does not fit this jail (kli --check-containment); not starting' >&2; exit 1; }; exec \"$0\"${sysFlag} \"$@\"";
       command =
         if gate then "${shellQuote sh} -p -c ${shellQuote runGate} ${kliPath} \"$@\""
-        else "${kliPath} \"$@\"";
+        else "${kliPath}${sysFlag} \"$@\"";
     in
     if b.match "[^ \t]+" sh == null then
       throw "kli: wrapper: the shell path ${show sh} holds white space, which a #! line cannot carry"
@@ -465,11 +470,12 @@ let
     in if m == null then throw "kli: no AC_INIT version in configure.ac" else b.head m;
 
   # ------------------------------------------------------ derivations
-  # The kli to install: `package` (default: nix/package.nix through
-  # pkgs.callPackage) with `settings` baked in as its system config, the
-  # lowest layer; and, when `sandbox` is not null, a `kli` wrapper around it
-  # that runs it under kjail with a store policy. The unwrapped kli stays
-  # reachable as passthru.unsandboxed.
+  # The kli to install: when `sandbox` is not null, a `kli` wrapper that
+  # runs `package` (default: nix/package.nix through pkgs.callPackage),
+  # unmodified, under kjail with a store policy, and hands it `settings` as
+  # a store file (kli --system-config: the lowest layer); the unwrapped kli
+  # is passthru.unsandboxed. Without a sandbox, the package with `settings`
+  # baked in as its system config (.override).
   #
   # With a sandbox the build runs containmentGate: kjail checks a copy of
   # the policy and prints it as declared (--check-config --json, nothing of
@@ -492,8 +498,11 @@ let
       kliText = kliIni settings;
       kjailText = kjailIni sandbox;
       kliConfig = pkgs.writeText "kli-config.ini" kliText;
+      # Under a sandbox the wrapper passes the settings by path, so kli is
+      # the package unmodified (substitutable; a settings change rebuilds
+      # only the config file). Without one, they are baked in.
       configured =
-        if settings == { } then base
+        if settings == { } || sandbox != null then base
         else if base ? override then base.override { kliSystemConfig = kliConfig; }
         else throw "kli: package: settings are baked into the package's system config, which needs a package built by nix/package.nix through callPackage (it has no .override)";
       kjailConfig = pkgs.writeText "kjail.ini" kjailText;
@@ -503,6 +512,7 @@ let
         kli = "${configured}/bin/kli";
         kjailConfig = "${kjailConfig}";
         secrets = if apiKeyFile == null then [ ] else [ "model=${checkPath "apiKeyFile" apiKeyFile}" ];
+        systemConfig = if settings == { } then null else "${kliConfig}";
         inherit gate;
       };
       canRun = (pkgs.stdenv.buildPlatform.system or null) == (pkgs.stdenv.hostPlatform.system or "");

@@ -157,8 +157,10 @@ in
       default = pkgs.callPackage ./package.nix { };
       defaultText = literalExpression "pkgs.callPackage ./nix/package.nix { }";
       description = ''
-        The kli (and kjail) package. `settings` are baked into it through
-        `.override { kliSystemConfig = ...; }`, so it must come from
+        The kli (and kjail) package. Under `sandbox` it is used as it is
+        (the wrapper passes `settings` by path, `kli --system-config`).
+        Without one, `settings` are baked into it through
+        `.override { kliSystemConfig = ...; }`, so it must then come from
         nix/package.nix through callPackage.
       '';
     };
@@ -180,7 +182,9 @@ in
         }
       '';
       description = ''
-        kli's configuration, baked into the store as its system config.ini:
+        kli's configuration, a store file kli reads as its system config.ini
+        (passed by the sandbox wrapper with `--system-config`, so a change
+        rebuilds no kli; baked into the package without a sandbox):
         the lowest layer, under ~/.config/kli/config.ini and a project's
         .kli/config.ini (which may only narrow). Keys: `capabilities` (a
         list; `[ ]` grants nothing), `profile`, `profiles.NAME` (`extends`,

@@ -666,8 +666,10 @@ let
         (b.attrNames gateCases)))
     (ok "mkConfiguredKli: without capabilities (kli's universal default) no gate"
       (!hasInfix "--check-containment" sandboxed.buildCommand))
-    (ok "mkConfiguredKli: with settings too, the wrapper runs the configured kli"
-      (b.elem "--with-kli-system-config=${storePath "kli-config.ini"}" sandboxedWithSettings.unsandboxed.configureFlags
+    (ok "mkConfiguredKli: with settings too, the wrapper passes them by path to the unmodified kli"
+      (b.elem "--with-kli-system-config=/etc/kli/config.ini" sandboxedWithSettings.unsandboxed.configureFlags
+       # (the gate's sh -c quotes it once more)
+       && hasInfix "--system-config '\\''${storePath "kli-config.ini"}'\\''" sandboxedWithSettings.env.script
        && hasInfix "network = false" sandboxedWithSettings.kjailConfig.text))
 
     # module.nix

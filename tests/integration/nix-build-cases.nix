@@ -26,13 +26,20 @@ let
       // (env.passthru or { }) // { meta = env.meta or { }; };
     callPackage = _: _: throw "nix-build-cases.nix: the stand-in has no callPackage";
   };
-  package = sh ''
+  # like nix/package.nix, .override { kliSystemConfig } makes another
+  # package (the real one configures kli with it)
+  mkPackage = config: sh (''
     mkdir -p "$out/bin" "$out/share/man/man1"
     ln -s ${tree}/kjail "$out/bin/kjail"
     ln -s ${tree}/kli "$out/bin/kli"
-  '' { name = "kli-stand-in-0"; } // { version = "0"; override = _: package; };
+  '' + (if config == null then "" else "ln -s ${config} $out/system-config\n"))
+    { name = "kli-stand-in-0"; } // {
+      version = "0";
+      override = a: mkPackage (a.kliSystemConfig or null);
+    };
+  package = mkPackage null;
   caps = [ "file/read" "file/write under src/" "process/exec" ];
-  cases = {
+  cases = rec {
     # contrib/nix/README.md's NixOS example
     readme = {
       settings.capabilities = caps;
@@ -50,6 +57,8 @@ let
       settings.capabilities = [ "file/read" "file/write under ~/notes" "process/exec" ];
       sandbox.writablePaths = [ "~/notes" ];
     };
+    # the README example with other settings: only the config file changes
+    readme2 = cases.readme // { settings.capabilities = [ "file/read" "process/exec" ]; };
     exceeds = { settings.capabilities = [ "file/write under /etc" ]; sandbox = { }; };
     unchecked = {
       settings.capabilities = [ "file/write under /etc" ];
