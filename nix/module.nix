@@ -152,7 +152,9 @@ in
   options.programs.kli = {
     enable = mkEnableOption "kli, a coding agent that holds only the authority it is granted";
 
-    package = mkOption {
+    # pkgs.kli where the overlay (or nixpkgs) has it: nixpkgs' own
+    # mkPackageOption; else this checkout's package.nix.
+    package = if pkgs ? kli && lib ? mkPackageOption then lib.mkPackageOption pkgs "kli" { } else mkOption {
       type = types.package;
       default = pkgs.callPackage ./package.nix { };
       defaultText = literalExpression "pkgs.callPackage ./nix/package.nix { }";

@@ -114,16 +114,24 @@ let
     };
     mkIf = condition: content: { _type = "if"; inherit condition content; };
     literalExpression = text: { _type = "literalExpression"; inherit text; };
+    # nixpkgs' lib.mkPackageOption, for a name at the top of pkgs
+    mkPackageOption = pkgs: name: { }: {
+      _type = "option";
+      type = modTypes.package;
+      default = pkgs.${name};
+      defaultText = { _type = "literalExpression"; text = "pkgs.${name}"; };
+      description = "The ${name} package to use.";
+    };
   };
 
   # The module with a user's programs.kli values: each declared option gets
   # the user's value (type-checked, defaults filled in) or its default.
-  evalKli = { user ? { }, hm ? false }:
+  evalKli = { user ? { }, hm ? false, pkgs ? fakePkgs }:
     let
       m = import ./module.nix {
         config = cfgTree;
         lib = modLib;
-        pkgs = fakePkgs;
+        inherit pkgs;
         options = if hm then { home = { }; } else { environment = { }; };
       };
       decl = m.options.programs.kli;
@@ -678,6 +686,11 @@ let
     (eq "module: defaults: disabled, no settings, no sandbox"
       [ nixosOff.cfg.enable nixosOff.cfg.settings nixosOff.cfg.sandbox ] [ false { } null ])
     (eq "module: the default package is nix/package.nix" nixosOff.cfg.package.outPath basePkg.outPath)
+    (ok "module: with pkgs.kli (the overlay), package is mkPackageOption pkgs \"kli\""
+      (let
+        overlaid = fakePkgs // { kli = basePkg // { marker = "overlay"; }; };
+        e = evalKli { pkgs = overlaid; };
+      in e.cfg.package.marker or null == "overlay" && e.decl.package.defaultText.text == "pkgs.kli"))
     (eq "module: sandbox defaults mirror the original (network on, nested userns off, empty lists)"
       (nixosOff.decl.sandbox.type.fill { })
       { network = true; nestedUserns = false; allowUserns = false; cache = true; writablePaths = [ ]; denyRead = [ ]; denyEnv = [ ]; keepEnv = [ ]; allowedHosts = [ ]; devices = [ ]; allowSockets = [ ]; checkContainment = true; })
