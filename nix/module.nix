@@ -108,13 +108,14 @@ let
         '';
       };
       devices = mkOption {
-        type = types.listOf types.str;
+        type = types.listOf (types.enum [ "gpu" ]);
         default = [ ];
         example = [ "gpu" ];
         description = ''
           Host devices the session may use (kjail's `device`): `gpu` binds
           the host's GPU nodes (`/dev/nvidia*`, `/dev/dri`, `/dev/kfd`)
-          read-write; kjail refuses to start where there are none. See
+          read-write; kjail refuses to start where there are none (at that
+          start: the build does not look for a GPU). See
           kjail(1) for what a GPU gives away.
         '';
       };
@@ -127,7 +128,21 @@ let
           bound alone, its directory still masked: `ssh-agent`,
           `gpg-agent`, `docker`, `podman`, `system-bus`, or an absolute
           path. `docker`, `podman` and `system-bus` give the host away
-          (kjail warns on every run). See kjail(1).
+          (kjail warns on every run). A socket that is not there when kli
+          starts is kjail's one-line error then; the build does not look
+          for it. See kjail(1).
+        '';
+      };
+      checkContainment = mkOption {
+        type = types.bool;
+        default = true;
+        description = ''
+          With `settings.capabilities`: check at build time that the grant
+          fits the declared sandbox (`kjail --check-config --json`, then
+          `kli --check-containment`), failing the build with the gate's
+          lines. `false` turns this off and writes a WARNING comment into
+          the generated kjail.ini. The check at every start (inside the
+          jail, against the real one, before kli runs) stays either way.
         '';
       };
     };
@@ -137,13 +152,17 @@ in
   options.programs.kli = {
     enable = mkEnableOption "kli, a coding agent that holds only the authority it is granted";
 
-    package = mkOption {
+    # pkgs.kli where the overlay (or nixpkgs) has it: nixpkgs' own
+    # mkPackageOption; else this checkout's package.nix.
+    package = if pkgs ? kli && lib ? mkPackageOption then lib.mkPackageOption pkgs "kli" { } else mkOption {
       type = types.package;
       default = pkgs.callPackage ./package.nix { };
       defaultText = literalExpression "pkgs.callPackage ./nix/package.nix { }";
       description = ''
-        The kli (and kjail) package. `settings` are baked into it through
-        `.override { kliSystemConfig = ...; }`, so it must come from
+        The kli (and kjail) package. Under `sandbox` it is used as it is
+        (the wrapper passes `settings` by path, `kli --system-config`).
+        Without one, `settings` are baked into it through
+        `.override { kliSystemConfig = ...; }`, so it must then come from
         nix/package.nix through callPackage.
       '';
     };
@@ -165,7 +184,9 @@ in
         }
       '';
       description = ''
-        kli's configuration, baked into the store as its system config.ini:
+        kli's configuration, a store file kli reads as its system config.ini
+        (passed by the sandbox wrapper with `--system-config`, so a change
+        rebuilds no kli; baked into the package without a sandbox):
         the lowest layer, under ~/.config/kli/config.ini and a project's
         .kli/config.ini (which may only narrow). Keys: `capabilities` (a
         list; `[ ]` grants nothing), `profile`, `profiles.NAME` (`extends`,
@@ -210,12 +231,15 @@ in
         workspace or the environment can loosen it. The working directory
         is writable, the rest of the host read-only, kjail's built-in
         credential masks and secret scrub apply. The unwrapped kli stays
-        reachable as `finalPackage.passthru.unsandboxed`. With
-        `settings.capabilities` set, the build runs
-        `kli --check-containment` against kjail's own account of this
-        sandbox: a grant it cannot honour (file/write under a path it keeps
-        read-only, file/read of a path it masks) fails the build with the
-        gate's lines.
+        reachable as `finalPackage.passthru.unsandboxed`. The build checks
+        the policy as declared (`kjail --check-config`, nothing of the
+        build machine looked at). With `settings.capabilities` set, it
+        also runs `kli --check-containment` against that declared policy
+        (unless `checkContainment = false`): a grant it cannot honour
+        (file/write under a path it keeps read-only, file/read of a path
+        it masks) fails the build with the gate's lines; and the wrapper
+        runs the same check inside the jail, against the real one, at
+        every start, before kli.
       '';
     };
 
@@ -232,7 +256,15 @@ in
   };
 
   config = mkIf cfg.enable (
-    if options ? home then { home.packages = [ cfg.finalPackage ]; }
-    else { environment.systemPackages = [ cfg.finalPackage ]; }
+    {
+      # an allowlist is its own network namespace: the generated kjail.ini
+      # says network = false beside it
+      warnings =
+        if cfg.sandbox != null && cfg.sandbox.allowedHosts != [ ] && cfg.sandbox.network then
+          [ "programs.kli.sandbox.allowedHosts overrides network = true: the session reaches only the listed hosts, through kjail's proxy (set network = false to say so)" ]
+        else [ ];
+    }
+    // (if options ? home then { home.packages = [ cfg.finalPackage ]; }
+        else { environment.systemPackages = [ cfg.finalPackage ]; })
   );
 }

@@ -80,12 +80,16 @@ stdenv.mkDerivation {
 
   passthru = {
     inherit kliSystemConfig;
+    # nix-build.test builds the sandboxed wrapper for real; from Nix, the
+    # offline evaluation of the packaging:
+    tests.nix-eval = ./tests.nix;
     bwrap = "${bubblewrap}/bin/bwrap";
   };
 
   meta = {
     description = "kjail, a whole-process jail over bubblewrap, and kli, a coding agent that holds only the authority it is granted";
     mainProgram = "kli";
+    license = lib.licenses.mit;
     # bubblewrap, seccomp and Landlock: Linux only (kjail's Seatbelt
     # backend for macOS is not ready).
     platforms = lib.platforms.linux;

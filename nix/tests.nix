@@ -35,7 +35,10 @@ let
   platform = { system = "x86_64-linux"; canExecute = p: p.system == "x86_64-linux"; };
 
   # What package.nix takes from nixpkgs' lib.
-  nixpkgsLib = { platforms.linux = [ "x86_64-linux" "aarch64-linux" ]; };
+  nixpkgsLib = {
+    platforms.linux = [ "x86_64-linux" "aarch64-linux" ];
+    licenses.mit = { spdxId = "MIT"; shortName = "mit"; };
+  };
 
   stdenv = {
     buildPlatform = platform;
@@ -83,6 +86,7 @@ let
     bool = mk "bool" b.isBool;
     str = mk "str" b.isString;
     anything = mk "anything" (_: true);
+    enum = vs: mk "enum" (x: b.elem x vs) // { values = vs; };
     package = mk "package" (x: b.isAttrs x && (x.type or null) == "derivation");
     listOf = t: mk "listOf" (x: b.isList x && b.all t.check x) // { elemType = t; };
     attrsOf = t: mk "attrsOf" (x: b.isAttrs x && b.all t.check (b.attrValues x)) // { elemType = t; };
@@ -110,16 +114,24 @@ let
     };
     mkIf = condition: content: { _type = "if"; inherit condition content; };
     literalExpression = text: { _type = "literalExpression"; inherit text; };
+    # nixpkgs' lib.mkPackageOption, for a name at the top of pkgs
+    mkPackageOption = pkgs: name: { }: {
+      _type = "option";
+      type = modTypes.package;
+      default = pkgs.${name};
+      defaultText = { _type = "literalExpression"; text = "pkgs.${name}"; };
+      description = "The ${name} package to use.";
+    };
   };
 
   # The module with a user's programs.kli values: each declared option gets
   # the user's value (type-checked, defaults filled in) or its default.
-  evalKli = { user ? { }, hm ? false }:
+  evalKli = { user ? { }, hm ? false, pkgs ? fakePkgs }:
     let
       m = import ./module.nix {
         config = cfgTree;
         lib = modLib;
-        pkgs = fakePkgs;
+        inherit pkgs;
         options = if hm then { home = { }; } else { environment = { }; };
       };
       decl = m.options.programs.kli;
@@ -614,6 +626,7 @@ let
     (ok "package: the install check runs kli --print-authority (the baked config parses)"
       (basePkg.doInstallCheck && hasInfix "kli --print-authority" basePkg.installCheckPhase))
     (eq "package: Linux only" basePkg.meta.platforms nixpkgsLib.platforms.linux)
+    (eq "package: meta.license is MIT" basePkg.meta.license nixpkgsLib.licenses.mit)
 
     # mkConfiguredKli
     (eq "mkConfiguredKli: no sandbox, no settings: the package itself"
@@ -650,18 +663,21 @@ let
       (b.elem "api-key-secret = my-key" (lines (kliLib.kliIni { model.apiKeySecret = "my-key"; }))))
     (throws "wrapperScript: a secret that is not NAME=PATH is refused"
       (kliLib.wrapperScript (wrapperArgs // { secrets = [ "Model=/x" ]; })))
-    (ok "mkConfiguredKli: the build installs it as bin/kli and checks the policy with kjail"
+    (ok "mkConfiguredKli: the build installs it as bin/kli and checks a copy of the policy with kjail --check-config"
       (hasInfix "cp \"$scriptPath\" \"$out/bin/kli\"" sandboxed.buildCommand
-       && hasInfix "bin/kjail --config ${storePath "kjail.ini"} --explain" sandboxed.buildCommand))
+       && hasInfix "cp '${storePath "kjail.ini"}' \"$gate/kjail.ini\"" sandboxed.buildCommand
+       && hasInfix "bin/kjail' --config \"$gate/kjail.ini\" --check-config --json" sandboxed.buildCommand))
     (ok "mkConfiguredKli: with capabilities, the build runs the containment gate on the store configs"
       (b.all (n: hasInfix "--check-containment --jail-policy" (gated n).buildCommand
-                 && hasInfix "--config '${storePath "kjail.ini"}' --explain --json" (gated n).buildCommand
+                 && hasInfix "--config \"$gate/kjail.ini\" --check-config --json" (gated n).buildCommand
                  && hasInfix "cp '${storePath "kli-config.ini"}'" (gated n).buildCommand)
         (b.attrNames gateCases)))
     (ok "mkConfiguredKli: without capabilities (kli's universal default) no gate"
       (!hasInfix "--check-containment" sandboxed.buildCommand))
-    (ok "mkConfiguredKli: with settings too, the wrapper runs the configured kli"
-      (b.elem "--with-kli-system-config=${storePath "kli-config.ini"}" sandboxedWithSettings.unsandboxed.configureFlags
+    (ok "mkConfiguredKli: with settings too, the wrapper passes them by path to the unmodified kli"
+      (b.elem "--with-kli-system-config=/etc/kli/config.ini" sandboxedWithSettings.unsandboxed.configureFlags
+       # (the gate's sh -c quotes it once more)
+       && hasInfix "--system-config '\\''${storePath "kli-config.ini"}'\\''" sandboxedWithSettings.env.script
        && hasInfix "network = false" sandboxedWithSettings.kjailConfig.text))
 
     # module.nix
@@ -670,9 +686,27 @@ let
     (eq "module: defaults: disabled, no settings, no sandbox"
       [ nixosOff.cfg.enable nixosOff.cfg.settings nixosOff.cfg.sandbox ] [ false { } null ])
     (eq "module: the default package is nix/package.nix" nixosOff.cfg.package.outPath basePkg.outPath)
+    (ok "module: with pkgs.kli (the overlay), package is mkPackageOption pkgs \"kli\""
+      (let
+        overlaid = fakePkgs // { kli = basePkg // { marker = "overlay"; }; };
+        e = evalKli { pkgs = overlaid; };
+      in e.cfg.package.marker or null == "overlay" && e.decl.package.defaultText.text == "pkgs.kli"))
     (eq "module: sandbox defaults mirror the original (network on, nested userns off, empty lists)"
       (nixosOff.decl.sandbox.type.fill { })
-      { network = true; nestedUserns = false; allowUserns = false; cache = true; writablePaths = [ ]; denyRead = [ ]; denyEnv = [ ]; keepEnv = [ ]; allowedHosts = [ ]; devices = [ ]; allowSockets = [ ]; })
+      { network = true; nestedUserns = false; allowUserns = false; cache = true; writablePaths = [ ]; denyRead = [ ]; denyEnv = [ ]; keepEnv = [ ]; allowedHosts = [ ]; devices = [ ]; allowSockets = [ ]; checkContainment = true; })
+    (ok "module: devices is a list of the device classes (gpu), nothing else"
+      (nixosOff.decl.sandbox.type.elemType.module.options.devices.type.check [ "gpu" ]
+       && !(nixosOff.decl.sandbox.type.elemType.module.options.devices.type.check [ "tpu" ])))
+    (eq "module: allowedHosts beside network = true: a warning"
+      (evalKli { user = { enable = true; sandbox = { allowedHosts = [ "example.org" ]; }; }; }).config.content.warnings
+      [ "programs.kli.sandbox.allowedHosts overrides network = true: the session reaches only the listed hosts, through kjail's proxy (set network = false to say so)" ])
+    (eq "module: allowedHosts with network = false: no warning"
+      (evalKli { user = { enable = true; sandbox = { allowedHosts = [ "example.org" ]; network = false; }; }; }).config.content.warnings
+      [ ])
+    (ok "kjailIni: checkContainment = false writes a WARNING comment"
+      (b.elem "; WARNING: sandbox.checkContainment = false: the build did not check that kli's"
+        (lines (kliLib.kjailIni { checkContainment = false; }))
+       && !(hasInfix "WARNING" (kliLib.kjailIni { }))))
     (eq "module: disabled: nothing is installed" nixosOff.config.condition false)
     (ok "module: NixOS: the kli goes to environment.systemPackages"
       (nixosPlain.config.condition && nixosPlain.config.content.environment.systemPackages == [ nixosPlain.cfg.finalPackage ]))

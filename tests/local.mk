@@ -94,6 +94,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-device-gpu.test \
 	tests/integration/kjail-pyenv.test \
 	tests/integration/kjail-cache.test \
+	tests/integration/kjail-check-config.test \
 	tests/integration/kjail-explain.test \
 	tests/integration/kjail-newcomer.test \
 	tests/integration/kjail-cache-prune.test \

@@ -136,7 +136,7 @@ _kjail()
 				-e --deny-env -k --keep-env -n --no-network --network
 				--nested-userns --no-defaults --allow-userns --allow-host --net-log --device --allow-socket --secret --cache
 				--no-cache --cache-list --cache-prune --config
-				--backend --print --explain --json -v --verbose --doctor -h --help
+				--backend --print --explain --check-config --json -v --verbose --doctor -h --help
 				-V --version' -- "$cur"
 		elif ((explain)); then
 			# --explain [PATH]...: the paths to judge.

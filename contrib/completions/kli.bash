@@ -88,7 +88,7 @@ _kli()
 		[[ -z $cur ]] && COMPREPLY=(-)
 		;;
 	--max-turns) ;;
-	--jail-policy | --baseline)
+	--jail-policy | --baseline | --system-config)
 		compopt -o filenames 2>/dev/null
 		_kli_add -f -- "$cur"
 		;;
@@ -97,7 +97,7 @@ _kli()
 			_kli_add -W '-p --prompt --max-turns --print-authority --json
 				--check --profile --read-only --no-bash -h --help
 				-V --version --jail-policy --check-containment
-				--baseline' -- "$cur"
+				--baseline --system-config' -- "$cur"
 		elif [[ $before == --check ]]; then
 			compopt -o filenames 2>/dev/null
 			_kli_add -f -- "$cur"

@@ -58,6 +58,7 @@ complete -c kli -n __kli_check_object -F
 complete -c kli -l profile -x -a '(__kli_profiles)' -d 'Narrow by profile NAME'
 complete -c kli -l read-only -d 'Drop file/write, file/edit and process/exec'
 complete -c kli -l no-bash -d 'Drop process/exec'
+complete -c kli -l system-config -r -F -d 'Read FILE as the system config (the lowest layer)'
 complete -c kli -l jail-policy -r -F -d "The jail's policy (a saved kjail --explain --json)"
 complete -c kli -l check-containment -d 'Exit 1 when the grant exceeds the jail'
 complete -c kli -l baseline -r -F -d 'Report drift from a saved kli --print-authority --json'

@@ -41,6 +41,7 @@ libkjail_a_SOURCES = \
 	src/kjail/build/explain.c src/kjail/build/explain.h \
 	src/kjail/build/explain-words.c src/kjail/build/explain-words.h \
 	src/kjail/build/policy-json.c src/kjail/build/policy-json.h \
+	src/kjail/build/declared.c src/kjail/build/declared.h \
 	src/kjail/build/brief.c src/kjail/build/brief.h \
 	src/kjail/build/hints.c src/kjail/build/hints.h \
 	src/kjail/planner/hints.c src/kjail/planner/hints.h src/kjail/planner/shell.c src/kjail/planner/shell.h \
@@ -224,9 +225,12 @@ tests_unit_kjail_planner_test_gitjail_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # The hints at start (issue 37): which commands are interactive shells,
 # what the planner notes, the lines themselves.
 check_PROGRAMS += tests/unit/kjail/planner/test_shell tests/unit/kjail/planner/test_hints \
-	tests/unit/kjail/build/test_hints
+	tests/unit/kjail/build/test_hints tests/unit/kjail/build/test_declared
 TESTS += tests/unit/kjail/planner/test_shell tests/unit/kjail/planner/test_hints \
-	tests/unit/kjail/build/test_hints
+	tests/unit/kjail/build/test_hints tests/unit/kjail/build/test_declared
+tests_unit_kjail_build_test_declared_SOURCES = tests/unit/kjail/build/test_declared.c
+tests_unit_kjail_build_test_declared_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_build_test_declared_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_planner_test_shell_SOURCES = tests/unit/kjail/planner/test_shell.c \
 	tests/unit/kjail/tree-fixture.h
 tests_unit_kjail_planner_test_shell_CFLAGS = $(UNIT_CFLAGS)

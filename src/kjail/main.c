@@ -8,6 +8,7 @@
 #include "policy/conf.h"
 #include "policy/egress.h"
 #include "policy/env.h"
+#include "build/declared.h"
 #include "build/explain.h"
 #include "planner/planner.h"
 #include "planner/shell.h"
@@ -41,7 +42,7 @@ enum {
 	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST, OPT_NET_LOG,
 	OPT_DEVICE,
 	OPT_ALLOW_SOCKET,
-	OPT_CACHE, OPT_NO_CACHE, OPT_CACHE_LIST, OPT_CACHE_PRUNE, OPT_SECRET,
+	OPT_CACHE, OPT_NO_CACHE, OPT_CACHE_LIST, OPT_CACHE_PRUNE, OPT_SECRET, OPT_CHECK_CONFIG,
 };
 
 static const char short_opts[] = "+:C:w:r:e:k:nvhV";
@@ -69,6 +70,7 @@ static const struct option long_opts[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "print", no_argument, NULL, OPT_PRINT },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "doctor", no_argument, NULL, OPT_DOCTOR },
@@ -129,7 +131,10 @@ static void usage(FILE *out)
 	      "      --backend=NAME     auto | bwrap | seatbelt | container\n"
 	      "      --print            print the backend invocation instead of running it\n"
 	      "      --explain [PATH]...  describe the jail, or the verdict on each PATH\n"
-	      "      --json             machine-readable --print and --explain\n"
+	      "      --check-config     read and check the config and flags, and print the\n"
+	      "                         policy as declared, resolving nothing of this host\n"
+	      "                         (no sockets, devices, paths; ~ stays ~); runs nothing\n"
+	      "      --json             machine-readable --print, --explain, --check-config\n"
 	      "  -v, --verbose          with --explain: every rule, mask and absent path\n"
 	      "      --doctor           check this host: what works, what does not, the fix\n"
 	      "  -h, --help             show this help and exit\n"
@@ -166,7 +171,7 @@ static void version(void)
 
 struct cli {
 	const char *config;
-	bool print, explain, json, verbose, doctor;
+	bool print, explain, json, verbose, doctor, check_config;
 	int caches;            /* OPT_CACHE_LIST or OPT_CACHE_PRUNE, or 0 */
 	const char *cache_days;
 	const char *home;      /* for ~ in flag values */
@@ -180,6 +185,8 @@ static void pre_scan(int argc, char **argv, struct cli *cli)
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		if (c == OPT_CONFIG)
 			cli->config = optarg;
+		else if (c == OPT_CHECK_CONFIG)
+			cli->check_config = true;
 		else if (c == OPT_DOCTOR)
 			cli->doctor = true;
 		else if (c == OPT_CACHE_LIST || c == OPT_CACHE_PRUNE) {
@@ -319,6 +326,8 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 		case OPT_JSON:
 			cli->json = true;
 			break;
+		case OPT_CHECK_CONFIG:
+			break;
 		case 'v':
 			cli->verbose = true;
 			break;
@@ -330,25 +339,34 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 	}
 	if (cli->print && cli->explain)
 		die("--print and --explain cannot be combined");
-	if (cli->json && !cli->print && !cli->explain)
-		die("--json goes with --print or --explain");
+	if (cli->check_config && (cli->print || cli->explain || cli->verbose))
+		die("--check-config goes alone, not with --print, --explain or --verbose");
+	if (cli->json && !cli->print && !cli->explain && !cli->check_config)
+		die("--json goes with --print, --explain or --check-config");
 	if (cli->verbose && !cli->explain)
 		die("--verbose goes with --explain");
 }
 
-static void load_config(struct policy *p, const struct cli *cli, const char *home)
+/* The layers: which files from home, their "~" expanded to tilde. */
+static void load_config_at(struct policy *p, const struct cli *cli, const char *home,
+			   const char *tilde)
 {
 	char err[1024];
 	if (cli->config) {
-		if (!config_load_file(p, cli->config, false, home, err, sizeof err))
+		if (!config_load_file(p, cli->config, false, tilde, err, sizeof err))
 			die("%s", err);
 		return;
 	}
-	if (!config_load_file(p, KJ_SYSTEM_CONFIG, true, home, err, sizeof err))
+	if (!config_load_file(p, KJ_SYSTEM_CONFIG, true, tilde, err, sizeof err))
 		die("%s", err);
 	_cleanup_free_ char *user = config_user_path(home, getenv("XDG_CONFIG_HOME"));
-	if (user && !config_load_file(p, user, true, home, err, sizeof err))
+	if (user && !config_load_file(p, user, true, tilde, err, sizeof err))
 		die("%s", err);
+}
+
+static void load_config(struct policy *p, const struct cli *cli, const char *home)
+{
+	load_config_at(p, cli, home, home);
 }
 
 /* A config file the jail could rewrite would loosen the next jail. */
@@ -378,6 +396,27 @@ static void warn_host_sockets(const struct plan *pl)
 	}
 }
 
+/* --check-config: the layers and flags read and checked as for a run, every
+ * "~" kept symbolic (declared.h), nothing of the host looked at. */
+static int check_config(int argc, char **argv, struct cli *cli, const char *home)
+{
+	struct policy p;
+	policy_init(&p);
+	load_config_at(&p, cli, home, DECLARED_HOME);
+	cli->home = DECLARED_HOME;
+	apply_flags(argc, argv, cli, &p);
+	if (argv[optind])
+		die("--check-config runs nothing: drop '%s'", argv[optind]);
+	_cleanup_free_ char *cwd = getcwd(NULL, 0);
+	if (!cwd)
+		die_errno("cannot get the current directory");
+	char err[1024];
+	if (!declared_write(stdout, &p, cwd, cli->json, err, sizeof err))
+		die("%s", err);
+	policy_free(&p);
+	return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
+}
+
 static char **command_of(char **rest, char **default_cmd)
 {
 	if (rest[0])
@@ -404,6 +443,8 @@ int main(int argc, char **argv)
 	const char *home = home_env && home_env[0] == '/' ? home_env : pw ? pw->pw_dir : NULL;
 	struct cli cli = { .home = home };
 	pre_scan(argc, argv, &cli);
+	if (cli.check_config)
+		return check_config(argc, argv, &cli, home);
 	_cleanup_free_ char *self = kjail_self();
 	char enterr[PATH_MAX * 2 + 256] = "";
 	_cleanup_free_ char *entry = entry_helper_find(self, enterr, sizeof enterr);

@@ -45,6 +45,7 @@ enum {
 	OPT_JAIL_POLICY,
 	OPT_CHECK_CONTAINMENT,
 	OPT_BASELINE,
+	OPT_SYSTEM_CONFIG,
 };
 
 #define DEFAULT_MAX_TURNS 50L
@@ -58,6 +59,7 @@ struct cli {
 	int nargs;            /* operands: always an error */
 	bool check_containment;
 	const char *jail_policy, *baseline; /* gate.h */
+	const char *system_config; /* NULL: KLI_SYSTEM_CONFIG */
 };
 
 static void usage(FILE *out)
@@ -92,6 +94,8 @@ static void usage(FILE *out)
 	      "      --profile NAME     narrow by profile NAME (built in: print, headless,\n"
 	      "                         interactive); default: [kli] profile, else print\n"
 	      "                         for --print-authority and interactive otherwise\n"
+	      "      --system-config FILE  read FILE (absolute) as the system config, the\n"
+	      "                         lowest layer, instead of " KLI_SYSTEM_CONFIG "\n"
 	      "      --read-only        drop file/write, file/edit and process/exec\n"
 	      "      --no-bash          drop process/exec\n"
 	      "  -h, --help             show this help\n"
@@ -172,6 +176,7 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		{ "jail-policy", required_argument, NULL, OPT_JAIL_POLICY },
 		{ "check-containment", no_argument, NULL, OPT_CHECK_CONTAINMENT },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "system-config", required_argument, NULL, OPT_SYSTEM_CONFIG },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -236,6 +241,17 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_BASELINE:
 			cli->baseline = optarg;
+			break;
+		case OPT_SYSTEM_CONFIG:
+			/* trusted as the built-in path is (a store file shows as the
+			 * overflow uid in a jail): absolute, and there */
+			if (optarg[0] != '/')
+				usage_error("--system-config: '%s' is not an absolute path",
+					    printable(optarg));
+			if (access(optarg, F_OK) != 0)
+				usage_error("--system-config: %s: %s", printable(optarg),
+					    strerror(errno));
+			cli->system_config = optarg;
 			break;
 		default:
 			bad_option(c, optopt, argv[optind - 1]);
@@ -521,7 +537,8 @@ int main(int argc, char **argv)
 	_cleanup_free_ char *user = settings_user_config(getenv("XDG_CONFIG_HOME"), home);
 	_cleanup_free_ char *git_root = settings_git_root(workspace);
 	_cleanup_free_ char *project = settings_project_config(workspace, git_root);
-	const struct kli_files files = { KLI_SYSTEM_CONFIG, user, project };
+	const struct kli_files files = { cli.system_config ? cli.system_config : KLI_SYSTEM_CONFIG,
+					 user, project };
 	const struct kli_options opts = {
 		.profile = cli.profile,
 		.default_profile = cli.print_authority || cli.prompt || cli.check_containment ||

@@ -75,7 +75,23 @@ void jail_policy_free(struct jail_policy *p)
 	free(p);
 }
 
-static bool parse_mounts(struct jail_policy *p, json_t *mounts, bool (*is_file)(const char *))
+/* A path of the document, absolute; "~" and "~/..." (kjail --check-config
+ * writes the declared policy so) from home when one is given. NULL else. */
+static char *doc_path(const char *path, const char *home)
+{
+	if (!path)
+		return NULL;
+	if (path[0] == '/')
+		return path_normalize(path, "/");
+	if (home && home[0] == '/' && path[0] == '~' && (path[1] == '\0' || path[1] == '/')) {
+		_cleanup_free_ char *full = xconcat(home, path + 1, NULL);
+		return path_normalize(full, "/");
+	}
+	return NULL;
+}
+
+static bool parse_mounts(struct jail_policy *p, json_t *mounts, bool (*is_file)(const char *),
+			 const char *home)
 {
 	if (!json_is_array(mounts))
 		return false;
@@ -90,10 +106,13 @@ static bool parse_mounts(struct jail_policy *p, json_t *mounts, bool (*is_file)(
 		const char *verdict = opt_string(m, "verdict", &bad);
 		const char *rule = opt_string(m, "rule", &bad);
 		const char *origin = opt_string(m, "origin", &bad);
-		if (bad || !path || path[0] != '/' || !verdict || !*verdict)
+		char *full = bad ? NULL : doc_path(path, home);
+		if (!full || !verdict || !*verdict) {
+			free(full);
 			return false;
+		}
 		struct jail_mount *jm = &p->mounts[p->nmounts++];
-		jm->path = path_normalize(path, "/");
+		jm->path = full;
 		jm->verdict = xstrdup(verdict);
 		jm->rule = xstrdup(rule && *rule ? rule : verdict);
 		jm->origin = xstrdup(origin && *origin ? origin : "origin not given");
@@ -160,6 +179,12 @@ static bool parse_network(struct jail_policy *p, json_t *net)
 struct jail_policy *jail_policy_parse(const char *text, size_t len,
 				      bool (*is_file)(const char *path))
 {
+	return jail_policy_parse_home(text, len, is_file, NULL);
+}
+
+struct jail_policy *jail_policy_parse_home(const char *text, size_t len,
+					   bool (*is_file)(const char *path), const char *home)
+{
 	if (!text)
 		return NULL;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
@@ -169,11 +194,10 @@ struct jail_policy *jail_policy_parse(const char *text, size_t len,
 	bool bad = false;
 	const char *type = json_is_object(root) ? opt_string(root, "type", &bad) : NULL;
 	if (!type || strcmp(type, "policy") != 0 ||
-	    !parse_mounts(p, json_object_get(root, "mounts"), is_file))
+	    !parse_mounts(p, json_object_get(root, "mounts"), is_file, home))
 		goto fail;
 	const char *ws = opt_string(root, "workspace", &bad);
-	if (ws && ws[0] == '/')
-		p->workspace = path_normalize(ws, "/");
+	p->workspace = doc_path(ws, home);
 	if (!parse_network(p, json_object_get(root, "network")) ||
 	    !parse_names(json_object_get(root, "unprotected"), "path", NULL, &p->unprotected,
 			 &p->nunprotected))
@@ -210,7 +234,7 @@ struct jail_policy *jail_policy_load(const char *path)
 		return NULL;
 	size_t len;
 	_cleanup_free_ char *text = read_file_capped(path, 1024 * 1024, &len);
-	return text ? jail_policy_parse(text, len, stat_is_file) : NULL;
+	return text ? jail_policy_parse_home(text, len, stat_is_file, getenv("HOME")) : NULL;
 }
 
 const struct jail_mount *jail_verdict_for(const struct jail_policy *p, const char *path)

@@ -63,11 +63,16 @@ struct jail_policy {
  * lookup does. */
 struct jail_policy *jail_policy_parse(const char *text, size_t len,
 				      bool (*is_file)(const char *path));
+/* The same, with "~" and "~/..." in a mount's path or the workspace (a
+ * declared policy: kjail --check-config --json) taken from HOME (absolute;
+ * NULL: such a path makes the policy unusable, as any relative one). */
+struct jail_policy *jail_policy_parse_home(const char *text, size_t len,
+					   bool (*is_file)(const char *path), const char *home);
 void jail_policy_free(struct jail_policy *p);
 
 /* Read and parse the policy file at PATH (absolute; a regular file of at
  * most 1 MiB, opened without following a FIFO into a hang); file mounts are
- * told apart with stat(2). NULL when anything is wrong. */
+ * told apart with stat(2), "~" taken from $HOME. NULL when anything is wrong. */
 struct jail_policy *jail_policy_load(const char *path);
 
 /* The mount deciding PATH (real, clean, absolute): the last one whose path

@@ -579,6 +579,31 @@ static void test_drift(void **state)
 	jail_policy_free(p);
 }
 
+/* A declared policy (kjail --check-config --json) writes paths from "~":
+ * taken from the home given, and refused without one. */
+static void test_declared_home(void **state)
+{
+	(void)state;
+	const char *doc = "{\"type\":\"policy\",\"declared\":true,\"workspace\":\"~/ws\","
+			  "\"mounts\":[{\"path\":\"/\",\"verdict\":\"read-only\"},"
+			  "{\"path\":\"~\",\"verdict\":\"masked\"},"
+			  "{\"path\":\"~/proj\",\"verdict\":\"writable\"}]}";
+	struct jail_policy *p = jail_policy_parse_home(doc, strlen(doc), NULL, "/home/u");
+	assert_non_null(p);
+	assert_string_equal(p->workspace, "/home/u/ws");
+	assert_string_equal(p->mounts[1].path, "/home/u");
+	assert_string_equal(p->mounts[2].path, "/home/u/proj");
+	assert_string_equal(jail_verdict_for(p, "/home/u/x")->verdict, "masked");
+	assert_string_equal(jail_verdict_for(p, "/home/u/proj/x")->verdict, "writable");
+	jail_policy_free(p);
+	/* no home, or a relative one, or "~user": unusable */
+	assert_null(jail_policy_parse(doc, strlen(doc), NULL));
+	assert_null(jail_policy_parse_home(doc, strlen(doc), NULL, "rel"));
+	const char *other = "{\"type\":\"policy\",\"mounts\":[{\"path\":\"~root/x\","
+			    "\"verdict\":\"writable\"}]}";
+	assert_null(jail_policy_parse_home(other, strlen(other), NULL, "/home/u"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -588,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_landlock_writes),
 		cmocka_unit_test(test_constraint_parse),
 		cmocka_unit_test(test_drift),
+		cmocka_unit_test(test_declared_home),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
