@@ -37,7 +37,7 @@
 extern char **environ;
 
 enum {
-	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND,
+	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND, OPT_FALLBACK,
 	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST, OPT_NET_LOG,
 	OPT_DEVICE,
 	OPT_ALLOW_SOCKET,
@@ -67,6 +67,7 @@ static const struct option long_opts[] = {
 	{ "allow-userns", no_argument, NULL, OPT_ALLOW_USERNS },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "fallback", required_argument, NULL, OPT_FALLBACK },
 	{ "print", no_argument, NULL, OPT_PRINT },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -126,7 +127,8 @@ static void usage(FILE *out)
 	      "      --allow-userns     let the command create user namespaces (for tools\n"
 	      "                         that sandbox themselves); see kjail(1) for the cost\n"
 	      "      --config=FILE      read FILE instead of the system and user config\n"
-	      "      --backend=NAME     auto | bwrap | seatbelt | container\n"
+	      "      --backend=NAME     auto | bwrap | seatbelt | container | landlock\n"
+	      "      --fallback=NAME    none | landlock: used when bwrap cannot start\n"
 	      "      --print            print the backend invocation instead of running it\n"
 	      "      --explain [PATH]...  describe the jail, or the verdict on each PATH\n"
 	      "      --json             machine-readable --print and --explain\n"
@@ -306,9 +308,14 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 			break;
 		case OPT_BACKEND:
 			if (!backend_parse(optarg, &p->backend))
-				die("--backend: expected auto, bwrap, seatbelt or container, got '%s'",
-				    optarg);
+				die("--backend: expected auto, bwrap, seatbelt, container or landlock, "
+				    "got '%s'", optarg);
 			str_set(&p->backend_origin, "--backend");
+			break;
+		case OPT_FALLBACK:
+			if (!fallback_parse(optarg, &p->fallback))
+				die("--fallback: expected none or landlock, got '%s'", optarg);
+			str_set(&p->fallback_origin, "--fallback");
 			break;
 		case OPT_PRINT:
 			cli->print = true;
