@@ -395,6 +395,24 @@ static char **command_of(char **rest, char **default_cmd)
 	return default_cmd;
 }
 
+/* fallback = landlock: where bwrap cannot start (not installed, or user
+ * namespaces refused), the Landlock backend, never silently. */
+static void fall_back(struct policy *p)
+{
+	if (p->fallback != BACKEND_LANDLOCK || backend_effective(p->backend) != BACKEND_BWRAP)
+		return;
+	char why[1024] = "";
+	if (!bwrap_find())
+		fmt_into(why, sizeof why, "bubblewrap is not installed");
+	else if (!probe_userns(why, sizeof why))
+		return;
+	why[strcspn(why, ";")] = '\0';
+	warn_msg("bwrap cannot start here (%s): falling back to --backend landlock (fallback = "
+		 "landlock, %s)", why, p->fallback_origin);
+	p->backend = BACKEND_LANDLOCK;
+	str_set(&p->backend_origin, p->fallback_origin);
+}
+
 int main(int argc, char **argv)
 {
 	set_fatal_status(KJ_EXIT_FAIL);
@@ -443,6 +461,8 @@ int main(int argc, char **argv)
 	char *default_cmd[2];
 	char **cmd = command_of(rest, default_cmd);
 	bool run = !cli.print && !cli.explain;
+	if (run)
+		fall_back(&p);
 	if (run)
 		refuse_directory_stdio();
 
