@@ -140,7 +140,7 @@ static void filter_file(struct builder *b, const char *path, const char *real,
 			const struct cred_store *c)
 {
 	/* Landlock can only refuse: the whole file, said in one line */
-	if (b->pl->backend == BACKEND_LANDLOCK && access(real, F_OK) == 0) {
+	if (b->pl->backend == BACKEND_LANDLOCK && !b->h->dry_run && access(real, F_OK) == 0) {
 		_cleanup_free_ char *shown = shown_path(b, path);
 		warn_msg("%s: masked whole: --backend landlock cannot serve its filtered copy "
 			 "(that needs a mount)", shown);

@@ -3,7 +3,7 @@
  * namespace, no mount, no setuid: kjail forks, the child confines itself
  * (run/ll-domain.h) and execs the command; kjail stays the parent, reaps
  * the command and all it left, and does the aftercare. What it cannot
- * promise against bwrap is said on every run (run/ll-degraded.h). */
+ * promise against bwrap is said on every run (build/landlock-degraded.h). */
 #include "config.h"
 #include "run/backend.h"
 #include "build/explain.h"
@@ -12,7 +12,7 @@
 #include "entry/landlock.h"
 #include "git/report.h"
 #include "run/aftercare.h"
-#include "run/ll-degraded.h"
+#include "build/landlock-degraded.h"
 #include "run/ll-domain.h"
 #include "run/ll-restore.h"
 #include "run/notice.h"

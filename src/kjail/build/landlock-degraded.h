@@ -3,8 +3,8 @@
  * the line every run prints, the policy JSON's "degraded" list (kli's
  * containment check reports each as drift) and the table in
  * doc/security-model.md (a unit test compares them). */
-#ifndef KJ_LL_DEGRADED_H
-#define KJ_LL_DEGRADED_H
+#ifndef KJ_LANDLOCK_DEGRADED_H
+#define KJ_LANDLOCK_DEGRADED_H
 
 #include <stdbool.h>
 #include <stddef.h>

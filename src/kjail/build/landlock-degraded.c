@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "config.h"
-#include "run/ll-degraded.h"
+#include "build/landlock-degraded.h"
 #include "entry/abi.h"
 #include <stdlib.h>
 #include "util.h"
