@@ -186,9 +186,12 @@ tests_unit_kjail_build_test_seccomp_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # The hints at start (issue 37): which commands are interactive shells,
 # what the planner notes, the lines themselves.
 check_PROGRAMS += tests/unit/kjail/planner/test_shell tests/unit/kjail/planner/test_hints \
-	tests/unit/kjail/build/test_hints
+	tests/unit/kjail/build/test_hints tests/unit/kjail/build/test_landlock_degraded
 TESTS += tests/unit/kjail/planner/test_shell tests/unit/kjail/planner/test_hints \
-	tests/unit/kjail/build/test_hints
+	tests/unit/kjail/build/test_hints tests/unit/kjail/build/test_landlock_degraded
+tests_unit_kjail_build_test_landlock_degraded_SOURCES = tests/unit/kjail/build/test_landlock_degraded.c
+tests_unit_kjail_build_test_landlock_degraded_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_build_test_landlock_degraded_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_planner_test_shell_SOURCES = tests/unit/kjail/planner/test_shell.c \
 	tests/unit/kjail/tree-fixture.h
 tests_unit_kjail_planner_test_shell_CFLAGS = $(UNIT_CFLAGS)

@@ -42,6 +42,18 @@ const struct ll_degraded ll_degraded_table[] = {
 	{ NULL, NULL, NULL, 0 },
 };
 
+char *ll_degraded_markdown(void)
+{
+	char *md = xstrdup("| id | lost against bwrap (the runtime line) | why |\n|---|---|---|\n");
+	for (const struct ll_degraded *r = ll_degraded_table; r->id; r++) {
+		char *longer = xasprintf("%s| `%s` | %s | %s%s |\n", md, r->id, r->line, r->why,
+					 r->below_abi ? " (listed only on such a kernel)" : "");
+		free(md);
+		md = longer;
+	}
+	return md;
+}
+
 bool ll_degraded_applies(const struct ll_degraded *r, int abi)
 {
 	return r->below_abi == 0 || abi < r->below_abi;

@@ -28,4 +28,11 @@ bool ll_degraded_applies(const struct ll_degraded *r, int abi);
  * program prefix), in a fresh string. */
 char *ll_degraded_line(int abi);
 
+/* The rows of doc/security-model.md's table, between its
+ * "<!-- BEGIN landlock-degraded -->" and "<!-- END landlock-degraded -->"
+ * lines: the header, then "| `ID` | LINE | WHY |" each, in a fresh
+ * string (tests/unit/kjail/build/test_landlock_degraded holds the
+ * document to it). */
+char *ll_degraded_markdown(void);
+
 #endif
