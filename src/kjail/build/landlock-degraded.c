@@ -36,6 +36,9 @@ const struct ll_degraded ll_degraded_table[] = {
 	{ "no-devices", "--device refused; /dev is the host's",
 	  "no /dev of its own: the host's device nodes are seen, written only where "
 	  "granted (null, zero, tty, pts...)", 0 },
+	{ "no-new-ptys", "no new pseudo-terminals",
+	  "the host's /dev/pts holds the user's other terminals, so it is not writable: the "
+	  "command keeps its own terminal, but cannot open a new one (script, expect)", 0 },
 	{ "no-scopes", "abstract sockets and signals outside are not scoped (Landlock ABI < 6)",
 	  "Landlock's scopes need ABI 6 (Linux 6.12): without them a host process can be "
 	  "signalled and a host abstract socket reached", LANDLOCK_SCOPES_ABI },

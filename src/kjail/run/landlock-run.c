@@ -136,10 +136,13 @@ static KJ_NORETURN void child(const struct launch *l, const struct reap_signals 
 			strv_push(&env, pl->env.v[i]);
 	strv_pushf(&env, "TMPDIR=%s", tmpdir);
 	strv_pushf(&env, "%s=%s", KJ_POLICY_ENV, policy_file);
+	/* none of kjail's descriptors passes (ll_confine's own are
+	 * close-on-exec) */
+	if (close_range(3, ~0U, 0) < 0)
+		die_errno("cannot start the jail: close_range");
 	char err[1024];
 	if (!ll_confine(pl, tmpdir, state, err, sizeof err))
 		die("cannot start the jail: %s", err);
-	close_range(3, ~0U, 0);
 	exec_command(l->cmd, strv_argv(&env));
 }
 

@@ -163,10 +163,12 @@ static bool grant_reads(struct ctx *c, const char *dir)
 	return ok;
 }
 
-/* The device nodes a command writes (as bwrap's --dev gives them). */
+/* The device nodes a command writes (as bwrap's --dev gives them), less
+ * /dev/ptmx and /dev/pts: the host's devpts holds the user's other
+ * terminals (the command's own is reached through its descriptors and
+ * /dev/tty). */
 static const char *const dev_writable[] = {
-	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-	"/dev/tty",  "/dev/ptmx", "/dev/pts",  NULL,
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", NULL,
 };
 
 static bool add_rules(struct ctx *c, const char *tmpdir, const char *ro)
