@@ -12,6 +12,7 @@
 #include "entry/landlock.h"
 #include "git/report.h"
 #include "run/aftercare.h"
+#include "run/caches.h"
 #include "build/landlock-degraded.h"
 #include "run/ll-domain.h"
 #include "run/ll-restore.h"
@@ -163,7 +164,7 @@ static int run(const struct launch *l)
 	warn_msg("%s", line);
 	/* beside the workspace's cache directory (a writable root): the
 	 * policy and the copies, readable, not writable, by the jail */
-	_cleanup_free_ char *state = xconcat(pl->cache_dir, ".landlock", (char *)NULL);
+	_cleanup_free_ char *state = xconcat(pl->cache_dir, LL_STATE_SUFFIX, (char *)NULL);
 	_cleanup_free_ char *tmpdir = xconcat(pl->cache_dir, "/tmp", (char *)NULL);
 	_cleanup_free_ char *policy_file = xconcat(state, "/policy.json", (char *)NULL);
 	own_dir(state);

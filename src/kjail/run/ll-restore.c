@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "config.h"
 #include "run/ll-restore.h"
+#include "run/tree.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -175,9 +176,9 @@ void ll_snapshot_take(const struct plan *pl, const char *state, struct ll_snapsh
 {
 	*s = (struct ll_snapshot){ .dir = xconcat(state, "/protected", (char *)NULL) };
 	/* a fresh directory: what a run before left is not trusted */
-	_cleanup_free_ char *old = xasprintf("%s.old.%ld", s->dir, (long)getpid());
-	if (rename(s->dir, old) == 0 && !ll_remove_tree(old))
-		die_errno("cannot remove %s", old);
+	char err[512];
+	if (!tree_remove_at(AT_FDCWD, s->dir, s->dir, err, sizeof err))
+		die("cannot remove the protected names' old copies: %s", err);
 	if (mkdir(s->dir, 0700) < 0)
 		die_errno("cannot make %s", s->dir);
 	int to = open(s->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -274,29 +275,4 @@ void ll_snapshot_free(struct ll_snapshot *s)
 		free(s->paths[k]);
 	free(s->paths);
 	free(s->dir);
-}
-
-static bool remove_at(int dir, const char *name, int depth)
-{
-	if (unlinkat(dir, name, 0) == 0 || errno == ENOENT)
-		return true;
-	if ((errno != EISDIR && errno != EPERM) || depth > MAX_DEPTH)
-		return false;
-	int d = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *dd = d >= 0 ? fdopendir(d) : NULL;
-	bool ok = dd != NULL;
-	struct dirent *e;
-	while (ok && (e = readdir(dd)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			ok = remove_at(d, e->d_name, depth + 1);
-	if (dd)
-		closedir(dd);
-	else if (d >= 0)
-		close(d);
-	return ok && unlinkat(dir, name, AT_REMOVEDIR) == 0;
-}
-
-bool ll_remove_tree(const char *path)
-{
-	return remove_at(AT_FDCWD, path, 0);
 }

@@ -33,7 +33,4 @@ bool ll_snapshot_restore(const struct plan *pl, const struct ll_snapshot *s, str
 
 void ll_snapshot_free(struct ll_snapshot *s);
 
-/* Removes path and all under it, following no symlink; false with errno. */
-bool ll_remove_tree(const char *path);
-
 #endif
