@@ -36,6 +36,8 @@ const struct ll_degraded ll_degraded_table[] = {
 	{ "no-devices", "--device refused; /dev is the host's",
 	  "no /dev of its own: the host's device nodes are seen, written only where "
 	  "granted (null, zero, tty, pts...)", 0 },
+	{ "no-allow-userns", "--allow-userns refused",
+	  "no user namespace to nest in: a nested jail (bwrap, podman) needs one", 0 },
 	{ "no-new-ptys", "no new pseudo-terminals",
 	  "the host's /dev/pts holds the user's other terminals, so it is not writable: the "
 	  "command keeps its own terminal, but cannot open a new one (script, expect)", 0 },

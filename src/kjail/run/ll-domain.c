@@ -339,6 +339,15 @@ static bool load_socket_filter(const struct plan *pl, char *err, size_t errlen)
 		return false;
 	}
 	int sock = SCMP_SYS(socket), rc = 0;
+	/* i386 and x32 programs too, as kjail's own filter (on i386, a
+	 * socketcall(2) the rules cannot read is refused whole) */
+	if (seccomp_arch_native() == SCMP_ARCH_X86_64) {
+		static const uint32_t extra[] = { SCMP_ARCH_X86, SCMP_ARCH_X32 };
+		for (size_t i = 0; i < 2 && rc == 0; i++) {
+			rc = seccomp_arch_add(f, extra[i]);
+			rc = rc == -EEXIST ? 0 : rc;
+		}
+	}
 	uint32_t no = SCMP_ACT_ERRNO(EACCES);
 	rc |= seccomp_rule_add(f, no, sock, 1, SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
 	if (pl->net == NET_NONE) {
