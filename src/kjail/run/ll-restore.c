@@ -172,9 +172,64 @@ static bool protected_here(const struct op *o)
 	return o->kind == OP_PROTECT;
 }
 
+/* Each entry of the sealed directory dir as "DIR/NAME" into v, and
+ * (with start NULL) nothing more; after the run (start the list made
+ * then), each new one is moved aside with a line: false when one could
+ * not be. */
+static bool seal_walk(const char *dir, struct strv *v, const struct strv *start)
+{
+	const char *name;
+	int parent = open_parent(dir, &name);
+	int fd = parent >= 0 ? openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (parent >= 0)
+		close(parent);
+	if (fd < 0) {
+		if (start && errno != ENOENT)
+			warn_msg("%s: cannot look for new entries: %s", dir, strerror(errno));
+		return !start || errno == ENOENT;
+	}
+	int dup_fd = dup(fd);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	bool ok = d != NULL;
+	struct dirent *e;
+	while (ok && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		_cleanup_free_ char *full = xconcat(dir, "/", e->d_name, (char *)NULL);
+		if (!start) {
+			strv_push(v, full);
+			continue;
+		}
+		bool known = false;
+		for (size_t i = 0; i < start->n && !known; i++)
+			known = strcmp(start->v[i], full) == 0;
+		if (known || strstr(e->d_name, ".kjail-moved-aside."))
+			continue;
+		uint64_t rnd = 0;
+		_cleanup_free_ char *aside = NULL;
+		if (getrandom(&rnd, sizeof rnd, 0) == sizeof rnd) {
+			aside = xasprintf("%s.kjail-moved-aside.%016llx", e->d_name,
+					  (unsigned long long)rnd);
+			if (renameat2(fd, e->d_name, fd, aside, RENAME_NOREPLACE) == 0) {
+				warn_msg("%s: new in a directory that takes no new entry: moved aside "
+					 "to %s", full, aside);
+				continue;
+			}
+		}
+		warn_msg("%s: new in a directory that takes no new entry, and cannot be moved "
+			 "aside: %s; delete it", full, strerror(errno));
+		ok = false;
+	}
+	if (d)
+		closedir(d);
+	close(fd);
+	return ok;
+}
+
 void ll_snapshot_take(const struct plan *pl, const char *state, struct ll_snapshot *s)
 {
-	*s = (struct ll_snapshot){ .dir = xconcat(state, "/protected", (char *)NULL) };
+	*s = (struct ll_snapshot){ .dir = xconcat(state, "/protected", (char *)NULL),
+				   .sealed = STRV_INIT, .pins = STRV_INIT };
 	/* a fresh directory: what a run before left is not trusted */
 	char err[512];
 	if (!tree_remove_at(AT_FDCWD, s->dir, s->dir, err, sizeof err))
@@ -210,6 +265,15 @@ void ll_snapshot_take(const struct plan *pl, const char *state, struct ll_snapsh
 		s->paths[s->n++] = xstrdup(path);
 	}
 	close(to);
+	for (size_t i = 0; i < pl->nops; i++) {
+		const struct op *o = &pl->ops[i];
+		struct stat st;
+		if (o->kind == OP_SEAL)
+			seal_walk(o->path, &s->sealed, NULL);
+		if ((o->kind == OP_PIN || o->kind == OP_SEAL) && lstat(o->path, &st) == 0)
+			strv_pushf(&s->pins, "%llu:%llu:%s", (unsigned long long)st.st_dev,
+				   (unsigned long long)st.st_ino, o->path);
+	}
 }
 
 static bool restore_one(int copies, size_t k, const char *path, struct notice *n)
@@ -256,7 +320,6 @@ static bool restore_one(int copies, size_t k, const char *path, struct notice *n
 
 bool ll_snapshot_restore(const struct plan *pl, const struct ll_snapshot *s, struct notice *n)
 {
-	(void)pl;
 	int copies = open(s->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (copies < 0) {
 		warn_msg("%s: cannot open the protected names' copies: %s", s->dir, strerror(errno));
@@ -266,11 +329,30 @@ bool ll_snapshot_restore(const struct plan *pl, const struct ll_snapshot *s, str
 	for (size_t k = 0; k < s->n; k++)
 		ok &= restore_one(copies, k, s->paths[k], n);
 	close(copies);
+	for (size_t i = 0; i < pl->nops; i++)
+		if (pl->ops[i].kind == OP_SEAL)
+			ok &= seal_walk(pl->ops[i].path, NULL, &s->sealed);
+	/* a pinned directory renamed away and made again: what it held is
+	 * elsewhere now (the protected names in it were restored above) */
+	for (size_t i = 0; i < s->pins.n; i++) {
+		unsigned long long dev, ino;
+		int off = 0;
+		if (sscanf(s->pins.v[i], "%llu:%llu:%n", &dev, &ino, &off) != 2 || !off)
+			continue;
+		const char *path = s->pins.v[i] + off;
+		struct stat st;
+		if (lstat(path, &st) != 0 || st.st_dev != dev || st.st_ino != ino)
+			warn_msg("%s: renamed away or replaced during the run (bwrap would have "
+				 "pinned it); its protected names were restored, what else it held "
+				 "may be elsewhere in the workspace", path);
+	}
 	return ok;
 }
 
 void ll_snapshot_free(struct ll_snapshot *s)
 {
+	strv_free(&s->sealed);
+	strv_free(&s->pins);
 	for (size_t k = 0; k < s->n; k++)
 		free(s->paths[k]);
 	free(s->paths);

@@ -13,11 +13,18 @@
 #include <stddef.h>
 #include "planner/planner.h"
 #include "run/notice.h"
+#include "strv.h"
 
 struct ll_snapshot {
 	char *dir;         /* where the copies are: STATE/protected */
 	char **paths;      /* each protected name that was there */
 	size_t n;
+	/* OP_SEAL (a directory bwrap lets take no new entry, as a linked
+	 * worktree's worktrees/): "DIR/NAME" of each entry at the start */
+	struct strv sealed;
+	/* OP_PIN (an ancestor of a protected name bwrap keeps from being
+	 * renamed away): "DEV:INO:PATH" of each at the start */
+	struct strv pins;
 };
 
 /* Copies every protected name of pl present now into STATE/protected;
@@ -27,8 +34,10 @@ void ll_snapshot_take(const struct plan *pl, const char *state, struct ll_snapsh
 
 /* After the run: each name that differs from its copy (content, mode,
  * type) or is gone is moved aside (when there) to
- * NAME.kjail-moved-aside.RANDOM and its copy put back, with one line.
- * False when one could not be restored (each has its line). */
+ * NAME.kjail-moved-aside.RANDOM and its copy put back, with one line;
+ * an entry new in a sealed directory is moved aside so, with one line; a
+ * pinned directory replaced (renamed away and made again) gets a line.
+ * False when one could not be restored or moved (each has its line). */
 bool ll_snapshot_restore(const struct plan *pl, const struct ll_snapshot *s, struct notice *n);
 
 void ll_snapshot_free(struct ll_snapshot *s);
