@@ -33,9 +33,9 @@ const struct ll_degraded ll_degraded_table[] = {
 	{ "no-allow-host", "--allow-host refused",
 	  "Landlock's network rules name a port, not an address: the proxy's port would "
 	  "reach any host", 0 },
-	{ "no-devices", "--device refused; /dev is the host's",
-	  "no /dev of its own: the host's device nodes are seen, written only where "
-	  "granted (null, zero, tty, pts...)", 0 },
+	{ "no-devices", "--device refused; /dev is the host's, its nodes refused but null, zero, full, random, urandom and tty",
+	  "no /dev of its own: the host's device nodes are listed, and refused (EACCES) but "
+	  "the few a command needs and its own terminal; no /dev/shm", 0 },
 	{ "no-allow-userns", "--allow-userns refused",
 	  "no user namespace to nest in: a nested jail (bwrap, podman) needs one", 0 },
 	{ "no-new-ptys", "no new pseudo-terminals",

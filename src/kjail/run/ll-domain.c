@@ -133,8 +133,25 @@ static const char *mask_inside(const struct plan *pl, const char *root)
 	return NULL;
 }
 
+/* The device nodes a command reads and writes (as bwrap's --dev gives
+ * them), and nothing else of the host's /dev: its disks (a root command
+ * owns them, and owners need no capability), /dev/pts (the user's other
+ * terminals: their keystrokes), /dev/shm (the user's other processes'). */
+static const char *const dev_nodes[] = {
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", NULL,
+};
+
+static bool grant_dev(struct ctx *c)
+{
+	bool ok = grant(c, "/dev", FS_READ_DIR);
+	for (size_t i = 0; ok && dev_nodes[i]; i++)
+		ok = grant(c, dev_nodes[i], FS_FILE_READ | LL_FS_WRITE_FILE | LL_FS_TRUNCATE);
+	return ok;
+}
+
 /* Read rights under dir (a directory holding a mask): listing dir itself,
- * and everything in it but the masks, down to each. */
+ * and everything in it but the masks, down to each; /dev only as
+ * grant_dev() gives it. */
 static bool grant_reads(struct ctx *c, const char *dir)
 {
 	if (!grant(c, dir, FS_READ_DIR))
@@ -149,6 +166,10 @@ static bool grant_reads(struct ctx *c, const char *dir)
 			continue;
 		_cleanup_free_ char *p = xconcat(strcmp(dir, "/") == 0 ? "" : dir, "/", e->d_name,
 						 (char *)NULL);
+		if (strcmp(p, "/dev") == 0) {
+			ok = grant_dev(c);
+			continue;
+		}
 		switch (mask_relation(c->pl, p)) {
 		case 1:
 			break;
@@ -163,18 +184,11 @@ static bool grant_reads(struct ctx *c, const char *dir)
 	return ok;
 }
 
-/* The device nodes a command writes (as bwrap's --dev gives them), less
- * /dev/ptmx and /dev/pts: the host's devpts holds the user's other
- * terminals (the command's own is reached through its descriptors and
- * /dev/tty). */
-static const char *const dev_writable[] = {
-	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", NULL,
-};
-
 static bool add_rules(struct ctx *c, const char *tmpdir, const char *ro)
 {
 	const struct plan *pl = c->pl;
-	bool ok = mask_relation(pl, "/") ? grant_reads(c, "/") : grant(c, "/", FS_READ);
+	/* "/" always holds /dev, which grant_reads() cuts down */
+	bool ok = grant_reads(c, "/");
 	for (size_t i = 0; ok && i < pl->nops; i++) {
 		const struct op *o = &pl->ops[i];
 		if (o->kind != OP_BIND)
@@ -193,22 +207,23 @@ static bool add_rules(struct ctx *c, const char *tmpdir, const char *ro)
 		ok = grant(c, tmpdir, FS_READ | LL_FS_WRITES);
 	if (ok && ro)
 		ok = grant(c, ro, FS_READ);
-	for (size_t i = 0; ok && dev_writable[i]; i++)
-		ok = grant(c, dev_writable[i], FS_FILE_READ | LL_FS_WRITE_FILE | LL_FS_TRUNCATE);
-	/* standard input, output and error, as far as they were opened for
-	 * writing: reopening them writes no more than they can */
+	/* standard input, output and error (the command's terminal among
+	 * them, /dev/pts/N), as they were opened: reopening one reads or
+	 * writes no more than it could */
 	for (int k = 0; ok && k < 3; k++) {
 		struct stat st;
 		int fl = fcntl(k, F_GETFL);
-		if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat(k, &st) != 0 ||
-		    !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)))
+		if (fl < 0 || fstat(k, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)))
 			continue;
+		uint64_t a = (fl & O_ACCMODE) == O_WRONLY ? 0 : FS_READ_FILE;
+		if ((fl & O_ACCMODE) != O_RDONLY)
+			a |= LL_FS_WRITE_FILE | LL_FS_TRUNCATE;
 		char path[32];
 		snprintf(path, sizeof path, "/proc/self/fd/%d", k);
 		int fd = open(path, O_PATH | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		struct ll_beneath pb = { .allowed_access = LL_FS_WRITE_FILE | LL_FS_TRUNCATE, .parent_fd = fd };
+		struct ll_beneath pb = { .allowed_access = a, .parent_fd = fd };
 		if (syscall(__NR_landlock_add_rule, c->ruleset, RULE_PATH_BENEATH, &pb, 0) < 0) {
 			fmt_into(c->err, c->errlen, "landlock rule on descriptor %d: %s", k, strerror(errno));
 			ok = false;
