@@ -81,6 +81,11 @@ static void refuse(const struct plan *pl)
 		    landlock_abi());
 	if (pl->allow_userns)
 		die("--allow-userns is refused by --backend landlock: it has no namespaces to nest in");
+	const char *root, *mask = ll_mask_in_writable(pl, &root);
+	if (mask)
+		die("%s is masked inside the writable root %s: --backend landlock cannot hold a "
+		    "mask there (the root's rights would read it, a rename carry it out); use "
+		    "--backend bwrap, or a workspace that holds no credential store", mask, root);
 	if (!pl->cache_dir)
 		die("--backend landlock keeps the command's TMPDIR and the protected names' copies in "
 		    "the per-workspace cache directory, and there is none (%s)",

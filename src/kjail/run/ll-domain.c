@@ -149,6 +149,20 @@ static bool grant_dev(struct ctx *c)
 	return ok;
 }
 
+const char *ll_mask_in_writable(const struct plan *pl, const char **root)
+{
+	for (size_t i = 0; i < pl->nops; i++) {
+		if (pl->ops[i].kind != OP_BIND)
+			continue;
+		const char *m = mask_inside(pl, pl->ops[i].path);
+		if (m) {
+			*root = pl->ops[i].path;
+			return m;
+		}
+	}
+	return NULL;
+}
+
 /* Read rights under dir (a directory holding a mask): listing dir itself,
  * and everything in it but the masks, down to each; /dev only as
  * grant_dev() gives it. */

@@ -21,6 +21,11 @@
  * and NO_SETUID_FIXUP locked, then kjail's seccomp filter and this
  * backend's socket rules (no AF_UNIX socket(2); under -n only TCP
  * streams). False with one line in err: the caller must not exec. */
+/* A mask strictly below a writable root of pl (which a writable root's
+ * rights would read, and a rename carry out), with that root in *root;
+ * NULL when there is none. */
+const char *ll_mask_in_writable(const struct plan *pl, const char **root);
+
 bool ll_confine(const struct plan *pl, const char *tmpdir, const char *ro, char *err,
 		size_t errlen);
 
