@@ -8,7 +8,8 @@
 # Times, with hyperfine (medians over ROUNDS x RUNS >= 30 runs, no shell,
 # warmed up), and writes a markdown table (--out, default bench/results.md
 # in the build directory):
-#   1. kjail -- /bin/true against the exact bwrap command kjail --print shows
+#   1. kjail -- /bin/true (and kjail --backend=landlock -- /bin/true, which
+#      starts no bwrap) against the exact bwrap command kjail --print shows
 #      for the same policy (same seccomp program, exported once to a file, on
 #      the same descriptor numbers), with and without kjail's entry helper,
 #      against /bin/true, firejail and srt (when installed); then kjail and
@@ -572,6 +573,7 @@ want startup && GROUP_ROUNDS=$startup_rounds cpu_busy startup group startup "$S/
 	bwrap-raw+helper-wait "$(fdw base+h)" \
 	kjail "$kjc -- /bin/true" \
 	kjail-print "$kjc --print -- /bin/true" \
+	kjail-landlock "$kjc --backend=landlock -- /bin/true" \
 	kjail-built "$(q "$kjail_built") --config $(q "$empty_ini") -- /bin/true"
 # ... and the same with the machine busy: two CPU-bound processes (as many
 # as this machine has CPUs here; a build or a test run on a laptop), started
@@ -945,6 +947,7 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	        ("bwrap-raw+helper-wait", "the same, started by a parent that waits for it (`fdexec --wait`, gross)"),
 	        ("kjail", "`kjail -- /bin/true`"),
 	        ("kjail-print", "`kjail --print -- /bin/true` (no fork, no bwrap)"),
+	        ("kjail-landlock", "`kjail --backend=landlock -- /bin/true` (no namespaces: issue 43)"),
 	        ("kjail-built", "`kjail -- /bin/true`, the build tree's binaries as the linker wrote them"),
 	        ("firejail", "`firejail --quiet --noprofile /bin/true`"), ("srt", "`srt true`")]
 	def cell(key):
@@ -979,6 +982,7 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	w("| kjail / raw bwrap without the entry helper (net) | %s | |" % x3(ratio(k, raw)))
 	w("| the entry helper: raw with it − raw without (net), ms | %s | |" % ms(rawh - raw if None not in (rawh, raw) else None))
 	w("| kjail from the build tree / installed | %s | |" % x(ratio(med("kjail-built"), k)))
+	w("| kjail --backend=landlock / kjail (bwrap) | %s | |" % x3(ratio(med("kjail-landlock"), k)))
 	w("| kjail --print − /bin/true, ms (config, plan, policy, seccomp, argv, printing) | %s | |" % ms(med("kjail-print") - med("true") if None not in (med("kjail-print"), med("true")) else None))
 	for p in ("firejail", "srt"):
 	    w("| %s / kjail | %s | |" % (p, x(ratio(med(p), k)) if med(p) is not None else "not installed" if peers_run else "not run"))

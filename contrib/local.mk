@@ -34,14 +34,18 @@ EXTRA_DIST += \
 	contrib/ci/sample-policy.json \
 	contrib/ci/kli-containment.yml \
 	contrib/ci/check-containment.sh \
-	contrib/ci/sample-baseline.json
+	contrib/ci/sample-baseline.json \
+	contrib/ci/github-actions.yml \
+	contrib/container/Containerfile.landlock \
+	contrib/k8s/kli-pod.yaml
 
 # install.test runs make install and uninstall with a DESTDIR of its own,
 # and asks this target where each file should land.
 CONTRIB_TESTS = \
 	tests/integration/install.test \
 	tests/integration/completion.test \
-	tests/integration/ci-example.test
+	tests/integration/ci-example.test \
+	tests/integration/landlock-recipes.test
 TESTS += $(CONTRIB_TESTS)
 EXTRA_DIST += $(CONTRIB_TESTS)
 AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)'; export MAKE;

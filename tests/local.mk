@@ -16,7 +16,8 @@ check_PROGRAMS += \
 	tests/helpers/hs-meta \
 	tests/helpers/gitconfig-read \
 	tests/helpers/cfgfilter-run \
-	tests/helpers/cred-table
+	tests/helpers/cred-table \
+	tests/helpers/nouserns
 tests_helpers_try_SOURCES = tests/helpers/try.c tests/helpers/errname.h
 tests_helpers_pfind_SOURCES = tests/helpers/pfind.c
 tests_helpers_handle_open_SOURCES = tests/helpers/handle-open.c tests/helpers/errname.h
@@ -48,6 +49,10 @@ tests_helpers_cfgfilter_run_LDADD = $(KJAIL_LIBS)
 # the table of credential stores, as TSV, from kjail's own library
 tests_helpers_cred_table_SOURCES = tests/helpers/cred-table.c
 tests_helpers_cred_table_LDADD = $(KJAIL_LIBS)
+# runs a command where user namespaces are refused, as in a container
+tests_helpers_nouserns_SOURCES = tests/helpers/nouserns.c
+tests_helpers_nouserns_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
+tests_helpers_nouserns_LDADD = $(SECCOMP_LIBS)
 
 KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-works.test \
@@ -91,6 +96,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-host-metadata.test \
 	tests/integration/kjail-badinput.test \
 	tests/integration/kjail-writable-missing.test \
+	tests/integration/kjail-landlock-backend.test \
 	tests/integration/kjail-device-gpu.test \
 	tests/integration/kjail-pyenv.test \
 	tests/integration/kjail-cache.test \

@@ -43,7 +43,7 @@ _kjail()
 			break
 			;;
 		--workspace | --writable | --deny-read | --deny-env | --keep-env | \
-			--config | --backend | --allow-host | --net-log | --device | --allow-socket | --secret | --cache)
+			--config | --backend | --fallback | --allow-host | --net-log | --device | --allow-socket | --secret | --cache)
 			need=$w
 			;;
 		--explain) explain=1 ;;
@@ -104,7 +104,10 @@ _kjail()
 		_kjail_add -e -- "$cur"
 		;;
 	--backend)
-		_kjail_add -W 'auto bwrap seatbelt container' -- "$cur"
+		_kjail_add -W 'auto bwrap seatbelt container landlock' -- "$cur"
+		;;
+	--fallback)
+		_kjail_add -W 'none landlock' -- "$cur"
 		;;
 	--device)
 		_kjail_add -W 'gpu' -- "$cur"
@@ -136,7 +139,7 @@ _kjail()
 				-e --deny-env -k --keep-env -n --no-network --network
 				--nested-userns --no-defaults --allow-userns --allow-host --net-log --device --allow-socket --secret --cache
 				--no-cache --cache-list --cache-prune --config
-				--backend --print --explain --check-config --json -v --verbose --doctor -h --help
+				--backend --fallback --print --explain --check-config --json -v --verbose --doctor -h --help
 				-V --version' -- "$cur"
 		elif ((explain)); then
 			# --explain [PATH]...: the paths to judge.

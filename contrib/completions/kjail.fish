@@ -23,7 +23,7 @@ function __kjail_state
                     echo command
                 end
                 return
-            case --workspace --writable --deny-read --deny-env --keep-env --config --backend --allow-host --net-log --device --allow-socket --secret --cache
+            case --workspace --writable --deny-read --deny-env --keep-env --config --backend --fallback --allow-host --net-log --device --allow-socket --secret --cache
                 set need 1
             case --explain
                 set explain 1
@@ -64,7 +64,7 @@ function __kjail_complete_command
                 case --
                     set -e tokens[1]
                     break
-                case --workspace --writable --deny-read --deny-env --keep-env --config --backend --allow-host --net-log --device --allow-socket --secret --cache
+                case --workspace --writable --deny-read --deny-env --keep-env --config --backend --fallback --allow-host --net-log --device --allow-socket --secret --cache
                     set need 1
                 case '-*'
                     if string match -qr -- '^-[nvhV]*[Cwrek]$' $t
@@ -105,7 +105,8 @@ complete -c kjail -n __kjail_options -l no-cache -d 'No writable toolchain cache
 complete -c kjail -n __kjail_options -l cache-list -d 'List each workspace\'s cache: size, last use, workspace'
 complete -c kjail -n __kjail_options -l cache-prune -d 'Remove caches unused for DAYS days (30) or whose workspace is gone'
 complete -c kjail -n __kjail_options -l config -r -F -d 'Read FILE instead of the system and user config'
-complete -c kjail -n __kjail_options -l backend -x -a 'auto bwrap seatbelt container' -d 'How the jail is made'
+complete -c kjail -n __kjail_options -l backend -x -a 'auto bwrap seatbelt container landlock' -d 'How the jail is made'
+complete -c kjail -n __kjail_options -l fallback -x -a 'none landlock' -d 'The backend used when bwrap cannot start'
 complete -c kjail -n __kjail_options -l print -d 'Print the backend invocation instead of running it'
 complete -c kjail -n __kjail_options -l explain -d 'Describe the jail, or the verdict on each PATH'
 complete -c kjail -n __kjail_options -l check-config -d 'Check the config; print the declared policy'

@@ -51,6 +51,8 @@ libkjail_a_SOURCES = \
 	src/kjail/run/spawn.c src/kjail/run/spawn.h \
 	src/kjail/run/backend.c src/kjail/run/backend.h \
 	src/kjail/run/bwrap-run.c src/kjail/run/container-run.c \
+	src/kjail/run/landlock-run.c src/kjail/run/ll-domain.c \
+	src/kjail/run/ll-restore.c src/kjail/build/landlock-degraded.c \
 	src/kjail/policy/egress.c src/kjail/policy/egress.h src/kjail/run/egress.c src/kjail/run/egress.h \
 	src/kjail/run/devlock.c src/kjail/run/devlock.h \
 	src/kjail/policy/device.c src/kjail/policy/device.h src/kjail/planner/devscan.c src/kjail/planner/devscan.h \
@@ -225,12 +227,17 @@ tests_unit_kjail_planner_test_gitjail_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # The hints at start (issue 37): which commands are interactive shells,
 # what the planner notes, the lines themselves.
 check_PROGRAMS += tests/unit/kjail/planner/test_shell tests/unit/kjail/planner/test_hints \
-	tests/unit/kjail/build/test_hints tests/unit/kjail/build/test_declared
+	tests/unit/kjail/build/test_hints tests/unit/kjail/build/test_declared \
+	tests/unit/kjail/build/test_landlock_degraded
 TESTS += tests/unit/kjail/planner/test_shell tests/unit/kjail/planner/test_hints \
-	tests/unit/kjail/build/test_hints tests/unit/kjail/build/test_declared
+	tests/unit/kjail/build/test_hints tests/unit/kjail/build/test_declared \
+	tests/unit/kjail/build/test_landlock_degraded
 tests_unit_kjail_build_test_declared_SOURCES = tests/unit/kjail/build/test_declared.c
 tests_unit_kjail_build_test_declared_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_build_test_declared_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+tests_unit_kjail_build_test_landlock_degraded_SOURCES = tests/unit/kjail/build/test_landlock_degraded.c
+tests_unit_kjail_build_test_landlock_degraded_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_build_test_landlock_degraded_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 tests_unit_kjail_planner_test_shell_SOURCES = tests/unit/kjail/planner/test_shell.c \
 	tests/unit/kjail/tree-fixture.h
 tests_unit_kjail_planner_test_shell_CFLAGS = $(UNIT_CFLAGS)

@@ -38,7 +38,7 @@
 extern char **environ;
 
 enum {
-	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND,
+	OPT_NETWORK = 256, OPT_NESTED, OPT_NO_DEFAULTS, OPT_CONFIG, OPT_BACKEND, OPT_FALLBACK,
 	OPT_PRINT, OPT_EXPLAIN, OPT_JSON, OPT_ALLOW_USERNS, OPT_DOCTOR, OPT_ALLOW_HOST, OPT_NET_LOG,
 	OPT_DEVICE,
 	OPT_ALLOW_SOCKET,
@@ -68,6 +68,7 @@ static const struct option long_opts[] = {
 	{ "allow-userns", no_argument, NULL, OPT_ALLOW_USERNS },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "fallback", required_argument, NULL, OPT_FALLBACK },
 	{ "print", no_argument, NULL, OPT_PRINT },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
@@ -128,7 +129,8 @@ static void usage(FILE *out)
 	      "      --allow-userns     let the command create user namespaces (for tools\n"
 	      "                         that sandbox themselves); see kjail(1) for the cost\n"
 	      "      --config=FILE      read FILE instead of the system and user config\n"
-	      "      --backend=NAME     auto | bwrap | seatbelt | container\n"
+	      "      --backend=NAME     auto | bwrap | seatbelt | container | landlock\n"
+	      "      --fallback=NAME    none | landlock: used when bwrap cannot start\n"
 	      "      --print            print the backend invocation instead of running it\n"
 	      "      --explain [PATH]...  describe the jail, or the verdict on each PATH\n"
 	      "      --check-config     read and check the config and flags, and print the\n"
@@ -313,9 +315,14 @@ static void apply_flags(int argc, char **argv, struct cli *cli, struct policy *p
 			break;
 		case OPT_BACKEND:
 			if (!backend_parse(optarg, &p->backend))
-				die("--backend: expected auto, bwrap, seatbelt or container, got '%s'",
-				    optarg);
+				die("--backend: expected auto, bwrap, seatbelt, container or landlock, "
+				    "got '%s'", optarg);
 			str_set(&p->backend_origin, "--backend");
+			break;
+		case OPT_FALLBACK:
+			if (!fallback_parse(optarg, &p->fallback))
+				die("--fallback: expected none or landlock, got '%s'", optarg);
+			str_set(&p->fallback_origin, "--fallback");
 			break;
 		case OPT_PRINT:
 			cli->print = true;
@@ -427,6 +434,24 @@ static char **command_of(char **rest, char **default_cmd)
 	return default_cmd;
 }
 
+/* fallback = landlock: where bwrap cannot start (not installed, or user
+ * namespaces refused), the Landlock backend, never silently. */
+static void fall_back(struct policy *p)
+{
+	if (p->fallback != BACKEND_LANDLOCK || backend_effective(p->backend) != BACKEND_BWRAP)
+		return;
+	char why[1024] = "";
+	if (!bwrap_find())
+		fmt_into(why, sizeof why, "bubblewrap is not installed");
+	else if (!probe_userns(why, sizeof why))
+		return;
+	why[strcspn(why, ";")] = '\0';
+	warn_msg("bwrap cannot start here (%s): falling back to --backend landlock (fallback = "
+		 "landlock, %s)", why, p->fallback_origin);
+	p->backend = BACKEND_LANDLOCK;
+	str_set(&p->backend_origin, p->fallback_origin);
+}
+
 int main(int argc, char **argv)
 {
 	set_fatal_status(KJ_EXIT_FAIL);
@@ -477,6 +502,8 @@ int main(int argc, char **argv)
 	char *default_cmd[2];
 	char **cmd = command_of(rest, default_cmd);
 	bool run = !cli.print && !cli.explain;
+	if (run)
+		fall_back(&p);
 	if (run)
 		refuse_directory_stdio();
 

@@ -60,6 +60,12 @@ hs_init() {
 	CONF=$WORK/conf/kjail.ini
 	mkdir -p "$WS" "$WORK/conf" "$WORK/home/.config" || bail "cannot populate $WORK"
 	printf '; hardening tests: built-in policy only\n[sandbox]\n' >"$CONF"
+	# KJ_HARDENING_BACKEND=landlock: the same probes on that backend
+	# (issue 43: each held, or listed in its degradation table)
+	if [ -n "${KJ_HARDENING_BACKEND:-}" ]; then
+		printf 'backend = %s\n' "$KJ_HARDENING_BACKEND" >>"$CONF"
+		diag "backend: $KJ_HARDENING_BACKEND"
+	fi
 	HOME=$WORK/home
 	XDG_CONFIG_HOME=$HOME/.config
 	XDG_RUNTIME_DIR=$WORK/run

@@ -7,6 +7,7 @@
 #include "policy/secret.h"
 #include "build/brief.h"
 #include "build/hints.h"
+#include "build/landlock-degraded.h"
 #include "policy/cache.h"
 #include "git/link.h"
 #include "entry/landlock.h"
@@ -271,7 +272,7 @@ static void user_json(struct jsonw *w, const struct plan *pl)
  * only (Seatbelt has neither; the container backend sets up no jail). */
 static void layers_json(struct jsonw *w, const struct plan *pl)
 {
-	bool jailed = pl->backend == BACKEND_BWRAP;
+	bool jailed = pl->backend == BACKEND_BWRAP || pl->backend == BACKEND_LANDLOCK;
 	int abi = jailed ? landlock_abi() : -1;
 	jw_kbool(w, "seccomp_enabled", jailed && seccomp_built_in());
 	jw_kbool(w, "landlock_enabled", abi >= 1);
@@ -279,6 +280,21 @@ static void layers_json(struct jsonw *w, const struct plan *pl)
 	jw_int(w, abi >= 1 ? abi : 0);
 	/* --allow-userns: no write rules, under which no mount succeeds */
 	jw_kbool(w, "landlock_writes", abi >= LANDLOCK_WRITES_ABI && !pl->allow_userns);
+	if (pl->backend != BACKEND_LANDLOCK)
+		return;
+	/* what this backend loses against bwrap: kli's containment check
+	 * reports each as drift from a bwrap baseline */
+	jw_key(w, "degraded");
+	jw_begin_array(w);
+	for (const struct ll_degraded *r = ll_degraded_table; r->id; r++) {
+		if (!ll_degraded_applies(r, abi))
+			continue;
+		jw_begin_object(w);
+		jw_kstring(w, "id", r->id);
+		jw_kstring(w, "what", r->line);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
 }
 
 static void cache_json(struct jsonw *w, const struct policy *p, const struct plan *pl)

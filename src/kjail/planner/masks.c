@@ -154,6 +154,12 @@ static char *shown_path(const struct builder *b, const char *path)
 static void filter_file(struct builder *b, const char *path, const char *real,
 			const struct cred_store *c)
 {
+	/* Landlock can only refuse: the whole file, said in one line */
+	if (b->pl->backend == BACKEND_LANDLOCK && !b->h->dry_run && access(real, F_OK) == 0) {
+		_cleanup_free_ char *shown = shown_path(b, path);
+		warn_msg("%s: masked whole: --backend landlock cannot serve its filtered copy "
+			 "(that needs a mount)", shown);
+	}
 	if (b->pl->backend != BACKEND_BWRAP || filtered_at(b, real))
 		return;
 	char why[160];
@@ -303,10 +309,12 @@ static void filter_git_file(struct builder *b, const char *path, const char *ori
 	}
 	_cleanup_free_ char *real = mask_at(b, path, origin);
 	if (real && ok && b->pl->backend != BACKEND_BWRAP)
-		/* Seatbelt can only deny: the credential wins over git */
-		warn_msg("%s: masked whole: it holds a credential and Seatbelt cannot serve a "
-			 "filtered copy, so git in the jail sees no config; remove the "
-			 "credential (actions/checkout: persist-credentials: false)", real);
+		/* Seatbelt and Landlock can only deny: the credential wins
+		 * over git */
+		warn_msg("%s: masked whole: it holds a credential and --backend %s cannot serve "
+			 "a filtered copy (that needs a mount), so git in the jail sees no "
+			 "config; remove the credential (actions/checkout: "
+			 "persist-credentials: false)", real, backend_name(b->pl->backend));
 	if (!real || !ok || b->pl->backend != BACKEND_BWRAP) {
 		if (real && !ok) {
 			warn_msg("%s: masked whole: %s", real, in ? res.err : why);

@@ -188,6 +188,9 @@ static bool add_devices(struct builder *b)
 			    pl->backend == BACKEND_SEATBELT
 				    ? "not supported on macOS: GPU access there goes through IOKit, "
 				      "which kjail's Seatbelt profile does not open"
+				    : pl->backend == BACKEND_LANDLOCK
+				    ? "not supported by --backend landlock: it makes no /dev of its "
+				      "own to bind a device into (use bwrap)"
 				    : "--backend container sets up no jail: the command sees the "
 				      "container's own devices");
 	size_t ne;

@@ -19,6 +19,7 @@ static const struct ini_key_spec sandbox_keys[] = {
 	{ "defaults", false },
 	{ "allow-userns", false },
 	{ "backend", false },
+	{ "fallback", false },
 	{ "cache", false },
 	{ "writable", true },
 	{ "deny-read", true },
@@ -142,11 +143,19 @@ static bool on_item(void *ctxp, const struct ini_item *it, char *err, size_t err
 		return set_bool(&p->allow_userns, it, origin, err, errlen);
 	if (strcmp(k, "backend") == 0) {
 		if (!backend_parse(it->value, &p->backend)) {
-			fmt_into(err, errlen, "backend: expected auto, bwrap, seatbelt or container, got '%s'",
+			fmt_into(err, errlen, "backend: expected auto, bwrap, seatbelt, container or landlock, got '%s'",
 				 it->value);
 			return false;
 		}
 		str_set(&p->backend_origin, origin);
+		return true;
+	}
+	if (strcmp(k, "fallback") == 0) {
+		if (!fallback_parse(it->value, &p->fallback)) {
+			fmt_into(err, errlen, "fallback: expected none or landlock, got '%s'", it->value);
+			return false;
+		}
+		str_set(&p->fallback_origin, origin);
 		return true;
 	}
 	if (strcmp(k, "cache") == 0) {

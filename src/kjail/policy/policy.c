@@ -27,6 +27,8 @@ void policy_init(struct policy *p)
 	bool_set(&p->allow_userns, false, "built-in default");
 	p->backend = BACKEND_AUTO;
 	str_set(&p->backend_origin, "built-in default");
+	p->fallback = BACKEND_AUTO;
+	str_set(&p->fallback_origin, "built-in default");
 	p->cache = CACHE_WORKSPACE;
 	str_set(&p->cache_origin, "built-in default");
 	str_set(&p->workspace_origin, "current directory");
@@ -71,6 +73,7 @@ void policy_free(struct policy *p)
 	free(p->defaults.origin);
 	free(p->allow_userns.origin);
 	free(p->backend_origin);
+	free(p->fallback_origin);
 	free(p->net_log);
 	free(p->net_log_origin);
 	free(p->cache_origin);
@@ -90,6 +93,7 @@ static const char *const backend_names[] = {
 	[BACKEND_BWRAP] = "bwrap",
 	[BACKEND_SEATBELT] = "seatbelt",
 	[BACKEND_CONTAINER] = "container",
+	[BACKEND_LANDLOCK] = "landlock",
 };
 
 bool backend_parse(const char *name, enum backend *out)
@@ -105,6 +109,17 @@ bool backend_parse(const char *name, enum backend *out)
 const char *backend_name(enum backend b)
 {
 	return backend_names[b];
+}
+
+bool fallback_parse(const char *name, enum backend *out)
+{
+	if (strcmp(name, "none") == 0)
+		*out = BACKEND_AUTO;
+	else if (strcmp(name, "landlock") == 0)
+		*out = BACKEND_LANDLOCK;
+	else
+		return false;
+	return true;
 }
 
 bool cache_mode_parse(const char *name, enum cache_mode *out)

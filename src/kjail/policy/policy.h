@@ -8,7 +8,7 @@
 
 #include "strpool.h"
 
-enum backend { BACKEND_AUTO, BACKEND_BWRAP, BACKEND_SEATBELT, BACKEND_CONTAINER };
+enum backend { BACKEND_AUTO, BACKEND_BWRAP, BACKEND_SEATBELT, BACKEND_CONTAINER, BACKEND_LANDLOCK };
 
 /* Toolchain caches (cache.h): none, kjail's own per workspace (the
  * default), or the user's own directories. */
@@ -44,6 +44,11 @@ struct policy {
 	struct bool_setting allow_userns;
 	enum backend backend;
 	char *backend_origin;
+	/* fallback = landlock, --fallback=landlock: when bwrap cannot start
+	 * (user namespaces blocked), the Landlock backend instead, always
+	 * with its line; BACKEND_AUTO (the default): none, kjail fails closed */
+	enum backend fallback;
+	char *fallback_origin;
 	enum cache_mode cache;
 	char *cache_origin;
 	struct entry_list writable;
@@ -85,6 +90,8 @@ void str_set(char **dst, const char *value);
 
 bool backend_parse(const char *name, enum backend *out);
 const char *backend_name(enum backend b);
+/* "none" or "landlock" (the only fallback), into *out (BACKEND_AUTO: none). */
+bool fallback_parse(const char *name, enum backend *out);
 /* "true" (per workspace), "false", "shared". */
 bool cache_mode_parse(const char *name, enum cache_mode *out);
 const char *cache_mode_name(enum cache_mode m);

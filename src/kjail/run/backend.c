@@ -9,6 +9,7 @@ const struct backend_ops *const backends[] = {
 	&backend_bwrap,
 	&backend_seatbelt,
 	&backend_container,
+	&backend_landlock,
 	NULL,
 };
 

@@ -2,7 +2,7 @@
 /* One interface for every backend: main() looks the plan's backend (enum
  * backend, policy.h) up and calls print (--print) or run. A backend is one
  * file that defines its struct backend_ops (bwrap-run.c, seatbelt-run.c,
- * container-run.c) and one row of the table in backend.c; what depends on
+ * container-run.c, landlock-run.c) and one row of the table in backend.c; what depends on
  * the OS stays in that file.
  * print works wherever the backend's invocation can be rendered (Seatbelt's
  * on every OS: --print is its only coverage on Linux); run, where the
@@ -53,6 +53,7 @@ struct backend_ops {
 extern const struct backend_ops backend_bwrap;
 extern const struct backend_ops backend_seatbelt;
 extern const struct backend_ops backend_container;
+extern const struct backend_ops backend_landlock;
 
 /* Every backend, in the order --version lists them, NULL-terminated. */
 extern const struct backend_ops *const backends[];

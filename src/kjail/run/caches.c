@@ -156,6 +156,15 @@ static bool read_entry(struct root *r, const char *name, struct cache_entry *e)
 		return false;
 	bool leftover = str_has_prefix(name, PRUNING) && name[strlen(PRUNING)];
 	struct stat st;
+	/* KEY.landlock: --backend landlock's state beside cache KEY, pruned
+	 * with it; without it, a leftover */
+	size_t n = strlen(name), sfx = strlen(LL_STATE_SUFFIX);
+	if (n > sfx && strcmp(name + n - sfx, LL_STATE_SUFFIX) == 0 && name[0] != '.') {
+		_cleanup_free_ char *key = xstrndup(name, n - sfx);
+		if (fstatat(r->fd, key, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return false;
+		leftover = true;
+	}
 	if (fstatat(r->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT) {
 			warn_msg("%s/%s: %s", r->shown, name, strerror(errno));
@@ -267,6 +276,13 @@ static void prune_one(FILE *out, struct root *r, const struct cache_entry *e, co
 		}
 		if (r->used >= 0)
 			(void)unlinkat(r->used, e->name, 0);
+		/* --backend landlock's state beside it */
+		_cleanup_free_ char *state = xconcat(e->name, LL_STATE_SUFFIX, (char *)NULL);
+		_cleanup_free_ char *state_shown = xconcat(r->shown, "/", state, (char *)NULL);
+		if (!tree_remove_at(r->fd, state, state_shown, err, sizeof err)) {
+			warn_msg("cannot remove %s: %s; remove it with rm -rf", state_shown, err);
+			r->status = KJ_EXIT_FAIL;
+		}
 	}
 	if (!tree_remove_at(r->fd, gone, shown, err, sizeof err)) {
 		warn_msg("cannot remove the cache %s: %s; remove it with rm -rf", shown, err);

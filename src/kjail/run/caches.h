@@ -24,6 +24,10 @@
 #include <stdio.h>
 #include <time.h>
 
+/* Beside cache KEY, KEY.landlock: --backend landlock's state (the policy
+ * file and the protected names' copies), outside every writable root;
+ * listed and pruned with KEY. */
+#define LL_STATE_SUFFIX ".landlock"
 #define CACHE_PRUNE_DAYS 30        /* --cache-prune alone */
 #define CACHE_PRUNE_DAYS_MAX 36500
 

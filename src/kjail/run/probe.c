@@ -80,7 +80,8 @@ bool probe_userns(char *fix, size_t len)
 			 "AppArmor restricts unprivileged user namespaces "
 			 "(kernel.apparmor_restrict_unprivileged_userns=1); fix: install the AppArmor "
 			 "profile for bwrap from kjail's contrib/apparmor, or run "
-			 "'sysctl kernel.apparmor_restrict_unprivileged_userns=0'");
+			 "'sysctl kernel.apparmor_restrict_unprivileged_userns=0', or where you "
+			 "cannot, --backend=landlock (fallback = landlock in kjail.ini)");
 	else if (probe_sysctl("/proc/sys/user/max_user_namespaces") == 0)
 		fmt_into(fix, len,
 			 "user namespaces are disabled (user.max_user_namespaces=0); fix: "
@@ -93,9 +94,11 @@ bool probe_userns(char *fix, size_t len)
 			 "'sysctl kernel.unprivileged_userns_clone=1'");
 	else if (userns_errno() != 0)
 		fmt_into(fix, len,
-			 "this process may not create user namespaces (a container without them?); "
-			 "fix: allow user namespaces in the container, or if the container is the "
-			 "boundary, choose --backend container");
+			 "this process may not create user namespaces (a container's seccomp "
+			 "profile?); fix: allow them (the AppArmor profile for bwrap in kjail's "
+			 "contrib/apparmor, or the container's profile), or run without them: "
+			 "--backend=landlock (fallback = landlock in kjail.ini); if the container "
+			 "is the boundary, --backend container");
 	else
 		return false;
 	return true;

@@ -322,6 +322,8 @@ struct containment *containment_compute(const struct grant *g, const struct jail
 	c->network_origin = p->network_origin ? xstrdup(p->network_origin) : NULL;
 	for (size_t i = 0; i < p->nhosts; i++)
 		push_str(&c->hosts, &c->nhosts, p->hosts[i]);
+	for (size_t i = 0; i < p->ndegraded; i++)
+		push_str(&c->degraded, &c->ndegraded, p->degraded[i]);
 	c->seccomp = (int)p->seccomp;
 	c->landlock = (int)p->landlock;
 	c->landlock_abi = p->landlock_abi;
@@ -345,6 +347,7 @@ void containment_free(struct containment *c)
 	free(c->network);
 	free(c->network_origin);
 	free_strs(c->hosts, c->nhosts);
+	free_strs(c->degraded, c->ndegraded);
 	free_strs(c->writable, c->nwritable);
 	free_strs(c->private_, c->nprivate);
 	for (size_t i = 0; i < c->nmasked; i++)

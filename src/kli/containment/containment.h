@@ -66,6 +66,8 @@ struct containment {
 	char *network_origin;    /* may be NULL */
 	char **hosts;            /* the allowlist */
 	size_t nhosts;
+	char **degraded;         /* the policy's "degraded": "ID:WHAT" each */
+	size_t ndegraded;
 	int seccomp, landlock;   /* enum jail_flag */
 	long landlock_abi;       /* -1: not said */
 	int landlock_writes;     /* enum jail_flag: off with Landlock on is

@@ -241,6 +241,18 @@ static void layers_drift(json_t *bc, const struct containment *c, struct strv *o
 	    c->landlock_writes != JAIL_ON)
 		strv_pushf(out, "drift: Landlock weakened: write rules on -> %s",
 			   c->landlock_writes == JAIL_OFF ? "off" : "not stated");
+	/* --backend landlock: each thing it loses that the baseline's jail
+	 * did not (a bwrap baseline has none) */
+	json_t *was_degraded = json_object_get(bc, "degraded");
+	for (size_t i = 0; i < c->ndegraded; i++) {
+		bool known = false;
+		for (size_t j = 0; j < json_array_size(was_degraded) && !known; j++)
+			known = str_eq(json_string_value(json_array_get(was_degraded, j)),
+				       c->degraded[i]);
+		if (!known)
+			strv_pushf(out, "drift: degraded (backend %s): %s",
+				   c->backend ? c->backend : "not stated", c->degraded[i]);
+	}
 }
 
 bool drift_lines(const char *baseline, size_t len, const struct grant *g,

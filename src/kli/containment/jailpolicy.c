@@ -70,6 +70,7 @@ void jail_policy_free(struct jail_policy *p)
 	free(p->net_log);
 	free_strings(p->hosts, p->nhosts);
 	free_strings(p->unprotected, p->nunprotected);
+	free_strings(p->degraded, p->ndegraded);
 	free(p->backend);
 	free(p->kjail_version);
 	free(p);
@@ -200,7 +201,9 @@ struct jail_policy *jail_policy_parse_home(const char *text, size_t len,
 	p->workspace = doc_path(ws, home);
 	if (!parse_network(p, json_object_get(root, "network")) ||
 	    !parse_names(json_object_get(root, "unprotected"), "path", NULL, &p->unprotected,
-			 &p->nunprotected))
+			 &p->nunprotected) ||
+	    !parse_names(json_object_get(root, "degraded"), "id", "what", &p->degraded,
+			 &p->ndegraded))
 		goto fail;
 	p->version = opt_int(root, "version", 0, &bad);
 	p->landlock_abi = opt_int(root, "landlock_abi", -1, &bad);

@@ -44,6 +44,9 @@ struct jail_policy {
 	size_t nhosts;
 	char **unprotected;     /* protected names absent at the start */
 	size_t nunprotected;
+	char **degraded;        /* --backend landlock: "ID:WHAT" of each thing it
+				 * loses against bwrap ("degraded"), sorted */
+	size_t ndegraded;
 	long version;           /* 0: not given */
 	char *backend;          /* may be NULL */
 	char *kjail_version;    /* may be NULL */

@@ -71,6 +71,7 @@ static void jail_text(struct strbuf *b, const struct containment *c)
 	landlock_text(b, c);
 	sb_adds(b, "\n");
 	list_lines(b, "allowed host", c->hosts, c->nhosts);
+	list_lines(b, "degraded", c->degraded, c->ndegraded);
 	list_lines(b, "writable", c->writable, c->nwritable);
 	list_lines(b, "private", c->private_, c->nprivate);
 	for (size_t i = 0; i < c->nmasked; i++)
@@ -232,6 +233,7 @@ static json_t *containment_object(const struct containment *c)
 	put(o, "landlock", flag(c->landlock));
 	put(o, "landlock_abi", c->landlock_abi >= 0 ? json_integer(c->landlock_abi) : json_null());
 	put(o, "landlock_writes", flag(c->landlock_writes));
+	put(o, "degraded", strs(c->degraded, c->ndegraded));
 	put(o, "writable", strs(c->writable, c->nwritable));
 	put(o, "private", strs(c->private_, c->nprivate));
 	put(o, "masked", parts(c->masked, c->nmasked));

@@ -65,7 +65,8 @@ static void test_bad_files(void **state)
 		{ "[sandbox]\nwritable = relative/dir\n", "cfg.ini:2: writable: path must be absolute or start with ~/, got 'relative/dir'" },
 		{ "[sandbox]\ndeny-read =\n", "cfg.ini:2: deny-read: empty path" },
 		{ "[sandbox]\ndeny-env = A B\n", "cfg.ini:2: deny-env: not a variable name or pattern: 'A B'" },
-		{ "[sandbox]\nbackend = docker\n", "cfg.ini:2: backend: expected auto, bwrap, seatbelt or container, got 'docker'" },
+		{ "[sandbox]\nbackend = docker\n", "cfg.ini:2: backend: expected auto, bwrap, seatbelt, container or landlock, got 'docker'" },
+		{ "[sandbox]\nfallback = container\n", "cfg.ini:2: fallback: expected none or landlock, got 'container'" },
 		{ "[sandbox]\nwritable = ~bob/x\n", "cfg.ini:2: writable: path must be absolute or start with ~/, got '~bob/x'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -19,10 +19,12 @@
 
 #include "entry/abi.h"
 #include "run/backend.h"
+#include "entry/landlock.h"
 #include "run/locate.h"
 #include "util.h"
 
-static const enum backend every[] = { BACKEND_BWRAP, BACKEND_SEATBELT, BACKEND_CONTAINER };
+static const enum backend every[] = { BACKEND_BWRAP, BACKEND_SEATBELT, BACKEND_CONTAINER,
+					BACKEND_LANDLOCK };
 
 static void test_lookup(void **state)
 {
@@ -142,8 +144,9 @@ static void test_version_line(void **state)
 #ifdef KJ_OS_LINUX
 	const char *bwrap = bwrap_find();
 	_cleanup_free_ char *want =
-		xasprintf("backends: bwrap (%s%s), container; seatbelt (--print only)",
-			  bwrap ? bwrap : KJ_BWRAP_PATH, bwrap ? "" : ", not installed");
+		xasprintf("backends: bwrap (%s%s), container, landlock (ABI %d%s); seatbelt (--print only)",
+			  bwrap ? bwrap : KJ_BWRAP_PATH, bwrap ? "" : ", not installed",
+			  landlock_abi() < 0 ? 0 : landlock_abi(), landlock_abi() >= 3 ? "" : ": too old");
 	assert_string_equal(out, want);
 	/* then the bwrap backend's own: what it is built with */
 	assert_non_null(strstr(nl + 1, "seccomp: "));
