@@ -20,7 +20,7 @@
 /* The directory holding path, opened by walking from / with O_NOFOLLOW
  * at every step (a symlink the jail put on the way is not followed);
  * its last component in *name. -1 with errno. */
-static int open_parent(const char *path, const char **name)
+static int open_parent_at(const char *path, const char **name, bool make)
 {
 	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	const char *p = path + 1;
@@ -32,6 +32,10 @@ static int open_parent(const char *path, const char **name)
 		}
 		_cleanup_free_ char *comp = xstrndup(p, (size_t)(slash - p));
 		int next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		/* a directory on the way the jail removed (a .git rebuilt
+		 * without info/): made again, never through a link */
+		if (next < 0 && errno == ENOENT && make && mkdirat(fd, comp, 0755) == 0)
+			next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		int e = errno;
 		close(fd);
 		if (next < 0) {
@@ -41,6 +45,11 @@ static int open_parent(const char *path, const char **name)
 		fd = next;
 		p = slash + 1;
 	}
+}
+
+static int open_parent(const char *path, const char **name)
+{
+	return open_parent_at(path, name, false);
 }
 
 /* Copies the entry name of directory from into to (absent there), a tree
@@ -282,7 +291,7 @@ static bool restore_one(int copies, size_t k, const char *path, struct notice *n
 	char key[32];
 	snprintf(key, sizeof key, "%zu", k);
 	const char *name;
-	int parent = open_parent(path, &name);
+	int parent = open_parent_at(path, &name, true);
 	if (parent < 0) {
 		warn_msg("%s: cannot restore the protected name: a directory on its way is gone or "
 			 "no longer one (%s); its copy is in the cache", path, strerror(errno));
