@@ -94,7 +94,7 @@ _kli()
 		;;
 	*)
 		if [[ $cur == -* ]]; then
-			_kli_add -W '-p --prompt --max-turns --print-authority --json
+			_kli_add -W '-p --prompt -q --quiet --max-turns --print-authority --json
 				--check --profile --read-only --no-bash -h --help
 				-V --version --jail-policy --check-containment
 				--baseline' -- "$cur"

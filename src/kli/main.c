@@ -45,13 +45,14 @@ enum {
 	OPT_JAIL_POLICY,
 	OPT_CHECK_CONTAINMENT,
 	OPT_BASELINE,
+	OPT_QUIET,
 };
 
 #define DEFAULT_MAX_TURNS 50L
 #define DEFAULT_BASH_TIMEOUT 120L
 
 struct cli {
-	bool print_authority, json, read_only, no_bash;
+	bool print_authority, json, read_only, no_bash, quiet;
 	const char *check_atom, *check_object, *profile;
 	const char *prompt;   /* -p */
 	long max_turns;       /* 0: not given */
@@ -62,7 +63,7 @@ struct cli {
 
 static void usage(FILE *out)
 {
-	fputs("Usage: kli [-p PROMPT] [--json] [--max-turns N] [--profile NAME] [--read-only]\n"
+	fputs("Usage: kli [-p PROMPT] [-q] [--json] [--max-turns N] [--profile NAME] [--read-only]\n"
 	      "           [--no-bash]\n"
 	      "       kli --print-authority [--profile NAME] [--read-only] [--no-bash] [--json]\n"
 	      "       kli --check ATOM [OBJECT] [--profile NAME] [--read-only] [--no-bash]\n"
@@ -76,6 +77,7 @@ static void usage(FILE *out)
 	      "  -p, --prompt PROMPT    run one task headless and print the final answer\n"
 	      "                         (PROMPT '-': read it from standard input)\n"
 	      "      --max-turns N      stop after N model turns (default 50)\n"
+	      "  -q, --quiet            no line per tool call (nor diff) on stderr\n"
 	      "      --print-authority  print the run grant and exit\n"
 	      "      --json             with --print-authority: one line of JSON; with an\n"
 	      "                         agent run: one JSON event per line on stdout\n"
@@ -167,6 +169,7 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		{ "read-only", no_argument, NULL, OPT_READ_ONLY },
 		{ "no-bash", no_argument, NULL, OPT_NO_BASH },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "prompt", required_argument, NULL, 'p' },
 		{ "max-turns", required_argument, NULL, OPT_MAX_TURNS },
 		{ "jail-policy", required_argument, NULL, OPT_JAIL_POLICY },
@@ -179,7 +182,7 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 	opterr = 0; /* our own one-line messages */
 	for (;;) {
 		/* '+': stop at the first operand, so a prompt is never taken for flags. */
-		int c = getopt_long(argc, argv, "+:hVp:", longopts, NULL);
+		int c = getopt_long(argc, argv, "+:hVqp:", longopts, NULL);
 		if (c == -1) {
 			/* --check ATOM OBJECT --flags: take OBJECT, then go on parsing,
 			 * unless "--" ended the flags (for an OBJECT like "-rf"). */
@@ -219,6 +222,9 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_JSON:
 			cli->json = true;
+			break;
+		case 'q':
+			cli->quiet = true;
 			break;
 		case 'p':
 			if (cli->prompt)
@@ -478,6 +484,8 @@ static int run_agent(const struct agent_args *x)
 	sh.json = x->cli->json;
 	sh.live_fd = STDOUT_FILENO;
 	sh.live_tty = isatty(STDOUT_FILENO);
+	sh.quiet = x->cli->quiet;
+	sh.show_tty = isatty(STDERR_FILENO);
 	sh.env.bash_env = env;
 	sh.env.shell = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
 	sh.env.bash_timeout = x->s->bash_timeout > 0 ? x->s->bash_timeout : DEFAULT_BASH_TIMEOUT;

@@ -7,6 +7,7 @@
 #include "agent/agent.h"
 #include "agent/events.h"
 #include "agent/turn.h"
+#include "agent/show.h"
 #include "agent/tool-call.h"
 #include "agent/trim.h"
 #include "agent/truncated.h"
@@ -141,6 +142,7 @@ static char *dispatch(struct agent *a, const struct chat_call *cc, bool *ok)
 	enum mediate_verdict v = mediate(a->grant, &c, a->sh->auth,
 					 a->depth < AGENT_MAX_DEPTH ? &conferred : NULL, &message);
 	char *text;
+	_cleanup_free_ char *show = NULL;
 	if (v == MEDIATE_DENIED)
 		text = agent_refused(a, cc, message);
 	else if (v == MEDIATE_INVALID)
@@ -148,7 +150,9 @@ static char *dispatch(struct agent *a, const struct chat_call *cc, bool *ok)
 	else if (c.id == TOOL_TASK)
 		text = run_task(a, &c, conferred, ok);
 	else
-		text = agent_run_allowed(a, &c, ok);
+		text = agent_run_allowed(a, &c, ok, &show);
+	if (v == MEDIATE_ALLOWED)
+		agent_show_call(a, &c, *ok, text, show);
 	grant_free(conferred);
 	text = agent_bounded_hinted(a, &c, text);
 	tool_call_clear(&c);

@@ -169,6 +169,45 @@ static char *render(struct capture *c, const char *tail)
 	return s;
 }
 
+#define SHOW_TAIL_LINES 10
+
+/* For the person watching: "→ exit 0, 2.1 s, 48 lines", and on failure the
+ * output's last SHOW_TAIL_LINES lines. */
+static char *bash_show(const struct capture *c, int status, long ms, bool timed_out)
+{
+	const char *s = c->text.s;
+	size_t len = c->text.len, lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += s[i] == '\n';
+	if (len && s[len - 1] != '\n')
+		lines++;
+	char what[64];
+	if (timed_out)
+		fmt_into(what, sizeof what, "timed out");
+	else if (WIFEXITED(status))
+		fmt_into(what, sizeof what, "exit %d", WEXITSTATUS(status));
+	else
+		fmt_into(what, sizeof what, "killed by signal %d", WTERMSIG(status));
+	bool failed = timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+	size_t from = len;
+	if (failed) {
+		/* back over SHOW_TAIL_LINES line ends (a last line without one counts) */
+		size_t seen = 0, i = len;
+		if (i && s[i - 1] == '\n')
+			i--;
+		while (i > 0 && seen < SHOW_TAIL_LINES) {
+			if (s[i - 1] == '\n' && ++seen == SHOW_TAIL_LINES)
+				break;
+			i--;
+		}
+		from = i;
+	}
+	bool nl = from == len || s[len - 1] == '\n';
+	return xasprintf("\u2192 %s, %ld.%ld s, %zu line%s%s\n%.*s%s", what, ms / 1000,
+			 ms % 1000 / 100, lines, lines == 1 ? "" : "s", c->dropped ? " (more dropped)" : "",
+			 (int)(len - from), s + from, nl ? "" : "\n");
+}
+
 /* ---------------------------------------------------------------- hints */
 
 static char *hint_resolve(const char *path)
@@ -280,7 +319,8 @@ void tool_bash(const struct tool_call *c, const struct tool_env *env, struct bar
 	setpgid(pid, pid);
 	struct capture cap = CAPTURE_INIT;
 	int status = 0;
-	bool in_time = collect(fds[0], pid, now_ms() + timeout * 1000, &cap, &status);
+	long started = now_ms();
+	bool in_time = collect(fds[0], pid, started + timeout * 1000, &cap, &status);
 	close(fds[0]);
 	kill(-pid, SIGKILL);
 	if (!in_time) {
@@ -291,8 +331,10 @@ void tool_bash(const struct tool_call *c, const struct tool_env *env, struct bar
 		tool_fail(out, "the command did not finish within %ld s and was killed; its "
 			       "output so far:\n%s", timeout, text);
 		out->fault = true;
+		out->show = bash_show(&cap, status, now_ms() - started, true);
 	} else {
 		_cleanup_free_ char *tail = status_line(status);
+		out->show = bash_show(&cap, status, now_ms() - started, false);
 		tool_ok(out, with_hint(render(&cap, tail), c->command, env, status, cap.text.s));
 	}
 	sb_release(&cap.text);
