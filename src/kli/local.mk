@@ -145,6 +145,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-wire.test \
 	tests/integration/kli-agent-term.test \
 	tests/integration/kli-agent-show.test \
+	tests/integration/kli-path-sets.test \
 	tests/integration/kli-agent-stream.test \
 	tests/integration/kli-agent-seam.test \
 	tests/integration/kli-containment.test \

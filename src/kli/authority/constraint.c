@@ -24,9 +24,36 @@ void constraint_none(struct constraint *out)
 	*out = (struct constraint){ .kind = CON_NONE };
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void constraint_paths(struct constraint *out, const char *const *paths, size_t n)
+{
+	char **v = xcalloc(n ? n : 1, sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool covered = false;
+		for (size_t j = 0; j < n && !covered; j++)
+			/* under another, or an equal one met earlier */
+			covered = j != i && path_is_under(paths[i], paths[j]) &&
+				  (strcmp(paths[i], paths[j]) != 0 || j < i);
+		if (!covered)
+			v[k++] = xstrdup(paths[i]);
+	}
+	if (k == 0) {
+		free(v);
+		constraint_none(out);
+		return;
+	}
+	qsort(v, k, sizeof *v, cmp_str);
+	*out = (struct constraint){ .kind = CON_PATH, .paths = v, .npaths = k };
+}
+
 void constraint_path(struct constraint *out, const char *path)
 {
-	*out = (struct constraint){ .kind = CON_PATH, .path = xstrdup(path) };
+	constraint_paths(out, &path, 1);
 }
 
 void constraint_range(struct constraint *out, long long lo, long long hi)
@@ -54,14 +81,14 @@ void constraint_copy(struct constraint *out, const struct constraint *c)
 {
 	switch (c->kind) {
 	case CON_PATH:
-		constraint_path(out, c->path);
+		constraint_paths(out, (const char *const *)c->paths, c->npaths);
 		return;
 	case CON_ENUM:
 		constraint_enum(out, (const char *const *)c->values, c->nvalues);
 		return;
 	default:
 		*out = *c;
-		out->path = NULL;
+		out->paths = NULL;
 		out->values = NULL;
 		return;
 	}
@@ -69,7 +96,7 @@ void constraint_copy(struct constraint *out, const struct constraint *c)
 
 void constraint_clear(struct constraint *c)
 {
-	free(c->path);
+	auth_free_strs(c->paths, c->npaths);
 	auth_free_strs(c->values, c->nvalues);
 	constraint_none(c);
 }
@@ -111,8 +138,49 @@ bool constraint_path_resolve(struct constraint *out, const char *path,
 	char *r = resolve_object(path, ctx, err, errlen);
 	if (!r)
 		return false;
-	*out = (struct constraint){ .kind = CON_PATH, .path = r };
+	char **v = xcalloc(1, sizeof *v);
+	v[0] = r;
+	*out = (struct constraint){ .kind = CON_PATH, .paths = v, .npaths = 1 };
 	return true;
+}
+
+/* Is P under one of C's prefixes? */
+static bool under_set(const char *p, const struct constraint *c)
+{
+	for (size_t i = 0; i < c->npaths; i++)
+		if (path_is_under(p, c->paths[i]))
+			return true;
+	return false;
+}
+
+/* The meet of two prefix sets: for each pair, the deeper of the two when
+ * one is under the other (the intersection of two subtrees is the deeper
+ * subtree or nothing). */
+static void paths_meet(struct constraint *out, const struct constraint *a,
+		       const struct constraint *b)
+{
+	const char **v = xcalloc(a->npaths * b->npaths, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < a->npaths; i++)
+		for (size_t j = 0; j < b->npaths; j++) {
+			if (path_is_under(b->paths[j], a->paths[i]))
+				v[n++] = b->paths[j];
+			else if (path_is_under(a->paths[i], b->paths[j]))
+				v[n++] = a->paths[i];
+		}
+	constraint_paths(out, v, n);
+	free(v);
+}
+
+/* The union: both sets together, reduced. */
+static void paths_join(struct constraint *out, const struct constraint *a,
+		       const struct constraint *b)
+{
+	const char **v = xcalloc(a->npaths + b->npaths, sizeof *v);
+	memcpy(v, a->paths, a->npaths * sizeof *v);
+	memcpy(v + a->npaths, b->paths, b->npaths * sizeof *v);
+	constraint_paths(out, v, a->npaths + b->npaths);
+	free(v);
 }
 
 static void enum_intersect(struct constraint *out, const struct constraint *a,
@@ -145,12 +213,7 @@ void constraint_meet(struct constraint *out, const struct constraint *a,
 	}
 	switch (a->kind) {
 	case CON_PATH:
-		if (path_is_under(b->path, a->path))
-			constraint_copy(out, b);
-		else if (path_is_under(a->path, b->path))
-			constraint_copy(out, a);
-		else
-			constraint_none(out);
+		paths_meet(out, a, b);
 		return;
 	case CON_RANGE:
 		constraint_range(out, a->lo > b->lo ? a->lo : b->lo,
@@ -181,7 +244,10 @@ bool constraint_covers(const struct constraint *holder, const struct constraint 
 		return false;
 	switch (holder->kind) {
 	case CON_PATH:
-		return path_is_under(req->path, holder->path);
+		for (size_t i = 0; i < req->npaths; i++)
+			if (!under_set(req->paths[i], holder))
+				return false;
+		return true;
 	case CON_RANGE:
 		return holder->lo <= req->lo && req->hi <= holder->hi;
 	case CON_ENUM:
@@ -197,7 +263,12 @@ bool constraint_equal(const struct constraint *a, const struct constraint *b)
 		return false;
 	switch (a->kind) {
 	case CON_PATH:
-		return strcmp(a->path, b->path) == 0;
+		if (a->npaths != b->npaths)
+			return false;
+		for (size_t i = 0; i < a->npaths; i++)
+			if (strcmp(a->paths[i], b->paths[i]) != 0)
+				return false;
+		return true;
 	case CON_RANGE:
 		return a->lo == b->lo && a->hi == b->hi;
 	case CON_ENUM:
@@ -235,12 +306,7 @@ bool constraint_union_exact(struct constraint *out, const struct constraint *a,
 		return false;
 	switch (a->kind) {
 	case CON_PATH:
-		if (path_is_under(b->path, a->path))
-			constraint_copy(out, a);
-		else if (path_is_under(a->path, b->path))
-			constraint_copy(out, b);
-		else
-			return false;
+		paths_join(out, a, b);
 		return true;
 	case CON_RANGE:
 		if (!ranges_join(a, b))
@@ -265,8 +331,13 @@ char *constraint_render(const struct constraint *c)
 	switch (c->kind) {
 	case CON_ANY:
 		return xstrdup("any");
-	case CON_PATH:
-		return xasprintf("path under %s", c->path);
+	case CON_PATH: {
+		struct strbuf s = STRBUF_INIT;
+		sb_adds(&s, "path under");
+		for (size_t i = 0; i < c->npaths; i++)
+			sb_addf(&s, " %s", c->paths[i]);
+		return sb_detach(&s);
+	}
 	case CON_RANGE:
 		return xasprintf("in [%lld..%lld]", c->lo, c->hi);
 	case CON_ENUM: {
@@ -318,7 +389,7 @@ static bool permits_path(const struct constraint *c, const char *object,
 			*why = xasprintf("and %s", err);
 		return false;
 	}
-	if (path_is_under(r, c->path))
+	if (under_set(r, c))
 		return true;
 	if (why)
 		*why = xasprintf("and %s is outside it", r);

@@ -82,8 +82,8 @@ static bool add_path(struct mediate_request *r, const char *atom, char **path,
 		return false;
 	}
 	free(*path);
-	*path = xstrdup(it->c.path);
-	it->object = xstrdup(it->c.path);
+	*path = xstrdup(it->c.paths[0]);
+	it->object = xstrdup(it->c.paths[0]);
 	return true;
 }
 

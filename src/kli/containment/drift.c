@@ -18,12 +18,19 @@ bool drift_constraint_parse(const char *text, struct constraint *out)
 		return true;
 	}
 	if (str_has_prefix(text, "path under /")) {
-		const char *p = text + strlen("path under ");
-		_cleanup_free_ char *clean = path_normalize(p, "/");
-		if (!clean || strcmp(clean, p) != 0)
-			return false;
-		constraint_path(out, p);
-		return true;
+		/* a set of prefixes, each absolute and without blanks (caps.c) */
+		_cleanup_free_ char *list = xstrdup(text + strlen("path under "));
+		char *v[64];
+		size_t n = 0;
+		for (char *save = NULL, *p = strtok_r(list, " ", &save); p;
+		     p = strtok_r(NULL, " ", &save)) {
+			_cleanup_free_ char *clean = path_normalize(p, "/");
+			if (n == ARRAY_SIZE(v) || !clean || strcmp(clean, p) != 0)
+				return false;
+			v[n++] = p;
+		}
+		constraint_paths(out, (const char *const *)v, n);
+		return out->kind == CON_PATH;
 	}
 	long long lo, hi;
 	int end = 0;
