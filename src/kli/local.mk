@@ -16,6 +16,7 @@ libkli_a_SOURCES = \
 	src/kli/authority/mediate.c src/kli/authority/mediate.h \
 	src/kli/authority/fsat.c src/kli/authority/fsat.h \
 	src/kli/authority/exclude.c src/kli/authority/exclude.h \
+	src/kli/authority/argv.c src/kli/authority/argv.h \
 	src/kli/agent/barrier.c src/kli/agent/barrier.h \
 	src/kli/agent/shutdown.c src/kli/agent/shutdown.h \
 	src/kli/agent/agent.c src/kli/agent/agent.h src/kli/agent/state.h \
@@ -146,6 +147,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-term.test \
 	tests/integration/kli-agent-show.test \
 	tests/integration/kli-path-sets.test \
+	tests/integration/kli-exec-prefix.test \
 	tests/integration/kli-agent-stream.test \
 	tests/integration/kli-agent-seam.test \
 	tests/integration/kli-containment.test \

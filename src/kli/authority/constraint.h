@@ -7,7 +7,7 @@
 
 /* ---- constraints ---- */
 
-enum constraint_kind { CON_NONE, CON_ANY, CON_PATH, CON_RANGE, CON_ENUM };
+enum constraint_kind { CON_NONE, CON_ANY, CON_PATH, CON_RANGE, CON_ENUM, CON_PREFIX };
 
 struct constraint {
 	enum constraint_kind kind;
@@ -17,7 +17,11 @@ struct constraint {
 	char **paths;
 	size_t npaths;
 	long long lo, hi;     /* CON_RANGE: lo <= hi */
-	char **values;        /* CON_ENUM: sorted, unique, at least one */
+	/* CON_ENUM: sorted, unique, at least one. CON_PREFIX: command word
+	 * prefixes (authority/argv.h, canonical: words joined by one space),
+	 * sorted, none a word prefix of another, at least one; a command is
+	 * allowed when its words start with one of them. */
+	char **values;
 	size_t nvalues;
 };
 
@@ -36,6 +40,8 @@ bool constraint_path_resolve(struct constraint *out, const char *path,
 void constraint_range(struct constraint *out, long long lo, long long hi);
 /* Sorted and de-duplicated; no values is none. */
 void constraint_enum(struct constraint *out, const char *const *values, size_t n);
+/* The N canonical PREFIXES (argv_canonical), reduced; none is none. */
+void constraint_prefixes(struct constraint *out, const char *const *prefixes, size_t n);
 
 void constraint_copy(struct constraint *out, const struct constraint *c);
 void constraint_clear(struct constraint *c);

@@ -250,7 +250,11 @@ enum mediate_verdict mediate(const struct grant *g, struct tool_call *call,
 	if (!ok)
 		return MEDIATE_DENIED;
 	open_targets(call);
-	call->lockdown = call->id == TOOL_BASH && grant_lookup(g, ATOM_EXEC)->kind == CON_ENUM;
+	enum constraint_kind exec = grant_lookup(g, ATOM_EXEC)->kind;
+	call->lockdown = call->id == TOOL_BASH && (exec == CON_ENUM || exec == CON_PREFIX);
+	/* allowed by a prefix of its words: it runs as those words, with
+	 * execve, so no shell reads more into it than was checked */
+	call->argv_exec = call->id == TOOL_BASH && exec == CON_PREFIX;
 	return excluded(ctx, call, message) ? MEDIATE_DENIED : MEDIATE_ALLOWED;
 }
 

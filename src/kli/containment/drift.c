@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What widened since the baseline: see drift.h. */
 #include "config.h"
+#include "authority/argv.h"
 #include "containment/drift.h"
 #include "path.h"
 #include "util.h"
@@ -10,6 +11,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* 'prefix "a b" "c"' as constraint_render writes it: quoted canonical
+ * prefixes, one space apart. */
+static bool parse_prefixes(const char *c, struct constraint *out)
+{
+	struct strv words = STRV_INIT;
+	bool ok = true;
+	for (;;) {
+		const char *close = *c == '"' ? strchr(c + 1, '"') : NULL;
+		if (!close || close == c + 1) {
+			ok = false;
+			break;
+		}
+		_cleanup_free_ char *w = xstrndup(c + 1, (size_t)(close - c - 1));
+		_cleanup_free_ char *canon = argv_canonical(w);
+		if (!canon || strcmp(canon, w) != 0) {
+			ok = false;
+			break;
+		}
+		strv_push(&words, w);
+		c = close + 1;
+		if (!*c)
+			break;
+		if (*c != ' ') {
+			ok = false;
+			break;
+		}
+		c++;
+	}
+	if (ok)
+		constraint_prefixes(out, (const char *const *)words.v, words.n);
+	strv_free(&words);
+	return ok && out->kind == CON_PREFIX;
+}
 
 bool drift_constraint_parse(const char *text, struct constraint *out)
 {
@@ -39,6 +74,8 @@ bool drift_constraint_parse(const char *text, struct constraint *out)
 		constraint_range(out, lo, hi);
 		return true;
 	}
+	if (str_has_prefix(text, "prefix \""))
+		return parse_prefixes(text + strlen("prefix "), out);
 	if (!str_has_prefix(text, "one of \""))
 		return false;
 	struct strv words = STRV_INIT;

@@ -6,6 +6,7 @@
 #include "hint/hint.h"
 #include "path.h"
 #include "strbuf.h"
+#include "authority/argv.h"
 #include "tools/text.h"
 #include "tools/bash.h"
 #include "tools/call.h"
@@ -73,7 +74,7 @@ static char *const *locked_env(char *const *base)
 
 /* In the forked child: become the command. Never returns. */
 KJ_NORETURN static void exec_command(const char *command, const struct tool_env *env,
-				     bool lockdown, int out_fd)
+				     bool lockdown, bool argv_exec, int out_fd)
 {
 	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
@@ -86,6 +87,20 @@ KJ_NORETURN static void exec_command(const char *command, const struct tool_env 
 		dprintf(2, "kli: cannot enter the workspace %s: %s\n", env->workspace,
 			strerror(errno));
 		_exit(126);
+	}
+	if (argv_exec) {
+		/* the words mediate() checked, and nothing a shell would add */
+		size_t n;
+		char **words = argv_words(command, &n);
+		if (!words) {
+			dprintf(2, "kli: the command is not a simple command\n");
+			_exit(126);
+		}
+		/* execvpe looks the program up in the PATH the command gets */
+		environ = (char **)(lockdown ? locked_env(env->bash_env) : env->bash_env);
+		execvpe(words[0], words, environ);
+		dprintf(2, "kli: cannot run %s: %s\n", words[0], strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
 	}
 	const char *name = strrchr(env->shell, '/');
 	char *const argv[] = { (char *)(name ? name + 1 : env->shell), (char *)"-c",
@@ -308,7 +323,7 @@ void tool_bash(const struct tool_call *c, const struct tool_env *env, struct bar
 	if (pid == 0) {
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		exec_command(c->command, env, c->lockdown, fds[1]);
+		exec_command(c->command, env, c->lockdown, c->argv_exec, fds[1]);
 	}
 	close(fds[1]);
 	if (pid < 0) {
@@ -361,7 +376,7 @@ static void start_job(const struct tool_call *c, const struct tool_env *env,
 		/* Its own session: it outlives this child (kli, a subreaper,
 		 * inherits it) and one kill stops all of it. */
 		setsid();
-		exec_command(c->command, env, c->lockdown, fd);
+		exec_command(c->command, env, c->lockdown, c->argv_exec, fd);
 	}
 	close(fd);
 	if (pid < 0) {

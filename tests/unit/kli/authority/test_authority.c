@@ -363,6 +363,18 @@ static size_t gen_constraints(struct constraint *c)
 	constraint_enum(&c[n++], e3, 2);
 	constraint_enum(&c[n++], e4, 1);
 	constraint_enum(&c[n++], e5, 3);
+	/* command word prefixes, and enumerations of commands they meet */
+	static const char *const p1[] = { "npm test" }, *const p2[] = { "npm" },
+				  *const p3[] = { "git diff", "npm test -- x" },
+				  *const p4[] = { "npm test", "git" },
+				  *const e6[] = { "npm test -x", "ls -l" },
+				  *const e7[] = { "npm test", "git diff; rm x" };
+	constraint_prefixes(&c[n++], p1, 1);
+	constraint_prefixes(&c[n++], p2, 1);
+	constraint_prefixes(&c[n++], p3, 2);
+	constraint_prefixes(&c[n++], p4, 2);
+	constraint_enum(&c[n++], e6, 2);
+	constraint_enum(&c[n++], e7, 2);
 	assert_true(n <= MAX_CONS);
 	return n;
 }
@@ -509,6 +521,30 @@ static void test_constraint_cases(void **state)
 	constraint_clear(&m);
 	constraint_clear(&st);
 	constraint_clear(&sd);
+
+	/* command prefixes: words, not characters; anything a shell would
+	 * read more into matches nothing */
+	struct constraint npm;
+	const char *const npm_v[] = { "npm test" };
+	constraint_prefixes(&npm, npm_v, 1);
+	static const char *const yes[] = { "npm test", "npm test -- --grep x", "npm  test\tx" };
+	static const char *const no[] = {
+		"npm testx", "npm", "npm test; rm -rf /", "npm test && curl x", "npm test\nrm x",
+		"npm test $HOME", "npm test `id`", "npm test $(id)", "npm test > f", "npm test | sh",
+		"npm test 'a b'", "npm test \"a\"", "npm test *", "npm test ~", "npm test \\x",
+		"npm test (x)", "npm test <f", "npm test &", "npm test #x", "npm test {a,b}",
+		"npm test \xc3\xa9", "",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
+		assert_true(constraint_permits(&npm, yes[i], &lex_ctx, NULL));
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++) {
+		if (constraint_permits(&npm, no[i], &lex_ctx, NULL))
+			fail_msg("prefix \"npm test\" permits '%s'", no[i]);
+	}
+	rs = constraint_render(&npm);
+	assert_string_equal(rs, "prefix \"npm test\"");
+	free(rs);
+	constraint_clear(&npm);
 
 	struct constraint r1, r2, e;
 	constraint_range(&r1, 1, 5);
