@@ -148,6 +148,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-show.test \
 	tests/integration/kli-path-sets.test \
 	tests/integration/kli-exec-prefix.test \
+	tests/integration/kli-overrides.test \
 	tests/integration/kli-agent-stream.test \
 	tests/integration/kli-agent-seam.test \
 	tests/integration/kli-containment.test \

@@ -7,6 +7,7 @@
 #include "authority/authority.h"
 #include "authority/grant.h"
 #include "agent/barrier.h"
+#include "agent/events.h"
 #include "containment/gate.h"
 #include "authority/mediate.h"
 #include "authority/exclude.h"
@@ -59,11 +60,12 @@ struct cli {
 	int nargs;            /* operands: always an error */
 	bool check_containment;
 	const char *jail_policy, *baseline; /* gate.h */
+	struct strbuf overrides;   /* -m and -c as INI text (settings.h) */
 };
 
 static void usage(FILE *out)
 {
-	fputs("Usage: kli [-p PROMPT] [-q] [--json] [--max-turns N] [--profile NAME] [--read-only]\n"
+	fputs("Usage: kli [-p PROMPT] [-q] [-m MODEL] [-c KEY=VALUE] [--json] [--max-turns N] [--profile NAME] [--read-only]\n"
 	      "           [--no-bash]\n"
 	      "       kli --print-authority [--profile NAME] [--read-only] [--no-bash] [--json]\n"
 	      "       kli --check ATOM [OBJECT] [--profile NAME] [--read-only] [--no-bash]\n"
@@ -78,6 +80,10 @@ static void usage(FILE *out)
 	      "                         (PROMPT '-': read it from standard input)\n"
 	      "      --max-turns N      stop after N model turns (default 50)\n"
 	      "  -q, --quiet            no line per tool call (nor diff) on stderr\n"
+	      "  -m, --model MODEL      the model to ask ([model] model)\n"
+	      "  -c, --config SECTION.KEY=VALUE\n"
+	      "                         set a config key, checked as in the file, after the\n"
+	      "                         user config (origin \"command line\"); repeatable\n"
 	      "      --print-authority  print the run grant and exit\n"
 	      "      --json             with --print-authority: one line of JSON; with an\n"
 	      "                         agent run: one JSON event per line on stdout\n"
@@ -115,6 +121,27 @@ static const char *printable(const char *s)
 		buf[o++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
 	strcpy(buf + o, *s ? "..." : "");
 	return buf;
+}
+
+/* -c SECTION.KEY=VALUE (or -m MODEL as model.model=MODEL) into the INI
+ * text the settings read as the "command line" layer: the reader checks
+ * the section, the key and the value exactly as it checks a file's. */
+static void add_override(struct cli *cli, const char *flag, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	const char *dot = NULL;
+	for (const char *p = arg; eq && p < eq; p++)
+		if (*p == '.')
+			dot = p;
+	if (!eq || !dot || dot == arg || dot + 1 == eq)
+		die("%s '%s': expected SECTION.KEY=VALUE, such as model.timeout=60 (see 'kli --help')",
+		    flag, printable(arg));
+	for (const char *p = arg; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '[' || *p == ']')
+			die("%s '%s': a newline or a bracket has no place in an override", flag,
+			    printable(arg));
+	sb_addf(&cli->overrides, "[%.*s]\n%.*s = %s\n", (int)(dot - arg), arg,
+		(int)(eq - dot - 1), dot + 1, eq + 1);
 }
 
 KJ_NORETURN KJ_PRINTF(1, 2) static void usage_error(const char *fmt, ...)
@@ -170,6 +197,8 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		{ "no-bash", no_argument, NULL, OPT_NO_BASH },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "config", required_argument, NULL, 'c' },
 		{ "prompt", required_argument, NULL, 'p' },
 		{ "max-turns", required_argument, NULL, OPT_MAX_TURNS },
 		{ "jail-policy", required_argument, NULL, OPT_JAIL_POLICY },
@@ -182,7 +211,7 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 	opterr = 0; /* our own one-line messages */
 	for (;;) {
 		/* '+': stop at the first operand, so a prompt is never taken for flags. */
-		int c = getopt_long(argc, argv, "+:hVqp:", longopts, NULL);
+		int c = getopt_long(argc, argv, "+:hVqp:m:c:", longopts, NULL);
 		if (c == -1) {
 			/* --check ATOM OBJECT --flags: take OBJECT, then go on parsing,
 			 * unless "--" ended the flags (for an OBJECT like "-rf"). */
@@ -225,6 +254,14 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 			break;
 		case 'q':
 			cli->quiet = true;
+			break;
+		case 'm': {
+			_cleanup_free_ char *kv = xasprintf("model.model=%s", optarg);
+			add_override(cli, "-m", kv);
+			break;
+		}
+		case 'c':
+			add_override(cli, "-c", optarg);
 			break;
 		case 'p':
 			if (cli->prompt)
@@ -458,6 +495,7 @@ static int headless(struct agent *a, const char *prompt_arg, long max_turns)
 		warn_msg("%s", error);
 		status = 1;
 	}
+	agent_emit_result(a, !ok, status);
 	free(answer);
 	free(error);
 	return status;
@@ -519,7 +557,7 @@ static int run_agent(const struct agent_args *x)
 int main(int argc, char **argv)
 {
 	set_fatal_status(2);
-	struct cli cli = { 0 };
+	struct cli cli = { .overrides = STRBUF_INIT };
 	parse_cli(argc, argv, &cli);
 
 	_cleanup_free_ char *workspace = getcwd(NULL, 0);
@@ -529,7 +567,8 @@ int main(int argc, char **argv)
 	_cleanup_free_ char *user = settings_user_config(getenv("XDG_CONFIG_HOME"), home);
 	_cleanup_free_ char *git_root = settings_git_root(workspace);
 	_cleanup_free_ char *project = settings_project_config(workspace, git_root);
-	const struct kli_files files = { KLI_SYSTEM_CONFIG, user, project };
+	const struct kli_files files = { KLI_SYSTEM_CONFIG, user, project,
+					 cli.overrides.len ? cli.overrides.s : NULL };
 	const struct kli_options opts = {
 		.profile = cli.profile,
 		.default_profile = cli.print_authority || cli.prompt || cli.check_containment ||

@@ -55,6 +55,12 @@ bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answe
 			return false;
 		}
 		trimmed = false; /* each rejection gets its one trimmed retry */
+		a->sh->turns++;
+		if (r.usage) {
+			a->sh->usage = true;
+			a->sh->prompt_tokens += r.prompt_tokens;
+			a->sh->completion_tokens += r.completion_tokens;
+		}
 		agent_emit_turn(a, turn, &r);
 		/* A call cut off at the output limit is never run. */
 		if (agent_calls_truncated(&r)) {
@@ -165,6 +171,7 @@ static void tool_turn(struct agent *a, const struct chat_call *cc)
 	agent_emit(a, json_pack("{s:s, s:s, s:s, s:o}", "type", "tool_call", "id", cc->id, "name",
 			  cc->name, "arguments", agent_args_value(cc->arguments)));
 	bool ok;
+	a->sh->tool_calls++;
 	char *text = dispatch(a, cc, &ok);
 	utf8_scrub(text, strlen(text));
 	agent_emit(a, json_pack("{s:s, s:s, s:s, s:b, s:s}", "type", "tool_result", "id", cc->id,
