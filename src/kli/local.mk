@@ -42,6 +42,7 @@ libkli_a_SOURCES = \
 	src/kli/model/replay.c src/kli/model/replay.h \
 	src/kli/agent/term.c src/kli/agent/term.h \
 	src/kli/agent/show.c src/kli/agent/show.h \
+	src/kli/agent/instructions.c src/kli/agent/instructions.h \
 	src/kli/tools/diff.c src/kli/tools/diff.h \
 	src/kli/tools/tools.c src/kli/tools/tools.h src/kli/tools/call.h src/kli/tools/result.c \
 	src/kli/tools/result.h src/kli/tools/files.h src/kli/tools/edit.h src/kli/tools/bash.h \
@@ -149,6 +150,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-path-sets.test \
 	tests/integration/kli-exec-prefix.test \
 	tests/integration/kli-overrides.test \
+	tests/integration/kli-instructions.test \
 	tests/integration/kli-agent-stream.test \
 	tests/integration/kli-agent-seam.test \
 	tests/integration/kli-containment.test \

@@ -8,6 +8,7 @@
 #include "authority/grant.h"
 #include "agent/barrier.h"
 #include "agent/events.h"
+#include "agent/instructions.h"
 #include "containment/gate.h"
 #include "authority/mediate.h"
 #include "authority/exclude.h"
@@ -378,6 +379,26 @@ static int run_check(const struct cli *cli, const struct kli_settings *s,
 }
 
 
+/* With --print-authority (text): the AGENTS.md files a run would give the
+ * model, each on a line, noting they grant nothing. */
+static void print_instructions(const struct cli *cli, const char *workspace,
+			       const char *git_root, const struct kli_settings *s,
+			       const struct auth_ctx *ctx)
+{
+	if (cli->json)
+		return;
+	struct instructions in;
+	instructions_load(&in, workspace, git_root, s->grant, ctx);
+	if (in.n)
+		printf("instructions (given to the model as text; they grant nothing):\n");
+	for (size_t i = 0; i < in.n; i++) {
+		_cleanup_free_ char *p = xstrdup(in.paths[i]);
+		ctrl_scrub(p);
+		printf("  %s\n", p);
+	}
+	instructions_clear(&in);
+}
+
 /* ------------------------------------------------------------- the agent */
 
 /* What the interactive /profile needs to build another grant. */
@@ -507,6 +528,7 @@ struct agent_args {
 	const struct auth_ctx *ctx;
 	const char *home, *user;
 	const struct reload *reload;
+	const char *git_root;
 };
 
 static int run_agent(const struct agent_args *x)
@@ -530,6 +552,9 @@ static int run_agent(const struct agent_args *x)
 	sh.fault_log = faultlog_path(getenv("XDG_CACHE_HOME"), x->home);
 	long turns = x->cli->max_turns ? x->cli->max_turns : DEFAULT_MAX_TURNS;
 
+	struct instructions instr;
+	instructions_load(&instr, x->ctx->workspace, x->git_root, x->s->grant, x->ctx);
+	sh.instructions = instr.text;
 	struct agent a;
 	agent_init(&a, &sh, x->s->grant, 0, "main");
 	int status;
@@ -547,6 +572,7 @@ static int run_agent(const struct agent_args *x)
 	}
 	agent_clear(&a);
 	agent_shared_clear(&sh);
+	instructions_clear(&instr);
 	for (char **e = env; *e; e++)
 		free(*e);
 	free(env);
@@ -600,6 +626,7 @@ int main(int argc, char **argv)
 		_cleanup_free_ char *with = gate_report(s.grant, out, cli.json, jp);
 		jail_policy_free(jp);
 		fputs(with, stdout);
+		print_instructions(&cli, workspace, git_root, &s, &ctx);
 		finish_stdout();
 	} else if (cli.check_containment) {
 		struct jail_policy *jp = gate_policy(cli.jail_policy, workspace);
@@ -609,7 +636,7 @@ int main(int argc, char **argv)
 		status = run_check(&cli, &s, &ctx);
 	} else {
 		const struct reload reload = { &files, &opts, &ctx };
-		const struct agent_args x = { &cli, &s, &ctx, home, user, &reload };
+		const struct agent_args x = { &cli, &s, &ctx, home, user, &reload, git_root };
 		status = run_agent(&x);
 	}
 	settings_clear(&s);

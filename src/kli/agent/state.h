@@ -38,6 +38,7 @@ struct agent_shared {
 	bool live_tty;                /* live_fd is a terminal: neutralise (term.h) */
 	bool quiet;                   /* --quiet: no line per tool call (show.h) */
 	bool show_tty;                /* stderr is a terminal: colour the diffs */
+	const char *instructions;     /* AGENTS.md text (instructions.h), or NULL */
 	/* for the --json result record: every agent's, sub-agents' too */
 	long turns, tool_calls;
 	bool usage;                   /* a server reply carried token counts */
