@@ -3,7 +3,7 @@
 #include "config.h"
 #include "agent/instructions.h"
 #include "authority/fsat.h"
-#include "authority/grant.h"
+#include "authority/mediate.h"
 #include "model/chat.h"
 #include "path.h"
 #include "strbuf.h"
@@ -19,8 +19,7 @@
 /* DIR/AGENTS.md's text, when the grant lets it be read; else NULL. */
 static char *read_one(const char *file, const struct grant *g, const struct auth_ctx *ctx)
 {
-	_cleanup_free_ char *reason = NULL;
-	if (grant_check(g, "file/read", file, ctx, &reason) != CHECK_ALLOWED)
+	if (!mediate_may_read(g, file, NULL, ctx))
 		return NULL;
 	_cleanup_free_ char *real = path_resolve(file, ctx->workspace);
 	if (!real)
@@ -28,6 +27,10 @@ static char *read_one(const char *file, const struct grant *g, const struct auth
 	_cleanup_close_ int fd = fsat_open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	/* kli's own files (the key, the configs) are outside every grant: a
+	 * link named AGENTS.md must not carry one to the model */
+	if (!mediate_may_read(g, real, &st, ctx))
 		return NULL;
 	size_t len;
 	char *text = read_fd_capped(fd, INSTRUCTIONS_MAX, &len);

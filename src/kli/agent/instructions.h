@@ -5,7 +5,8 @@
  * follow. They are text, never authority: nothing in them changes the
  * grant, and one is read only when the grant holds file/read for it (so a
  * run without file/read there sees none, and a link out of the workspace
- * is checked where it leads); opened without following links, regular
+ * is checked where it leads), and never when it is one of kli's own files
+ * (exclude.h: the key, the configs); opened without following links, regular
  * files only, at most INSTRUCTIONS_MAX bytes each (a larger one is said on
  * stderr and left out). */
 #ifndef KLI_AGENT_INSTRUCTIONS_H

@@ -258,6 +258,16 @@ enum mediate_verdict mediate(const struct grant *g, struct tool_call *call,
 	return excluded(ctx, call, message) ? MEDIATE_DENIED : MEDIATE_ALLOWED;
 }
 
+bool mediate_may_read(const struct grant *g, const char *path, const struct stat *st,
+		      const struct auth_ctx *ctx)
+{
+	_cleanup_free_ char *reason = NULL;
+	if (grant_check(g, ATOM_READ, path, ctx, &reason) != CHECK_ALLOWED)
+		return false;
+	_cleanup_free_ char *real = path_resolve(path, ctx->workspace);
+	return real && !(ctx->excluded && exclusions_match(ctx->excluded, real, st));
+}
+
 bool mediate_offers(const struct grant *g, enum tool_id id)
 {
 	if (id >= TOOL_COUNT)
