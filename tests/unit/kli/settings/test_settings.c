@@ -375,9 +375,9 @@ static void test_bad_input(void **state)
 		     "DIR/user.ini:2: line starts with white space (continuation lines are not "
 		     "accepted)");
 	expect_error(t, NULL, "[kli]\ncapabilities = file/read\n",
-		     "[kli]\ncapabilities = file/read\ncapabilities = x/y under /a, x/y under /b\n",
+		     "[kli]\ncapabilities = file/read\ncapabilities = x/y under /a, x/y in 1..2\n",
 		     NULL, "DIR/ws/.kli/config.ini:3: x/y is listed twice: 'path under /a' and "
-			   "'path under /b' do not combine into one constraint");
+			   "'in [1..2]' do not combine into one constraint");
 	/* A conflict reports the line of the entry at fault. */
 	expect_error(t, NULL, "[kli]\ncapabilities = x/n in 1..2\n\ncapabilities = x/n in 5..6\n",
 		     NULL, NULL, "DIR/user.ini:4: x/n is listed twice: 'in [1..2]' and 'in [5..6]' "
