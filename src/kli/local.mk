@@ -180,6 +180,7 @@ FUZZ_CAPABILITY_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_capability.c \
 	$(srcdir)/src/kli/authority/atoms.c \
 	$(srcdir)/src/kli/authority/constraint.c \
+	$(srcdir)/src/kli/authority/argv.c \
 	$(srcdir)/src/kli/authority/grant.c \
 	$(srcdir)/src/kli/authority/caps.c \
 	$(srcdir)/src/common/path.c \
