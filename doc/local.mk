@@ -7,6 +7,7 @@ EXTRA_DIST += tests/integration/man-lint.test
 EXTRA_DIST += doc/security-model.md doc/recipes.md doc/policy-json.md doc/testing.md
 # what the README's front door sends the reader on to
 EXTRA_DIST += doc/kjail.md doc/kli.md doc/building.md
+EXTRA_DIST += doc/kli-result.schema.json
 # makes the lists of protected paths in security-model.md and kjail.1 from
 # the table (tests/integration/kjail-protected-docs.test)
 EXTRA_DIST += doc/protected-names.sh

@@ -87,14 +87,14 @@ _kli()
 		# Free text, or '-' for standard input.
 		[[ -z $cur ]] && COMPREPLY=(-)
 		;;
-	--max-turns) ;;
+	--max-turns | -m | --model | -c | --config) ;;
 	--jail-policy | --baseline | --system-config)
 		compopt -o filenames 2>/dev/null
 		_kli_add -f -- "$cur"
 		;;
 	*)
 		if [[ $cur == -* ]]; then
-			_kli_add -W '-p --prompt --max-turns --print-authority --json
+			_kli_add -W '-p --prompt -q --quiet -m --model -c --config --max-turns --print-authority --json
 				--check --profile --read-only --no-bash -h --help
 				-V --version --jail-policy --check-containment
 				--baseline --system-config' -- "$cur"

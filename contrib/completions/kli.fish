@@ -50,6 +50,9 @@ end
 
 complete -c kli -f
 complete -c kli -s p -l prompt -x -d 'Run one task headless (- reads stdin)'
+complete -c kli -s q -l quiet -d 'No line per tool call (nor diff) on stderr'
+complete -c kli -s m -l model -x -d 'The model to ask ([model] model)'
+complete -c kli -s c -l config -x -d 'Set a config key: SECTION.KEY=VALUE'
 complete -c kli -l max-turns -x -d 'Stop after N model turns (default 50)'
 complete -c kli -l print-authority -d 'Print the run grant and exit'
 complete -c kli -l json -d 'JSON: the grant, or one event per line'

@@ -16,6 +16,7 @@ libkli_a_SOURCES = \
 	src/kli/authority/mediate.c src/kli/authority/mediate.h \
 	src/kli/authority/fsat.c src/kli/authority/fsat.h \
 	src/kli/authority/exclude.c src/kli/authority/exclude.h \
+	src/kli/authority/argv.c src/kli/authority/argv.h \
 	src/kli/agent/barrier.c src/kli/agent/barrier.h \
 	src/kli/agent/shutdown.c src/kli/agent/shutdown.h \
 	src/kli/agent/agent.c src/kli/agent/agent.h src/kli/agent/state.h \
@@ -40,6 +41,9 @@ libkli_a_SOURCES = \
 	src/kli/model/stream.c src/kli/model/stream.h \
 	src/kli/model/replay.c src/kli/model/replay.h \
 	src/kli/agent/term.c src/kli/agent/term.h \
+	src/kli/agent/show.c src/kli/agent/show.h \
+	src/kli/agent/instructions.c src/kli/agent/instructions.h \
+	src/kli/tools/diff.c src/kli/tools/diff.h \
 	src/kli/tools/tools.c src/kli/tools/tools.h src/kli/tools/call.h src/kli/tools/result.c \
 	src/kli/tools/result.h src/kli/tools/files.h src/kli/tools/edit.h src/kli/tools/bash.h \
 	src/kli/tools/text.c src/kli/tools/text.h \
@@ -78,6 +82,7 @@ KLI_AGENT_UNIT_TESTS = \
 	tests/unit/kli/model/test_wire \
 	tests/unit/kli/model/test_redact \
 	tests/unit/kli/tools/test_tools \
+	tests/unit/kli/tools/test_diff \
 	tests/unit/kli/authority/test_mediate \
 	tests/unit/kli/agent/test_barrier \
 	tests/unit/kli/hint/test_hint \
@@ -100,6 +105,10 @@ tests_unit_kli_tools_test_tools_SOURCES = tests/unit/kli/tools/test_tools.c
 tests_unit_kli_tools_test_tools_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_kli_tools_test_tools_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
 tests_unit_kli_tools_test_tools_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_kli_tools_test_diff_SOURCES = tests/unit/kli/tools/test_diff.c
+tests_unit_kli_tools_test_diff_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_kli_tools_test_diff_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_kli_tools_test_diff_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 tests_unit_kli_authority_test_mediate_SOURCES = tests/unit/kli/authority/test_mediate.c
 tests_unit_kli_authority_test_mediate_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_kli_authority_test_mediate_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
@@ -137,6 +146,11 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-session.test \
 	tests/integration/kli-agent-wire.test \
 	tests/integration/kli-agent-term.test \
+	tests/integration/kli-agent-show.test \
+	tests/integration/kli-path-sets.test \
+	tests/integration/kli-exec-prefix.test \
+	tests/integration/kli-overrides.test \
+	tests/integration/kli-instructions.test \
 	tests/integration/kli-agent-stream.test \
 	tests/integration/kli-agent-seam.test \
 	tests/integration/kli-containment.test \
@@ -166,6 +180,7 @@ FUZZ_CAPABILITY_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_capability.c \
 	$(srcdir)/src/kli/authority/atoms.c \
 	$(srcdir)/src/kli/authority/constraint.c \
+	$(srcdir)/src/kli/authority/argv.c \
 	$(srcdir)/src/kli/authority/grant.c \
 	$(srcdir)/src/kli/authority/caps.c \
 	$(srcdir)/src/common/path.c \

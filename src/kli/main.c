@@ -7,6 +7,8 @@
 #include "authority/authority.h"
 #include "authority/grant.h"
 #include "agent/barrier.h"
+#include "agent/events.h"
+#include "agent/instructions.h"
 #include "containment/gate.h"
 #include "authority/mediate.h"
 #include "authority/exclude.h"
@@ -46,13 +48,14 @@ enum {
 	OPT_CHECK_CONTAINMENT,
 	OPT_BASELINE,
 	OPT_SYSTEM_CONFIG,
+	OPT_QUIET,
 };
 
 #define DEFAULT_MAX_TURNS 50L
 #define DEFAULT_BASH_TIMEOUT 120L
 
 struct cli {
-	bool print_authority, json, read_only, no_bash;
+	bool print_authority, json, read_only, no_bash, quiet;
 	const char *check_atom, *check_object, *profile;
 	const char *prompt;   /* -p */
 	long max_turns;       /* 0: not given */
@@ -60,11 +63,12 @@ struct cli {
 	bool check_containment;
 	const char *jail_policy, *baseline; /* gate.h */
 	const char *system_config; /* NULL: KLI_SYSTEM_CONFIG */
+	struct strbuf overrides;   /* -m and -c as INI text (settings.h) */
 };
 
 static void usage(FILE *out)
 {
-	fputs("Usage: kli [-p PROMPT] [--json] [--max-turns N] [--profile NAME] [--read-only]\n"
+	fputs("Usage: kli [-p PROMPT] [-q] [-m MODEL] [-c KEY=VALUE] [--json] [--max-turns N] [--profile NAME] [--read-only]\n"
 	      "           [--no-bash]\n"
 	      "       kli --print-authority [--profile NAME] [--read-only] [--no-bash] [--json]\n"
 	      "       kli --check ATOM [OBJECT] [--profile NAME] [--read-only] [--no-bash]\n"
@@ -78,6 +82,11 @@ static void usage(FILE *out)
 	      "  -p, --prompt PROMPT    run one task headless and print the final answer\n"
 	      "                         (PROMPT '-': read it from standard input)\n"
 	      "      --max-turns N      stop after N model turns (default 50)\n"
+	      "  -q, --quiet            no line per tool call (nor diff) on stderr\n"
+	      "  -m, --model MODEL      the model to ask ([model] model)\n"
+	      "  -c, --config SECTION.KEY=VALUE\n"
+	      "                         set a config key, checked as in the file, after the\n"
+	      "                         user config (origin \"command line\"); repeatable\n"
 	      "      --print-authority  print the run grant and exit\n"
 	      "      --json             with --print-authority: one line of JSON; with an\n"
 	      "                         agent run: one JSON event per line on stdout\n"
@@ -117,6 +126,27 @@ static const char *printable(const char *s)
 		buf[o++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
 	strcpy(buf + o, *s ? "..." : "");
 	return buf;
+}
+
+/* -c SECTION.KEY=VALUE (or -m MODEL as model.model=MODEL) into the INI
+ * text the settings read as the "command line" layer: the reader checks
+ * the section, the key and the value exactly as it checks a file's. */
+static void add_override(struct cli *cli, const char *flag, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	const char *dot = NULL;
+	for (const char *p = arg; eq && p < eq; p++)
+		if (*p == '.')
+			dot = p;
+	if (!eq || !dot || dot == arg || dot + 1 == eq)
+		die("%s '%s': expected SECTION.KEY=VALUE, such as model.timeout=60 (see 'kli --help')",
+		    flag, printable(arg));
+	for (const char *p = arg; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '[' || *p == ']')
+			die("%s '%s': a newline or a bracket has no place in an override", flag,
+			    printable(arg));
+	sb_addf(&cli->overrides, "[%.*s]\n%.*s = %s\n", (int)(dot - arg), arg,
+		(int)(eq - dot - 1), dot + 1, eq + 1);
 }
 
 KJ_NORETURN KJ_PRINTF(1, 2) static void usage_error(const char *fmt, ...)
@@ -171,6 +201,9 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		{ "read-only", no_argument, NULL, OPT_READ_ONLY },
 		{ "no-bash", no_argument, NULL, OPT_NO_BASH },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "config", required_argument, NULL, 'c' },
 		{ "prompt", required_argument, NULL, 'p' },
 		{ "max-turns", required_argument, NULL, OPT_MAX_TURNS },
 		{ "jail-policy", required_argument, NULL, OPT_JAIL_POLICY },
@@ -184,7 +217,7 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 	opterr = 0; /* our own one-line messages */
 	for (;;) {
 		/* '+': stop at the first operand, so a prompt is never taken for flags. */
-		int c = getopt_long(argc, argv, "+:hVp:", longopts, NULL);
+		int c = getopt_long(argc, argv, "+:hVqp:m:c:", longopts, NULL);
 		if (c == -1) {
 			/* --check ATOM OBJECT --flags: take OBJECT, then go on parsing,
 			 * unless "--" ended the flags (for an OBJECT like "-rf"). */
@@ -224,6 +257,17 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 			break;
 		case OPT_JSON:
 			cli->json = true;
+			break;
+		case 'q':
+			cli->quiet = true;
+			break;
+		case 'm': {
+			_cleanup_free_ char *kv = xasprintf("model.model=%s", optarg);
+			add_override(cli, "-m", kv);
+			break;
+		}
+		case 'c':
+			add_override(cli, "-c", optarg);
 			break;
 		case 'p':
 			if (cli->prompt)
@@ -351,6 +395,26 @@ static int run_check(const struct cli *cli, const struct kli_settings *s,
 }
 
 
+/* With --print-authority (text): the AGENTS.md files a run would give the
+ * model, each on a line, noting they grant nothing. */
+static void print_instructions(const struct cli *cli, const char *workspace,
+			       const char *git_root, const struct kli_settings *s,
+			       const struct auth_ctx *ctx)
+{
+	if (cli->json)
+		return;
+	struct instructions in;
+	instructions_load(&in, workspace, git_root, s->grant, ctx);
+	if (in.n)
+		printf("instructions (given to the model as text; they grant nothing):\n");
+	for (size_t i = 0; i < in.n; i++) {
+		_cleanup_free_ char *p = xstrdup(in.paths[i]);
+		ctrl_scrub(p);
+		printf("  %s\n", p);
+	}
+	instructions_clear(&in);
+}
+
 /* ------------------------------------------------------------- the agent */
 
 /* What the interactive /profile needs to build another grant. */
@@ -468,6 +532,7 @@ static int headless(struct agent *a, const char *prompt_arg, long max_turns)
 		warn_msg("%s", error);
 		status = 1;
 	}
+	agent_emit_result(a, !ok, status);
 	free(answer);
 	free(error);
 	return status;
@@ -479,6 +544,7 @@ struct agent_args {
 	const struct auth_ctx *ctx;
 	const char *home, *user;
 	const struct reload *reload;
+	const char *git_root;
 };
 
 static int run_agent(const struct agent_args *x)
@@ -494,12 +560,17 @@ static int run_agent(const struct agent_args *x)
 	sh.json = x->cli->json;
 	sh.live_fd = STDOUT_FILENO;
 	sh.live_tty = isatty(STDOUT_FILENO);
+	sh.quiet = x->cli->quiet;
+	sh.show_tty = isatty(STDERR_FILENO);
 	sh.env.bash_env = env;
 	sh.env.shell = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
 	sh.env.bash_timeout = x->s->bash_timeout > 0 ? x->s->bash_timeout : DEFAULT_BASH_TIMEOUT;
 	sh.fault_log = faultlog_path(getenv("XDG_CACHE_HOME"), x->home);
 	long turns = x->cli->max_turns ? x->cli->max_turns : DEFAULT_MAX_TURNS;
 
+	struct instructions instr;
+	instructions_load(&instr, x->ctx->workspace, x->git_root, x->s->grant, x->ctx);
+	sh.instructions = instr.text;
 	struct agent a;
 	agent_init(&a, &sh, x->s->grant, 0, "main");
 	int status;
@@ -517,6 +588,7 @@ static int run_agent(const struct agent_args *x)
 	}
 	agent_clear(&a);
 	agent_shared_clear(&sh);
+	instructions_clear(&instr);
 	for (char **e = env; *e; e++)
 		free(*e);
 	free(env);
@@ -527,7 +599,7 @@ static int run_agent(const struct agent_args *x)
 int main(int argc, char **argv)
 {
 	set_fatal_status(2);
-	struct cli cli = { 0 };
+	struct cli cli = { .overrides = STRBUF_INIT };
 	parse_cli(argc, argv, &cli);
 
 	_cleanup_free_ char *workspace = getcwd(NULL, 0);
@@ -538,7 +610,7 @@ int main(int argc, char **argv)
 	_cleanup_free_ char *git_root = settings_git_root(workspace);
 	_cleanup_free_ char *project = settings_project_config(workspace, git_root);
 	const struct kli_files files = { cli.system_config ? cli.system_config : KLI_SYSTEM_CONFIG,
-					 user, project };
+					 user, project, cli.overrides.len ? cli.overrides.s : NULL };
 	const struct kli_options opts = {
 		.profile = cli.profile,
 		.default_profile = cli.print_authority || cli.prompt || cli.check_containment ||
@@ -570,6 +642,7 @@ int main(int argc, char **argv)
 		_cleanup_free_ char *with = gate_report(s.grant, out, cli.json, jp);
 		jail_policy_free(jp);
 		fputs(with, stdout);
+		print_instructions(&cli, workspace, git_root, &s, &ctx);
 		finish_stdout();
 	} else if (cli.check_containment) {
 		struct jail_policy *jp = gate_policy(cli.jail_policy, workspace);
@@ -579,7 +652,7 @@ int main(int argc, char **argv)
 		status = run_check(&cli, &s, &ctx);
 	} else {
 		const struct reload reload = { &files, &opts, &ctx };
-		const struct agent_args x = { &cli, &s, &ctx, home, user, &reload };
+		const struct agent_args x = { &cli, &s, &ctx, home, user, &reload, git_root };
 		status = run_agent(&x);
 	}
 	settings_clear(&s);

@@ -28,7 +28,9 @@ A turn is an object:
                                              list of parts
   {"function_call": {"name": N, "arguments": A}}
                                              the legacy function_call message
-Any turn may carry "delay": SECONDS, slept before answering, and:
+Any turn may carry "usage": {...}, sent as the reply's "usage" (in a
+stream, as a last chunk with no choices), "delay": SECONDS, slept before
+answering, and:
   "bom": true           a UTF-8 BOM before the JSON
   "gzip": true          the body gzip-compressed (Content-Encoding: gzip),
                         though kli never asks for it
@@ -124,9 +126,12 @@ def completion(turn, n):
     else:
         msg["content"] = turn.get("final", turn.get("content", ""))
         reason = turn.get("finish", "stop")
-    return {"id": "fake-%d" % (n + 1), "object": "chat.completion",
-            "created": int(time.time()), "model": "fake",
-            "choices": [{"index": 0, "message": msg, "finish_reason": reason}]}
+    out = {"id": "fake-%d" % (n + 1), "object": "chat.completion",
+           "created": int(time.time()), "model": "fake",
+           "choices": [{"index": 0, "message": msg, "finish_reason": reason}]}
+    if "usage" in turn:
+        out["usage"] = turn["usage"]
+    return out
 
 
 def pieces(text, k):
@@ -157,6 +162,9 @@ def chunks(completion, k):
                "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in out]
     events.append({"id": completion["id"], "object": "chat.completion.chunk",
                    "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
+    if "usage" in completion:
+        events.append({"id": completion["id"], "object": "chat.completion.chunk",
+                       "choices": [], "usage": completion["usage"]})
     return ["data: %s\n\n" % json.dumps(e) for e in events] + ["data: [DONE]\n\n"]
 
 

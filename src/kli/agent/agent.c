@@ -7,6 +7,7 @@
 #include "agent/agent.h"
 #include "agent/events.h"
 #include "agent/turn.h"
+#include "agent/show.h"
 #include "agent/tool-call.h"
 #include "agent/trim.h"
 #include "agent/truncated.h"
@@ -54,6 +55,12 @@ bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answe
 			return false;
 		}
 		trimmed = false; /* each rejection gets its one trimmed retry */
+		a->sh->turns++;
+		if (r.usage) {
+			a->sh->usage = true;
+			a->sh->prompt_tokens += r.prompt_tokens;
+			a->sh->completion_tokens += r.completion_tokens;
+		}
 		agent_emit_turn(a, turn, &r);
 		/* A call cut off at the output limit is never run. */
 		if (agent_calls_truncated(&r)) {
@@ -141,6 +148,7 @@ static char *dispatch(struct agent *a, const struct chat_call *cc, bool *ok)
 	enum mediate_verdict v = mediate(a->grant, &c, a->sh->auth,
 					 a->depth < AGENT_MAX_DEPTH ? &conferred : NULL, &message);
 	char *text;
+	_cleanup_free_ char *show = NULL;
 	if (v == MEDIATE_DENIED)
 		text = agent_refused(a, cc, message);
 	else if (v == MEDIATE_INVALID)
@@ -148,7 +156,9 @@ static char *dispatch(struct agent *a, const struct chat_call *cc, bool *ok)
 	else if (c.id == TOOL_TASK)
 		text = run_task(a, &c, conferred, ok);
 	else
-		text = agent_run_allowed(a, &c, ok);
+		text = agent_run_allowed(a, &c, ok, &show);
+	if (v == MEDIATE_ALLOWED)
+		agent_show_call(a, &c, *ok, text, show);
 	grant_free(conferred);
 	text = agent_bounded_hinted(a, &c, text);
 	tool_call_clear(&c);
@@ -161,6 +171,7 @@ static void tool_turn(struct agent *a, const struct chat_call *cc)
 	agent_emit(a, json_pack("{s:s, s:s, s:s, s:o}", "type", "tool_call", "id", cc->id, "name",
 			  cc->name, "arguments", agent_args_value(cc->arguments)));
 	bool ok;
+	a->sh->tool_calls++;
 	char *text = dispatch(a, cc, &ok);
 	utf8_scrub(text, strlen(text));
 	agent_emit(a, json_pack("{s:s, s:s, s:s, s:b, s:s}", "type", "tool_result", "id", cc->id,

@@ -18,11 +18,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The frame on the pipe: ok, fault, aux, length, then the text. */
+/* The frame on the pipe: ok, fault, aux, the lengths, then the text and
+ * the show text. */
 struct frame {
 	uint8_t ok, fault;
 	int64_t aux;
-	uint64_t len;
+	uint64_t len, showlen;
 };
 
 static bool write_all(int fd, const void *p, size_t n)
@@ -62,8 +63,12 @@ KJ_NORETURN static void child(barrier_fn fn, void *arg, int wfd)
 		len = BARRIER_MAX_TEXT;
 		memcpy(out.text + len - (sizeof cut - 1), cut, sizeof cut - 1);
 	}
-	struct frame f = { out.ok, out.fault, out.aux, len };
-	bool ok = write_all(wfd, &f, sizeof f) && write_all(wfd, out.text ? out.text : "", len);
+	size_t showlen = out.show ? strlen(out.show) : 0;
+	if (showlen > BARRIER_MAX_SHOW)
+		showlen = 0;
+	struct frame f = { out.ok, out.fault, out.aux, len, showlen };
+	bool ok = write_all(wfd, &f, sizeof f) && write_all(wfd, out.text ? out.text : "", len) &&
+		  write_all(wfd, out.show ? out.show : "", showlen);
 	/* _exit: the parent's stdio buffers must not be flushed a second time. */
 	_exit(ok ? 0 : 1);
 }
@@ -95,7 +100,7 @@ static bool read_until(int fd, long deadline, struct strbuf *data)
 		if (n <= 0)
 			return true;
 		sb_setlen(data, data->len + (size_t)n);
-		if (data->len > BARRIER_MAX_TEXT + sizeof(struct frame))
+		if (data->len > BARRIER_MAX_TEXT + BARRIER_MAX_SHOW + sizeof(struct frame))
 			return true; /* more than any honest child sends */
 	}
 }
@@ -114,7 +119,8 @@ static void decode(const char *data, size_t len, int status, struct barrier_resu
 		return;
 	}
 	memcpy(&f, data, sizeof f);
-	if (f.len != len - sizeof f) {
+	if (f.len > BARRIER_MAX_TEXT || f.showlen > BARRIER_MAX_SHOW ||
+	    f.len + f.showlen != len - sizeof f) {
 		res->outcome = BARRIER_LOST;
 		res->status = status;
 		return;
@@ -124,6 +130,7 @@ static void decode(const char *data, size_t len, int status, struct barrier_resu
 	res->out.fault = f.fault;
 	res->out.aux = (long)f.aux;
 	res->out.text = xstrndup(data + sizeof f, (size_t)f.len);
+	res->out.show = f.showlen ? xstrndup(data + sizeof f + f.len, (size_t)f.showlen) : NULL;
 }
 
 void barrier_run(barrier_fn fn, void *arg, long timeout_ms, struct barrier_result *res)
@@ -164,6 +171,7 @@ void barrier_run(barrier_fn fn, void *arg, long timeout_ms, struct barrier_resul
 void barrier_result_clear(struct barrier_result *res)
 {
 	free(res->out.text);
+	free(res->out.show);
 	*res = (struct barrier_result){ 0 };
 }
 

@@ -17,6 +17,10 @@ struct barrier_out {
 	bool fault;     /* an error worth the fault log (a tool timing out) */
 	long aux;       /* a number for the caller (a job's pid, a new offset) */
 	char *text;     /* malloc'd, may be NULL */
+	/* what the person watching sees of the run, malloc'd, may be NULL:
+	 * a summary line, then a body (a diff, an output tail); never read
+	 * by the model, shown only through the terminal neutraliser */
+	char *show;
 };
 
 typedef void (*barrier_fn)(void *arg, struct barrier_out *out);
@@ -35,8 +39,10 @@ struct barrier_result {
 	int status;              /* when LOST: the wait status */
 };
 
-/* Answers larger than this are cut (and say so). */
+/* Answers larger than this are cut (and say so); a SHOW text larger than
+ * BARRIER_MAX_SHOW is dropped. */
 #define BARRIER_MAX_TEXT (8u * 1024 * 1024)
+#define BARRIER_MAX_SHOW (1u * 1024 * 1024)
 
 /* Run FN(ARG) in a child, for at most TIMEOUT_MS. Never fails in a way the
  * caller must handle beyond reading *res: even fork failing is a result. */

@@ -45,6 +45,19 @@ json_t *agent_args_value(const char *arguments)
 	return j;
 }
 
+void agent_emit_result(struct agent *a, bool is_error, int exit_code)
+{
+	const struct agent_shared *sh = a->sh;
+	json_t *usage = sh->usage
+		? json_pack("{s:I, s:I, s:I}", "prompt_tokens", (json_int_t)sh->prompt_tokens,
+			    "completion_tokens", (json_int_t)sh->completion_tokens, "total_tokens",
+			    (json_int_t)(sh->prompt_tokens + sh->completion_tokens))
+		: json_null();
+	agent_emit(a, json_pack("{s:s, s:I, s:I, s:o, s:b, s:i}", "type", "result", "turns",
+			  (json_int_t)sh->turns, "tool_calls", (json_int_t)sh->tool_calls, "usage",
+			  usage, "is_error", is_error, "exit_code", exit_code));
+}
+
 void agent_emit_turn(struct agent *a, long turn, const struct chat_reply *r)
 {
 	json_t *calls = json_array();

@@ -17,6 +17,10 @@ json_t *agent_jstr(const char *s);
 json_t *agent_args_value(const char *arguments);
 /* Print EV (taking it) when the run is --json; free it either way. */
 void agent_emit(struct agent *a, json_t *ev);
+/* The "result" record that ends a --json run: turns, tool calls, token
+ * usage (null when no reply carried it), whether it failed, its exit code
+ * (doc/kli-result.schema.json). */
+void agent_emit_result(struct agent *a, bool is_error, int exit_code);
 /* The "turn" event of model turn TURN. */
 void agent_emit_turn(struct agent *a, long turn, const struct chat_reply *r);
 

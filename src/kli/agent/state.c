@@ -104,8 +104,9 @@ static char *system_prompt(const struct agent *a)
 		"Every tool call is checked against your authority: a call beyond it comes back "
 		"as \"denied: ...\"; do not repeat it, work within your authority or say what "
 		"you would need. When the task is done, answer with a short summary and no tool "
-		"call.\n\nYour %s",
-		a->sh->auth->workspace, authority);
+		"call.\n\nYour %s%s%s",
+		a->sh->auth->workspace, authority, a->sh->instructions ? "\n\n" : "",
+		a->sh->instructions ? a->sh->instructions : "");
 }
 
 void agent_init(struct agent *a, struct agent_shared *sh, const struct grant *g,

@@ -36,6 +36,13 @@ struct agent_shared {
 	struct jail_policy *policy;   /* kjail's ($KJAIL_POLICY), for hints only */
 	int live_fd;                  /* the main agent's streamed text goes here; -1: none */
 	bool live_tty;                /* live_fd is a terminal: neutralise (term.h) */
+	bool quiet;                   /* --quiet: no line per tool call (show.h) */
+	bool show_tty;                /* stderr is a terminal: colour the diffs */
+	const char *instructions;     /* AGENTS.md text (instructions.h), or NULL */
+	/* for the --json result record: every agent's, sub-agents' too */
+	long turns, tool_calls;
+	bool usage;                   /* a server reply carried token counts */
+	long long prompt_tokens, completion_tokens;
 };
 
 struct agent {

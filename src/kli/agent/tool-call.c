@@ -98,8 +98,9 @@ static long tool_deadline_ms(const struct agent_shared *sh, const struct tool_ca
 }
 
 /* Run an allowed call behind the barrier; the result text for the model. */
-char *agent_run_allowed(struct agent *a, const struct tool_call *c, bool *ok)
+char *agent_run_allowed(struct agent *a, const struct tool_call *c, bool *ok, char **show)
 {
+	*show = NULL;
 	struct agent_shared *sh = a->sh;
 	if (c->id == TOOL_BASH && c->background)
 		ensure_job_dir(&sh->jobs);
@@ -113,6 +114,7 @@ char *agent_run_allowed(struct agent *a, const struct tool_call *c, bool *ok)
 	char *text;
 	if (res.outcome == BARRIER_RETURNED) {
 		after_run(sh, c, &res.out);
+		*show = steal_pointer(&res.out.show);
 		*ok = res.out.ok;
 		text = res.out.ok ? xstrdup(res.out.text ? res.out.text : "")
 				  : xasprintf("error: %s", res.out.text ? res.out.text : "failed");

@@ -21,7 +21,8 @@ void agent_fill_job_commands(struct agent_shared *sh, struct tool_call *c);
 
 /* Run C, which mediate() allowed, behind a fault barrier; the result
  * text, *OK whether the tool succeeded. */
-char *agent_run_allowed(struct agent *a, const struct tool_call *c, bool *ok);
+/* *SHOW: what the person watching sees of the run (barrier.h), or NULL. */
+char *agent_run_allowed(struct agent *a, const struct tool_call *c, bool *ok, char **show);
 
 /* TEXT (taken) as the model gets it: a long one stored whole and its head
  * returned, a sandbox hint kept at the end and shown to the person. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Capability entries as written in config ("ATOM under PATH", ...). */
 #include "config.h"
+#include "authority/argv.h"
 #include "authority/caps.h"
 #include "authority/constraint.h"
 #include "authority/internal.h"
@@ -154,6 +155,93 @@ static bool parse_enum(const char *entry, const char *arg, struct constraint *ou
 	return ok;
 }
 
+/* 'prefix "npm test" "git diff" make': command word prefixes, each quoted
+ * (its words separated by blanks) or one bare word. */
+static bool parse_prefixes(const char *entry, const char *arg, struct constraint *out,
+			   char *err, size_t errlen)
+{
+	char **v = NULL;
+	size_t n = 0;
+	bool ok = true;
+	for (const char *p = skip_ws(arg); *p && ok; p = skip_ws(p)) {
+		const char *s = p, *e;
+		if (*p == '"') {
+			s = p + 1;
+			e = strchr(s, '"');
+			if (!e) {
+				fmt_into(err, errlen, "bad capability '%s': a prefix's quote is not "
+					 "closed", SHOWN(entry));
+				ok = false;
+				break;
+			}
+			p = e + 1;
+		} else {
+			while (*p && !is_ws(*p))
+				p++;
+			e = p;
+		}
+		_cleanup_free_ char *words = xstrndup(s, (size_t)(e - s));
+		char *canon = argv_canonical(words);
+		if (!canon) {
+			fmt_into(err, errlen, "bad capability '%s': a prefix must be words of "
+				 "letters, digits and _-./=:@%%+^ only", SHOWN(entry));
+			ok = false;
+			break;
+		}
+		v = xreallocarray(v, n + 1, sizeof *v);
+		v[n++] = canon;
+	}
+	if (ok && n == 0) {
+		fmt_into(err, errlen, "bad capability '%s': 'prefix' needs a command (\"npm test\")",
+			 SHOWN(entry));
+		ok = false;
+	}
+	if (ok)
+		constraint_prefixes(out, (const char *const *)v, n);
+	auth_free_strs(v, n);
+	return ok;
+}
+
+/* "under A B ...": a set of path prefixes, separated by blanks. */
+static bool parse_paths(const char *entry, const char *arg, const struct auth_ctx *ctx,
+			struct constraint *out, char *err, size_t errlen)
+{
+	_cleanup_free_ char *list = xstrdup(arg);
+	char **v = NULL;
+	size_t n = 0;
+	bool ok = true;
+	for (char *save = NULL, *w = strtok_r(list, " \t", &save); w && ok;
+	     w = strtok_r(NULL, " \t", &save)) {
+		struct constraint one;
+		char perr[200];
+		if (!constraint_path_resolve(&one, w, ctx, perr, sizeof perr)) {
+			fmt_into(err, errlen, "bad capability '%s': %s", SHOWN(entry), perr);
+			ok = false;
+			break;
+		}
+		/* a grant's report must state its paths exactly: a newline, a
+		 * blank (it separates them) or a byte that is not UTF-8 (a
+		 * link's target, say) would read as something else (a tool's
+		 * object, checked against it, may be any name) */
+		if (!utf8_printable(one.paths[0]) || strpbrk(one.paths[0], " \t")) {
+			fmt_into(err, errlen,
+				 "bad capability '%s': '%s' resolves to a name with blanks, control "
+				 "characters or bytes that are not UTF-8, which kli cannot state "
+				 "exactly",
+				 SHOWN(entry), SHOWN(w));
+			ok = false;
+		} else {
+			v = xreallocarray(v, n + 1, sizeof *v);
+			v[n++] = xstrdup(one.paths[0]);
+		}
+		constraint_clear(&one);
+	}
+	if (ok)
+		constraint_paths(out, (const char *const *)v, n);
+	auth_free_strs(v, n);
+	return ok;
+}
+
 static bool parse_constraint(const char *entry, const char *rest, const struct auth_ctx *ctx,
 			     struct constraint *out, char *err, size_t errlen)
 {
@@ -168,28 +256,12 @@ static bool parse_constraint(const char *entry, const char *rest, const struct a
 				 SHOWN(entry));
 			return false;
 		}
-		char perr[200];
-		if (!constraint_path_resolve(out, arg, ctx, perr, sizeof perr)) {
-			fmt_into(err, errlen, "bad capability '%s': %s", SHOWN(entry), perr);
-			return false;
-		}
-		/* a grant's report must state its path exactly: a newline or a
-		 * byte that is not UTF-8 (a link's target, say) would read as
-		 * something else (a tool's object, checked against it, may be
-		 * any name) */
-		if (!utf8_printable(out->path)) {
-			fmt_into(err, errlen,
-				 "bad capability '%s': '%s' resolves to a name with control "
-				 "characters or bytes that are not UTF-8, which kli cannot state "
-				 "exactly",
-				 SHOWN(entry), SHOWN(arg));
-			constraint_clear(out);
-			return false;
-		}
-		return true;
+		return parse_paths(entry, arg, ctx, out, err, errlen);
 	}
 	if (keyword(rest, "in", &arg))
 		return parse_range(entry, arg, out, err, errlen);
+	if (keyword(rest, "prefix", &arg))
+		return parse_prefixes(entry, arg, out, err, errlen);
 	if (keyword(rest, "one", &arg) && keyword(arg, "of", &arg)) {
 		if (!*arg) {
 			fmt_into(err, errlen, "bad capability '%s': 'one of' needs values (A|B)",

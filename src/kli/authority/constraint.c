@@ -3,6 +3,7 @@
 #include "config.h"
 #include "authority/constraint.h"
 #include "authority/internal.h"
+#include "authority/argv.h"
 #include "path.h"
 #include "strbuf.h"
 #include "util.h"
@@ -24,9 +25,124 @@ void constraint_none(struct constraint *out)
 	*out = (struct constraint){ .kind = CON_NONE };
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void constraint_paths(struct constraint *out, const char *const *paths, size_t n)
+{
+	char **v = xcalloc(n ? n : 1, sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool covered = false;
+		for (size_t j = 0; j < n && !covered; j++)
+			/* under another, or an equal one met earlier */
+			covered = j != i && path_is_under(paths[i], paths[j]) &&
+				  (strcmp(paths[i], paths[j]) != 0 || j < i);
+		if (!covered)
+			v[k++] = xstrdup(paths[i]);
+	}
+	if (k == 0) {
+		free(v);
+		constraint_none(out);
+		return;
+	}
+	qsort(v, k, sizeof *v, cmp_str);
+	*out = (struct constraint){ .kind = CON_PATH, .paths = v, .npaths = k };
+}
+
+void constraint_prefixes(struct constraint *out, const char *const *prefixes, size_t n)
+{
+	char **v = xcalloc(n ? n : 1, sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool covered = false;
+		for (size_t j = 0; j < n && !covered; j++)
+			covered = j != i && argv_is_prefix(prefixes[j], prefixes[i]) &&
+				  (strcmp(prefixes[i], prefixes[j]) != 0 || j < i);
+		if (!covered)
+			v[k++] = xstrdup(prefixes[i]);
+	}
+	if (k == 0) {
+		free(v);
+		constraint_none(out);
+		return;
+	}
+	qsort(v, k, sizeof *v, cmp_str);
+	*out = (struct constraint){ .kind = CON_PREFIX, .values = v, .nvalues = k };
+}
+
+static bool argv_words_ok(const char *cmd)
+{
+	_cleanup_free_ char *canon = argv_canonical(cmd);
+	return canon != NULL;
+}
+
+/* Is the command CMD (any text) allowed by the prefixes of P? */
+static bool prefix_allows(const struct constraint *p, const char *cmd)
+{
+	_cleanup_free_ char *canon = argv_canonical(cmd);
+	if (!canon)
+		return false;
+	for (size_t i = 0; i < p->nvalues; i++)
+		if (argv_is_prefix(p->values[i], canon))
+			return true;
+	return false;
+}
+
+/* The commands of enumeration E that prefix set P allows. */
+static void prefix_filter(struct constraint *out, const struct constraint *p,
+			  const struct constraint *e)
+{
+	const char **v = xcalloc(e->nvalues, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < e->nvalues; i++)
+		if (prefix_allows(p, e->values[i]))
+			v[n++] = e->values[i];
+	constraint_enum(out, v, n);
+	free(v);
+}
+
+static bool prefix_covers_enum(const struct constraint *p, const struct constraint *e)
+{
+	for (size_t i = 0; i < e->nvalues; i++)
+		if (!prefix_allows(p, e->values[i]))
+			return false;
+	return true;
+}
+
+/* Two prefix sets: for each pair, the longer when one is a word prefix of
+ * the other (their intersection), or their union. */
+static void prefixes_meet(struct constraint *out, const struct constraint *a,
+			  const struct constraint *b)
+{
+	const char **v = xcalloc(a->nvalues * b->nvalues, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < a->nvalues; i++)
+		for (size_t j = 0; j < b->nvalues; j++) {
+			if (argv_is_prefix(a->values[i], b->values[j]))
+				v[n++] = b->values[j];
+			else if (argv_is_prefix(b->values[j], a->values[i]))
+				v[n++] = a->values[i];
+		}
+	constraint_prefixes(out, v, n);
+	free(v);
+}
+
+static void prefixes_join(struct constraint *out, const struct constraint *a,
+			  const struct constraint *b)
+{
+	const char **v = xcalloc(a->nvalues + b->nvalues, sizeof *v);
+	memcpy(v, a->values, a->nvalues * sizeof *v);
+	memcpy(v + a->nvalues, b->values, b->nvalues * sizeof *v);
+	constraint_prefixes(out, v, a->nvalues + b->nvalues);
+	free(v);
+}
+
 void constraint_path(struct constraint *out, const char *path)
 {
-	*out = (struct constraint){ .kind = CON_PATH, .path = xstrdup(path) };
+	constraint_paths(out, &path, 1);
 }
 
 void constraint_range(struct constraint *out, long long lo, long long hi)
@@ -54,14 +170,17 @@ void constraint_copy(struct constraint *out, const struct constraint *c)
 {
 	switch (c->kind) {
 	case CON_PATH:
-		constraint_path(out, c->path);
+		constraint_paths(out, (const char *const *)c->paths, c->npaths);
 		return;
 	case CON_ENUM:
 		constraint_enum(out, (const char *const *)c->values, c->nvalues);
 		return;
+	case CON_PREFIX:
+		constraint_prefixes(out, (const char *const *)c->values, c->nvalues);
+		return;
 	default:
 		*out = *c;
-		out->path = NULL;
+		out->paths = NULL;
 		out->values = NULL;
 		return;
 	}
@@ -69,7 +188,7 @@ void constraint_copy(struct constraint *out, const struct constraint *c)
 
 void constraint_clear(struct constraint *c)
 {
-	free(c->path);
+	auth_free_strs(c->paths, c->npaths);
 	auth_free_strs(c->values, c->nvalues);
 	constraint_none(c);
 }
@@ -111,8 +230,49 @@ bool constraint_path_resolve(struct constraint *out, const char *path,
 	char *r = resolve_object(path, ctx, err, errlen);
 	if (!r)
 		return false;
-	*out = (struct constraint){ .kind = CON_PATH, .path = r };
+	char **v = xcalloc(1, sizeof *v);
+	v[0] = r;
+	*out = (struct constraint){ .kind = CON_PATH, .paths = v, .npaths = 1 };
 	return true;
+}
+
+/* Is P under one of C's prefixes? */
+static bool under_set(const char *p, const struct constraint *c)
+{
+	for (size_t i = 0; i < c->npaths; i++)
+		if (path_is_under(p, c->paths[i]))
+			return true;
+	return false;
+}
+
+/* The meet of two prefix sets: for each pair, the deeper of the two when
+ * one is under the other (the intersection of two subtrees is the deeper
+ * subtree or nothing). */
+static void paths_meet(struct constraint *out, const struct constraint *a,
+		       const struct constraint *b)
+{
+	const char **v = xcalloc(a->npaths * b->npaths, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < a->npaths; i++)
+		for (size_t j = 0; j < b->npaths; j++) {
+			if (path_is_under(b->paths[j], a->paths[i]))
+				v[n++] = b->paths[j];
+			else if (path_is_under(a->paths[i], b->paths[j]))
+				v[n++] = a->paths[i];
+		}
+	constraint_paths(out, v, n);
+	free(v);
+}
+
+/* The union: both sets together, reduced. */
+static void paths_join(struct constraint *out, const struct constraint *a,
+		       const struct constraint *b)
+{
+	const char **v = xcalloc(a->npaths + b->npaths, sizeof *v);
+	memcpy(v, a->paths, a->npaths * sizeof *v);
+	memcpy(v + a->npaths, b->paths, b->npaths * sizeof *v);
+	constraint_paths(out, v, a->npaths + b->npaths);
+	free(v);
 }
 
 static void enum_intersect(struct constraint *out, const struct constraint *a,
@@ -138,6 +298,15 @@ void constraint_meet(struct constraint *out, const struct constraint *a,
 		constraint_copy(out, a);
 		return;
 	}
+	/* a prefix set and an enumeration of commands: the commands it allows */
+	if (a->kind == CON_PREFIX && b->kind == CON_ENUM) {
+		prefix_filter(out, a, b);
+		return;
+	}
+	if (b->kind == CON_PREFIX && a->kind == CON_ENUM) {
+		prefix_filter(out, b, a);
+		return;
+	}
 	if (a->kind != b->kind || a->kind == CON_NONE) {
 		/* The kinds are incomparable: nothing satisfies both. */
 		constraint_none(out);
@@ -145,12 +314,7 @@ void constraint_meet(struct constraint *out, const struct constraint *a,
 	}
 	switch (a->kind) {
 	case CON_PATH:
-		if (path_is_under(b->path, a->path))
-			constraint_copy(out, b);
-		else if (path_is_under(a->path, b->path))
-			constraint_copy(out, a);
-		else
-			constraint_none(out);
+		paths_meet(out, a, b);
 		return;
 	case CON_RANGE:
 		constraint_range(out, a->lo > b->lo ? a->lo : b->lo,
@@ -158,6 +322,9 @@ void constraint_meet(struct constraint *out, const struct constraint *a,
 		return;
 	case CON_ENUM:
 		enum_intersect(out, a, b);
+		return;
+	case CON_PREFIX:
+		prefixes_meet(out, a, b);
 		return;
 	default:
 		constraint_none(out);
@@ -177,15 +344,29 @@ bool constraint_covers(const struct constraint *holder, const struct constraint 
 {
 	if (holder->kind == CON_ANY || req->kind == CON_NONE)
 		return true;
+	if (holder->kind == CON_PREFIX && req->kind == CON_ENUM)
+		return prefix_covers_enum(holder, req);
 	if (holder->kind != req->kind)
 		return false;
 	switch (holder->kind) {
 	case CON_PATH:
-		return path_is_under(req->path, holder->path);
+		for (size_t i = 0; i < req->npaths; i++)
+			if (!under_set(req->paths[i], holder))
+				return false;
+		return true;
 	case CON_RANGE:
 		return holder->lo <= req->lo && req->hi <= holder->hi;
 	case CON_ENUM:
 		return enum_subset(req, holder);
+	case CON_PREFIX:
+		for (size_t i = 0; i < req->nvalues; i++) {
+			bool found = false;
+			for (size_t j = 0; j < holder->nvalues && !found; j++)
+				found = argv_is_prefix(holder->values[j], req->values[i]);
+			if (!found)
+				return false;
+		}
+		return true;
 	default:
 		return false; /* holder none, request not none */
 	}
@@ -197,10 +378,16 @@ bool constraint_equal(const struct constraint *a, const struct constraint *b)
 		return false;
 	switch (a->kind) {
 	case CON_PATH:
-		return strcmp(a->path, b->path) == 0;
+		if (a->npaths != b->npaths)
+			return false;
+		for (size_t i = 0; i < a->npaths; i++)
+			if (strcmp(a->paths[i], b->paths[i]) != 0)
+				return false;
+		return true;
 	case CON_RANGE:
 		return a->lo == b->lo && a->hi == b->hi;
 	case CON_ENUM:
+	case CON_PREFIX:
 		if (a->nvalues != b->nvalues)
 			return false;
 		for (size_t i = 0; i < a->nvalues; i++)
@@ -231,16 +418,23 @@ bool constraint_union_exact(struct constraint *out, const struct constraint *a,
 		constraint_copy(out, b);
 		return true;
 	}
+	/* an enumeration of commands inside a prefix set: the set */
+	if (a->kind == CON_PREFIX && b->kind == CON_ENUM && prefix_covers_enum(a, b)) {
+		constraint_copy(out, a);
+		return true;
+	}
+	if (b->kind == CON_PREFIX && a->kind == CON_ENUM && prefix_covers_enum(b, a)) {
+		constraint_copy(out, b);
+		return true;
+	}
 	if (a->kind != b->kind)
 		return false;
 	switch (a->kind) {
 	case CON_PATH:
-		if (path_is_under(b->path, a->path))
-			constraint_copy(out, a);
-		else if (path_is_under(a->path, b->path))
-			constraint_copy(out, b);
-		else
-			return false;
+		paths_join(out, a, b);
+		return true;
+	case CON_PREFIX:
+		prefixes_join(out, a, b);
 		return true;
 	case CON_RANGE:
 		if (!ranges_join(a, b))
@@ -265,10 +459,22 @@ char *constraint_render(const struct constraint *c)
 	switch (c->kind) {
 	case CON_ANY:
 		return xstrdup("any");
-	case CON_PATH:
-		return xasprintf("path under %s", c->path);
+	case CON_PATH: {
+		struct strbuf s = STRBUF_INIT;
+		sb_adds(&s, "path under");
+		for (size_t i = 0; i < c->npaths; i++)
+			sb_addf(&s, " %s", c->paths[i]);
+		return sb_detach(&s);
+	}
 	case CON_RANGE:
 		return xasprintf("in [%lld..%lld]", c->lo, c->hi);
+	case CON_PREFIX: {
+		struct strbuf s = STRBUF_INIT;
+		sb_adds(&s, "prefix ");
+		for (size_t i = 0; i < c->nvalues; i++)
+			sb_addf(&s, "%s\"%s\"", i ? " " : "", c->values[i]);
+		return sb_detach(&s);
+	}
 	case CON_ENUM: {
 		struct strbuf s = STRBUF_INIT;
 		sb_adds(&s, "one of ");
@@ -318,7 +524,7 @@ static bool permits_path(const struct constraint *c, const char *object,
 			*why = xasprintf("and %s", err);
 		return false;
 	}
-	if (path_is_under(r, c->path))
+	if (under_set(r, c))
 		return true;
 	if (why)
 		*why = xasprintf("and %s is outside it", r);
@@ -351,6 +557,15 @@ bool constraint_permits(const struct constraint *c, const char *object,
 			return true;
 		if (why)
 			*why = xasprintf("and '%s' is not one of them", SHOWN(object));
+		return false;
+	case CON_PREFIX:
+		if (prefix_allows(c, object))
+			return true;
+		if (why)
+			*why = argv_words_ok(object)
+				? xasprintf("and '%s' starts with none of them", SHOWN(object))
+				: xasprintf("and '%s' is not a simple command (words of letters, "
+					    "digits and _-./=:@%%+^ only)", SHOWN(object));
 		return false;
 	default:
 		if (why)

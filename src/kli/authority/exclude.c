@@ -19,14 +19,14 @@ void exclusions_add(struct kli_exclusions *x, const char *path, const char *why,
 	if (!constraint_path_resolve(&c, path, ctx, err, sizeof err))
 		return;
 	for (size_t i = 0; i < x->n; i++) {
-		if (x->v[i].tree == tree && strcmp(x->v[i].path, c.path) == 0) {
+		if (x->v[i].tree == tree && strcmp(x->v[i].path, c.paths[0]) == 0) {
 			constraint_clear(&c);
 			return;
 		}
 	}
 	x->v = xreallocarray(x->v, x->n + 1, sizeof *x->v);
 	struct kli_exclusion *e = &x->v[x->n++];
-	*e = (struct kli_exclusion){ .path = steal_pointer(&c.path), .why = why, .tree = tree };
+	*e = (struct kli_exclusion){ .path = xstrdup(c.paths[0]), .why = why, .tree = tree };
 	constraint_clear(&c);
 	struct stat st;
 	if (stat(e->path, &st) == 0) {

@@ -420,6 +420,9 @@ static char *denial(const char *x, const char *atom, const struct constraint *c,
 	 * met by no command, so no command is allowed here either */
 	if (strcmp(x, "process/exec") == 0 && (c->kind == CON_PATH || c->kind == CON_RANGE))
 		return xasprintf("%s is granted only for %s, which no command meets", x, rc);
+	/* the file tools ask for paths: a command prefix is met by none */
+	if (strncmp(x, "file/", 5) == 0 && c->kind == CON_PREFIX)
+		return xasprintf("%s is granted only for %s, which no path meets", x, rc);
 	if (!object)
 		return xasprintf("%s is granted only for %s; name an OBJECT to check against it",
 				 x, rc);

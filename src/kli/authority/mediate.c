@@ -82,8 +82,8 @@ static bool add_path(struct mediate_request *r, const char *atom, char **path,
 		return false;
 	}
 	free(*path);
-	*path = xstrdup(it->c.path);
-	it->object = xstrdup(it->c.path);
+	*path = xstrdup(it->c.paths[0]);
+	it->object = xstrdup(it->c.paths[0]);
 	return true;
 }
 
@@ -250,8 +250,22 @@ enum mediate_verdict mediate(const struct grant *g, struct tool_call *call,
 	if (!ok)
 		return MEDIATE_DENIED;
 	open_targets(call);
-	call->lockdown = call->id == TOOL_BASH && grant_lookup(g, ATOM_EXEC)->kind == CON_ENUM;
+	enum constraint_kind exec = grant_lookup(g, ATOM_EXEC)->kind;
+	call->lockdown = call->id == TOOL_BASH && (exec == CON_ENUM || exec == CON_PREFIX);
+	/* allowed by a prefix of its words: it runs as those words, with
+	 * execve, so no shell reads more into it than was checked */
+	call->argv_exec = call->id == TOOL_BASH && exec == CON_PREFIX;
 	return excluded(ctx, call, message) ? MEDIATE_DENIED : MEDIATE_ALLOWED;
+}
+
+bool mediate_may_read(const struct grant *g, const char *path, const struct stat *st,
+		      const struct auth_ctx *ctx)
+{
+	_cleanup_free_ char *reason = NULL;
+	if (grant_check(g, ATOM_READ, path, ctx, &reason) != CHECK_ALLOWED)
+		return false;
+	_cleanup_free_ char *real = path_resolve(path, ctx->workspace);
+	return real && !(ctx->excluded && exclusions_match(ctx->excluded, real, st));
 }
 
 bool mediate_offers(const struct grant *g, enum tool_id id)

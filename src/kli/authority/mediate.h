@@ -21,6 +21,8 @@
 #include "authority/authority.h"
 #include "tools/tools.h"
 
+struct stat;
+
 struct mediate_item {
 	const char *atom;       /* normalised, static */
 	char *object;           /* as a denial shows it: the resolved path, the command */
@@ -55,6 +57,13 @@ enum mediate_verdict mediate(const struct grant *g, struct tool_call *call,
 
 /* Is tool ID worth offering to the model under G (its atom is held in
  * some form)? A tool not offered is still mediated if called. */
+/* May kli itself read PATH on the run's behalf (project instructions,
+ * agent/instructions.h)? Only when G holds file/read for it (PATH
+ * resolved, links followed) and it is none of kli's own files (ST: the
+ * object opened, or NULL). */
+bool mediate_may_read(const struct grant *g, const char *path, const struct stat *st,
+		      const struct auth_ctx *ctx);
+
 bool mediate_offers(const struct grant *g, enum tool_id id);
 
 /* Is ATOM (any spelling) one a file tool is checked for (file/read,

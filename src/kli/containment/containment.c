@@ -129,13 +129,14 @@ static void effective(struct cont_atom *a)
 	}
 }
 
+/* One entry per root: a path set's every prefix is checked on its own. */
 static void add_atom(struct containment *c, const struct jail_policy *p, const char *atom,
-		     const struct constraint *con)
+		     const struct constraint *con, const char *root)
 {
 	c->atoms = xreallocarray(c->atoms, c->natoms + 1, sizeof *c->atoms);
 	struct cont_atom *a = &c->atoms[c->natoms++];
 	*a = (struct cont_atom){ .atom = xstrdup(atom), .constraint = constraint_render(con) };
-	a->root = xstrdup(con->kind == CON_PATH ? con->path : "/");
+	a->root = xstrdup(root);
 	push_part(&a->parts, &a->nparts, a->root, jail_verdict_for(p, a->root));
 	for (size_t i = 0; i < p->nmounts; i++) {
 		const struct jail_mount *m = &p->mounts[i];
@@ -153,7 +154,7 @@ static void collect_atoms(struct containment *c, const struct grant *g,
 		for (size_t i = 0; i < ARRAY_SIZE(file_atoms); i++) {
 			const struct constraint *con = grant_lookup(g, file_atoms[i]);
 			if (con->kind == CON_ANY)
-				add_atom(c, p, file_atoms[i], con);
+				add_atom(c, p, file_atoms[i], con, "/");
 		}
 		return;
 	}
@@ -162,8 +163,11 @@ static void collect_atoms(struct containment *c, const struct grant *g,
 		/* a bundle's constraint is its implied atoms' */
 		if (strcmp(cap->atom, "tools/standard") == 0)
 			continue;
-		if (cap->c.kind == CON_PATH || (is_file_atom(cap->atom) && cap->c.kind == CON_ANY))
-			add_atom(c, p, cap->atom, &cap->c);
+		if (cap->c.kind == CON_PATH)
+			for (size_t k = 0; k < cap->c.npaths; k++)
+				add_atom(c, p, cap->atom, &cap->c, cap->c.paths[k]);
+		else if (is_file_atom(cap->atom) && cap->c.kind == CON_ANY)
+			add_atom(c, p, cap->atom, &cap->c, "/");
 	}
 }
 
@@ -187,8 +191,10 @@ static char *granted(const char *atom, const struct constraint *con)
 {
 	if (con->kind == CON_ANY)
 		return xstrdup(atom);
-	if (con->kind == CON_PATH)
-		return xasprintf("%s under %s", atom, con->path);
+	if (con->kind == CON_PATH) {
+		_cleanup_free_ char *r = constraint_render(con);
+		return xasprintf("%s under %s", atom, r + strlen("path under "));
+	}
 	_cleanup_free_ char *r = constraint_render(con);
 	return xasprintf("%s [%s]", atom, r);
 }

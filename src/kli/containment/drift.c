@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What widened since the baseline: see drift.h. */
 #include "config.h"
+#include "authority/argv.h"
 #include "containment/drift.h"
 #include "path.h"
 #include "util.h"
@@ -11,6 +12,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 'prefix "a b" "c"' as constraint_render writes it: quoted canonical
+ * prefixes, one space apart. */
+static bool parse_prefixes(const char *c, struct constraint *out)
+{
+	struct strv words = STRV_INIT;
+	bool ok = true;
+	for (;;) {
+		const char *close = *c == '"' ? strchr(c + 1, '"') : NULL;
+		if (!close || close == c + 1) {
+			ok = false;
+			break;
+		}
+		_cleanup_free_ char *w = xstrndup(c + 1, (size_t)(close - c - 1));
+		_cleanup_free_ char *canon = argv_canonical(w);
+		if (!canon || strcmp(canon, w) != 0) {
+			ok = false;
+			break;
+		}
+		strv_push(&words, w);
+		c = close + 1;
+		if (!*c)
+			break;
+		if (*c != ' ') {
+			ok = false;
+			break;
+		}
+		c++;
+	}
+	if (ok)
+		constraint_prefixes(out, (const char *const *)words.v, words.n);
+	strv_free(&words);
+	return ok && out->kind == CON_PREFIX;
+}
+
 bool drift_constraint_parse(const char *text, struct constraint *out)
 {
 	if (strcmp(text, "any") == 0) {
@@ -18,12 +53,19 @@ bool drift_constraint_parse(const char *text, struct constraint *out)
 		return true;
 	}
 	if (str_has_prefix(text, "path under /")) {
-		const char *p = text + strlen("path under ");
-		_cleanup_free_ char *clean = path_normalize(p, "/");
-		if (!clean || strcmp(clean, p) != 0)
-			return false;
-		constraint_path(out, p);
-		return true;
+		/* a set of prefixes, each absolute and without blanks (caps.c) */
+		_cleanup_free_ char *list = xstrdup(text + strlen("path under "));
+		char *v[64];
+		size_t n = 0;
+		for (char *save = NULL, *p = strtok_r(list, " ", &save); p;
+		     p = strtok_r(NULL, " ", &save)) {
+			_cleanup_free_ char *clean = path_normalize(p, "/");
+			if (n == ARRAY_SIZE(v) || !clean || strcmp(clean, p) != 0)
+				return false;
+			v[n++] = p;
+		}
+		constraint_paths(out, (const char *const *)v, n);
+		return out->kind == CON_PATH;
 	}
 	long long lo, hi;
 	int end = 0;
@@ -32,6 +74,8 @@ bool drift_constraint_parse(const char *text, struct constraint *out)
 		constraint_range(out, lo, hi);
 		return true;
 	}
+	if (str_has_prefix(text, "prefix \""))
+		return parse_prefixes(text + strlen("prefix "), out);
 	if (!str_has_prefix(text, "one of \""))
 		return false;
 	struct strv words = STRV_INIT;

@@ -286,6 +286,16 @@ static bool parse_root(json_t *root, struct chat_reply *out, char *err, size_t e
 	json_t *fr = json_object_get(c0, "finish_reason");
 	if (json_is_string(fr))
 		out->finish_reason = xstrdup(json_string_value(fr));
+	/* token counts, for the --json result record only: ignored unless
+	 * both are non-negative integers */
+	json_t *u = json_object_get(root, "usage");
+	json_t *pt = json_object_get(u, "prompt_tokens"), *ct = json_object_get(u, "completion_tokens");
+	if (json_is_integer(pt) && json_is_integer(ct) && json_integer_value(pt) >= 0 &&
+	    json_integer_value(ct) >= 0) {
+		out->usage = true;
+		out->prompt_tokens = json_integer_value(pt);
+		out->completion_tokens = json_integer_value(ct);
+	}
 	return parse_message(json_object_get(c0, "message"), out, err, errlen);
 }
 
@@ -349,6 +359,10 @@ char *chat_reply_dump(const struct chat_reply *r)
 	if (r->finish_reason)
 		json_object_set_new(choice, "finish_reason", json_string(r->finish_reason));
 	json_t *root = json_pack("{s:[o]}", "choices", choice);
+	if (r->usage)
+		json_object_set_new(root, "usage",
+				    json_pack("{s:I, s:I}", "prompt_tokens", (json_int_t)r->prompt_tokens,
+					      "completion_tokens", (json_int_t)r->completion_tokens));
 	char *s = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
 	char *out = xstrdup(s ? s : "");

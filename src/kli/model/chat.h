@@ -27,6 +27,9 @@ struct chat_reply {
 	struct chat_call *calls;
 	size_t ncalls;
 	char *finish_reason;  /* may be NULL */
+	/* the server's "usage", when it sent one */
+	bool usage;
+	long long prompt_tokens, completion_tokens;
 };
 
 /* {"model":MODEL,"messages":MESSAGES,"tools":TOOLS,"stream":STREAM} (tools

@@ -15,6 +15,7 @@ void chat_stream_clear(struct chat_stream *s)
 {
 	sb_release(&s->content);
 	free(s->finish_reason);
+	json_decref(s->usage);
 	json_decref(s->calls);
 	*s = (struct chat_stream){ .content = STRBUF_INIT };
 }
@@ -171,6 +172,11 @@ static bool chunk(struct chat_stream *s, json_t *root, char **added, char *err, 
 	json_t *choices = json_object_get(root, "choices");
 	if (choices && !json_is_null(choices) && !json_is_array(choices))
 		return fail(err, errlen, "has \"choices\" that is not a list");
+	json_t *u = json_object_get(root, "usage");
+	if (json_is_object(u)) {
+		json_decref(s->usage);
+		s->usage = json_incref(u);
+	}
 	json_t *c0 = json_array_get(choices, 0); /* none: a usage chunk */
 	if (!c0)
 		return true;
@@ -250,6 +256,8 @@ bool chat_stream_finish(struct chat_stream *s, struct chat_reply *out, char *err
 	if (s->finish_reason)
 		json_object_set_new(choice, "finish_reason", json_string(s->finish_reason));
 	json_t *root = json_pack("{s:[o]}", "choices", choice);
+	if (s->usage)
+		json_object_set(root, "usage", s->usage);
 	char *body = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
 	if (!body)

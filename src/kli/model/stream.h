@@ -28,6 +28,7 @@ struct chat_stream {
 	json_t *calls;         /* [{"id":..,"name":..,"arguments":..}], by index */
 	long last;             /* the index of the last call a delta touched */
 	char *finish_reason;
+	json_t *usage;         /* the last "usage" object a chunk carried */
 	size_t size;           /* text and arguments so far, against CHAT_MAX_REPLY */
 	bool done;             /* "[DONE]" */
 	bool legacy;           /* calls came as function_call */

@@ -208,6 +208,20 @@ bool settings_read_layer(struct loader *L, const char *file, enum layer layer, c
 	return rc == INI_MISSING || finish_file(L, err, errlen);
 }
 
+bool settings_read_text(struct loader *L, const char *name, const char *text,
+			enum layer layer, char *err, size_t errlen)
+{
+	if (!text)
+		return true;
+	L->file = name;
+	L->layer = layer;
+	if (ini_read_text(name, text, strlen(text), schema, on_item, L, err, errlen) == INI_ERROR) {
+		acc_clear(&L->kli_acc);
+		return false;
+	}
+	return finish_file(L, err, errlen);
+}
+
 void settings_loader_clear(struct loader *L)
 {
 	acc_clear(&L->kli_acc);

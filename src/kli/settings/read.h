@@ -12,6 +12,9 @@
  * skipped. False with "FILE:LINE: ..." in ERR. */
 bool settings_read_layer(struct loader *L, const char *file, enum layer layer, char *err,
 			 size_t errlen);
+/* The same over TEXT, named NAME in messages and origins. */
+bool settings_read_text(struct loader *L, const char *name, const char *text,
+			enum layer layer, char *err, size_t errlen);
 void settings_loader_clear(struct loader *L);
 
 #endif

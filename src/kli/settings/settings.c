@@ -102,6 +102,8 @@ bool settings_load(const struct kli_files *files, const struct kli_options *opts
 	const char *profile = NULL;
 	bool ok = settings_read_layer(&L, files->system, LAYER_SYSTEM, err, errlen) &&
 		  settings_read_layer(&L, files->user, LAYER_USER, err, errlen) &&
+		  settings_read_text(&L, KLI_COMMAND_LINE, files->command_line, LAYER_USER, err,
+				     errlen) &&
 		  settings_read_layer(&L, files->project, LAYER_PROJECT, err, errlen) &&
 		  profile_check_extends(&L, err, errlen) &&
 		  profile_select(&L, opts, &profile, err, errlen);

@@ -23,7 +23,12 @@ struct kli_files {
 	const char *system;   /* may be NULL or missing on disk */
 	const char *user;     /* may be NULL or missing on disk */
 	const char *project;  /* NULL: no project config */
+	/* -m and -c as INI text, read after the user file as the user's own
+	 * (it may set anything that file may), under the name "command line";
+	 * NULL: none */
+	const char *command_line;
 };
+#define KLI_COMMAND_LINE "command line"
 
 struct kli_options {
 	const char *profile;          /* --profile NAME, or NULL */

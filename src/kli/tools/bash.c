@@ -6,6 +6,7 @@
 #include "hint/hint.h"
 #include "path.h"
 #include "strbuf.h"
+#include "authority/argv.h"
 #include "tools/text.h"
 #include "tools/bash.h"
 #include "tools/call.h"
@@ -73,7 +74,7 @@ static char *const *locked_env(char *const *base)
 
 /* In the forked child: become the command. Never returns. */
 KJ_NORETURN static void exec_command(const char *command, const struct tool_env *env,
-				     bool lockdown, int out_fd)
+				     bool lockdown, bool argv_exec, int out_fd)
 {
 	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
@@ -86,6 +87,20 @@ KJ_NORETURN static void exec_command(const char *command, const struct tool_env 
 		dprintf(2, "kli: cannot enter the workspace %s: %s\n", env->workspace,
 			strerror(errno));
 		_exit(126);
+	}
+	if (argv_exec) {
+		/* the words mediate() checked, and nothing a shell would add */
+		size_t n;
+		char **words = argv_words(command, &n);
+		if (!words) {
+			dprintf(2, "kli: the command is not a simple command\n");
+			_exit(126);
+		}
+		/* execvpe looks the program up in the PATH the command gets */
+		environ = (char **)(lockdown ? locked_env(env->bash_env) : env->bash_env);
+		execvpe(words[0], words, environ);
+		dprintf(2, "kli: cannot run %s: %s\n", words[0], strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
 	}
 	const char *name = strrchr(env->shell, '/');
 	char *const argv[] = { (char *)(name ? name + 1 : env->shell), (char *)"-c",
@@ -167,6 +182,45 @@ static char *render(struct capture *c, const char *tail)
 	char *s = xasprintf("%s%s%s%s", c->text.s, nl ? "" : "\n", dropped, tail);
 	utf8_scrub(s, strlen(s));
 	return s;
+}
+
+#define SHOW_TAIL_LINES 10
+
+/* For the person watching: "→ exit 0, 2.1 s, 48 lines", and on failure the
+ * output's last SHOW_TAIL_LINES lines. */
+static char *bash_show(const struct capture *c, int status, long ms, bool timed_out)
+{
+	const char *s = c->text.s;
+	size_t len = c->text.len, lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += s[i] == '\n';
+	if (len && s[len - 1] != '\n')
+		lines++;
+	char what[64];
+	if (timed_out)
+		fmt_into(what, sizeof what, "timed out");
+	else if (WIFEXITED(status))
+		fmt_into(what, sizeof what, "exit %d", WEXITSTATUS(status));
+	else
+		fmt_into(what, sizeof what, "killed by signal %d", WTERMSIG(status));
+	bool failed = timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+	size_t from = len;
+	if (failed) {
+		/* back over SHOW_TAIL_LINES line ends (a last line without one counts) */
+		size_t seen = 0, i = len;
+		if (i && s[i - 1] == '\n')
+			i--;
+		while (i > 0 && seen < SHOW_TAIL_LINES) {
+			if (s[i - 1] == '\n' && ++seen == SHOW_TAIL_LINES)
+				break;
+			i--;
+		}
+		from = i;
+	}
+	bool nl = from == len || s[len - 1] == '\n';
+	return xasprintf("\u2192 %s, %ld.%ld s, %zu line%s%s\n%.*s%s", what, ms / 1000,
+			 ms % 1000 / 100, lines, lines == 1 ? "" : "s", c->dropped ? " (more dropped)" : "",
+			 (int)(len - from), s + from, nl ? "" : "\n");
 }
 
 /* ---------------------------------------------------------------- hints */
@@ -269,7 +323,7 @@ void tool_bash(const struct tool_call *c, const struct tool_env *env, struct bar
 	if (pid == 0) {
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		exec_command(c->command, env, c->lockdown, fds[1]);
+		exec_command(c->command, env, c->lockdown, c->argv_exec, fds[1]);
 	}
 	close(fds[1]);
 	if (pid < 0) {
@@ -280,7 +334,8 @@ void tool_bash(const struct tool_call *c, const struct tool_env *env, struct bar
 	setpgid(pid, pid);
 	struct capture cap = CAPTURE_INIT;
 	int status = 0;
-	bool in_time = collect(fds[0], pid, now_ms() + timeout * 1000, &cap, &status);
+	long started = now_ms();
+	bool in_time = collect(fds[0], pid, started + timeout * 1000, &cap, &status);
 	close(fds[0]);
 	kill(-pid, SIGKILL);
 	if (!in_time) {
@@ -291,8 +346,10 @@ void tool_bash(const struct tool_call *c, const struct tool_env *env, struct bar
 		tool_fail(out, "the command did not finish within %ld s and was killed; its "
 			       "output so far:\n%s", timeout, text);
 		out->fault = true;
+		out->show = bash_show(&cap, status, now_ms() - started, true);
 	} else {
 		_cleanup_free_ char *tail = status_line(status);
+		out->show = bash_show(&cap, status, now_ms() - started, false);
 		tool_ok(out, with_hint(render(&cap, tail), c->command, env, status, cap.text.s));
 	}
 	sb_release(&cap.text);
@@ -319,7 +376,7 @@ static void start_job(const struct tool_call *c, const struct tool_env *env,
 		/* Its own session: it outlives this child (kli, a subreaper,
 		 * inherits it) and one kill stops all of it. */
 		setsid();
-		exec_command(c->command, env, c->lockdown, fd);
+		exec_command(c->command, env, c->lockdown, c->argv_exec, fd);
 	}
 	close(fd);
 	if (pid < 0) {

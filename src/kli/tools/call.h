@@ -71,6 +71,10 @@ struct tool_call {
 	/* bash: the command was allowed by a command constraint ("one of"):
 	 * run it with git's program-running settings fixed (set by mediate()) */
 	bool lockdown;
+	/* bash: the command was allowed by a command prefix ("prefix"): run
+	 * its words (authority/argv.h) with execve, not through the shell
+	 * (set by mediate()) */
+	bool argv_exec;
 	struct edit_op *edits;
 	size_t nedits;
 	char **caps;       /* task: capability entries; NULL: the caller's grant */

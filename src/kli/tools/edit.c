@@ -11,7 +11,9 @@
 #include "tools/text.h"
 #include "tools/call.h"
 #include "tools/edit.h"
+#include "tools/diff.h"
 #include "tools/result.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <errno.h>
@@ -155,6 +157,27 @@ static bool rename_all(const struct tool_call *c, struct staged *st,
 	return true;
 }
 
+/* For the person watching: "(+A -R)", then each file's diff. */
+static char *edit_show(const struct tool_call *c, const struct staged *st,
+		       const struct tool_env *env)
+{
+	struct strbuf body = STRBUF_INIT;
+	struct diff_count all = { 0 };
+	for (size_t f = 0; f < c->npaths; f++) {
+		if (same_file(c, f) != f)
+			continue;
+		struct diff_count n;
+		_cleanup_free_ char *d = diff_unified(tool_shown_path(c->paths[f], env->workspace),
+						      st[f].old, st[f].oldlen, st[f].text,
+						      strlen(st[f].text), SHOW_DIFF_LINES, &n);
+		sb_adds(&body, d);
+		all.added += n.added;
+		all.removed += n.removed;
+	}
+	_cleanup_free_ char *b = sb_detach(&body);
+	return xasprintf("(+%zu \u2212%zu)\n%s", all.added, all.removed, b);
+}
+
 void tool_edit(const struct tool_call *c, const struct tool_env *env, struct barrier_out *out)
 {
 	struct staged *st = xcalloc(c->npaths, sizeof *st);
@@ -167,8 +190,10 @@ void tool_edit(const struct tool_call *c, const struct tool_env *env, struct bar
 			total += st[f].replaced;
 		}
 	ok = ok && write_temps(c, st, env, out) && rename_all(c, st, env, out);
-	if (ok)
+	if (ok) {
 		tool_ok(out, xasprintf("replaced %zu occurrence%s in %zu file%s", total,
 				       total == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s"));
+		out->show = edit_show(c, st, env);
+	}
 	staged_free(c, st);
 }

@@ -7,6 +7,7 @@
 #include "tools/text.h"
 #include "tools/call.h"
 #include "tools/files.h"
+#include "tools/diff.h"
 #include "tools/result.h"
 #include "model/chat.h"
 #include "path.h"
@@ -321,10 +322,22 @@ void tool_write(const struct tool_call *c, const struct tool_env *env, struct ba
 		tool_fail(out, "cannot make the directories for %s: %s", shown, strerror(errno));
 		return;
 	}
+	/* the content before, for the diff the person watching sees */
+	size_t oldlen = 0;
+	_cleanup_free_ char *old = NULL;
+	if (t->fd >= 0 && S_ISREG(t->st.st_mode)) {
+		_cleanup_close_ int fd = fsat_reopen_read(t);
+		old = fd < 0 ? NULL : read_fd_capped(fd, EDIT_MAX, &oldlen);
+	}
 	if (!replace_target(t, c->text)) {
 		tool_fail(out, "cannot write %s: %s", shown,
 			  errno == EINVAL ? "it is not a regular file" : strerror(errno));
 		return;
 	}
 	tool_ok(out, xasprintf("wrote %zu bytes to %s", strlen(c->text), shown));
+	struct diff_count n;
+	_cleanup_free_ char *d = diff_unified(shown, old ? old : "", old ? oldlen : 0, c->text,
+					      strlen(c->text), SHOW_DIFF_LINES, &n);
+	out->show = xasprintf("(%s+%zu \u2212%zu)\n%s", old ? "" : "new file, ", n.added,
+			      n.removed, d);
 }

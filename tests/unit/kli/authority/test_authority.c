@@ -153,7 +153,8 @@ static void test_entry_forms(void **state)
 	expect_entry("file/write under src/", "file/write", "path under /ws/src");
 	expect_entry("file/write under  /srv//data/./x/../", "file/write", "path under /srv/data");
 	expect_entry("file/read under ~/notes", "file/read", "path under /home/u/notes");
-	expect_entry("file/read under my dir", "file/read", "path under /ws/my dir");
+	/* blanks separate a set of prefixes */
+	expect_entry("file/read under my dir", "file/read", "path under /ws/dir /ws/my");
 	expect_entry("x/n in 1..5", "x/n", "in [1..5]");
 	expect_entry("x/n in -3 .. -1", "x/n", "in [-3..-1]");
 	expect_entry("x/n in 7..7", "x/n", "in [7..7]");
@@ -303,18 +304,16 @@ static void test_build_conflicts(void **state)
 	expect_build_error("file/read, x/n in 1..2, x/n in 4..5", 2,
 			   "x/n is listed twice: 'in [1..2]' and 'in [4..5]' do not combine into "
 			   "one constraint");
-	expect_build_error("file/read under /a, file/read under /b", 1,
-			   "file/read is listed twice: 'path under /a' and 'path under /b' do not "
-			   "combine into one constraint");
 	expect_build_error("x/y under /a, x/y in 1..2", 1,
 			   "x/y is listed twice: 'path under /a' and 'in [1..2]' do not combine "
 			   "into one constraint");
-	expect_build_error("file/read, file/write under /b, tools/standard under /a", 2,
-			   "file/write ('path under /b') and tools/standard, which implies it "
-			   "('path under /a'), do not combine into one constraint");
 	expect_build_error("process/exec one of make, tools/standard under /a", 1,
 			   "process/exec ('one of \"make\"') and tools/standard, which implies it "
 			   "('path under /a'), do not combine into one constraint");
+	/* Two path entries of one atom are one set of prefixes (their join). */
+	struct grant *s = parse_grant("file/read under /a, file/read under /b /a/x", &lex_ctx);
+	assert_grant(s, "file/read=path under /a /b;result/read=any");
+	grant_free(s);
 	/* result/read is checked against nothing: implied, it is unconstrained,
 	 * so differently constrained sources never clash over it. */
 	struct grant *g = parse_grant("file/read under /a, process/exec one of make", &lex_ctx);
@@ -331,7 +330,7 @@ static void test_build_conflicts(void **state)
 
 /* -------------------------------------------- generated constraint set */
 
-#define MAX_CONS 32
+#define MAX_CONS 48
 
 static size_t gen_constraints(struct constraint *c)
 {
@@ -343,6 +342,14 @@ static size_t gen_constraints(struct constraint *c)
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
 		constraint_path(&c[n++], paths[i]);
+	/* sets of prefixes: disjoint, overlapping, nested (reduced away) */
+	static const char *const sets[][3] = {
+		{ "/srv/data", "/home", NULL },       { "/srv/dat", "/srv/data/x", NULL },
+		{ "/home", "/srv", "/srv/data" },     { "/srv/database", "/srv/data", "/home" },
+		{ "/srv/data/x", "/srv/database", NULL }, { "/home", "/srv/dat", NULL },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(sets); i++)
+		constraint_paths(&c[n++], sets[i], sets[i][2] ? 3 : 2);
 	static const long long ranges[][2] = {
 		{ 1, 5 }, { 3, 8 }, { 6, 9 }, { 5, 5 }, { 1, 9 }, { LLONG_MIN, 0 }, { 0, LLONG_MAX },
 	};
@@ -356,6 +363,18 @@ static size_t gen_constraints(struct constraint *c)
 	constraint_enum(&c[n++], e3, 2);
 	constraint_enum(&c[n++], e4, 1);
 	constraint_enum(&c[n++], e5, 3);
+	/* command word prefixes, and enumerations of commands they meet */
+	static const char *const p1[] = { "npm test" }, *const p2[] = { "npm" },
+				  *const p3[] = { "git diff", "npm test -- x" },
+				  *const p4[] = { "npm test", "git" },
+				  *const e6[] = { "npm test -x", "ls -l" },
+				  *const e7[] = { "npm test", "git diff; rm x" };
+	constraint_prefixes(&c[n++], p1, 1);
+	constraint_prefixes(&c[n++], p2, 1);
+	constraint_prefixes(&c[n++], p3, 2);
+	constraint_prefixes(&c[n++], p4, 2);
+	constraint_enum(&c[n++], e6, 2);
+	constraint_enum(&c[n++], e7, 2);
 	assert_true(n <= MAX_CONS);
 	return n;
 }
@@ -399,9 +418,38 @@ static void test_constraint_laws(void **state)
 			if (constraint_covers(a, b) && constraint_covers(b, a))
 				assert_true(constraint_equal(a, b)); /* antisymmetric */
 			struct constraint u;
+			/* two path sets always have a join, their union */
+			if (a->kind == CON_PATH && b->kind == CON_PATH)
+				assert_true(constraint_union_exact(&u, a, b) && (constraint_clear(&u), 1));
 			if (constraint_union_exact(&u, a, b)) {
 				/* An exact union is the least bound above both. */
 				assert_true(constraint_covers(&u, a) && constraint_covers(&u, b));
+				/* absorption: a meet (a join b) = a, a join (a meet b) = a */
+				assert_true(meet_equals(a, &u, a));
+				struct constraint ua;
+				if (constraint_union_exact(&ua, a, &ab)) {
+					assert_true(constraint_equal(&ua, a));
+					constraint_clear(&ua);
+				}
+				/* join is commutative and associative where it exists */
+				struct constraint ub;
+				assert_true(constraint_union_exact(&ub, b, a));
+				assert_true(constraint_equal(&u, &ub));
+				constraint_clear(&ub);
+				for (size_t k = 0; k < n; k++) {
+					struct constraint bd, u_d, a_bd;
+					if (!constraint_union_exact(&bd, b, &c[k]))
+						continue;
+					bool l = constraint_union_exact(&u_d, &u, &c[k]);
+					bool r = constraint_union_exact(&a_bd, a, &bd);
+					if (l && r)
+						assert_true(constraint_equal(&u_d, &a_bd));
+					if (l)
+						constraint_clear(&u_d);
+					if (r)
+						constraint_clear(&a_bd);
+					constraint_clear(&bd);
+				}
 				for (size_t k = 0; k < n; k++)
 					if (constraint_covers(&c[k], a) && constraint_covers(&c[k], b))
 						assert_true(constraint_covers(&c[k], &u));
@@ -446,8 +494,57 @@ static void test_constraint_cases(void **state)
 	assert_int_equal(m.kind, CON_NONE);
 	constraint_clear(&m);
 	constraint_meet(&m, &srv, &data);
-	assert_string_equal(m.path, "/srv/data");
+	assert_string_equal(m.paths[0], "/srv/data");
 	constraint_clear(&m);
+
+	/* sets: "under src/ tests/" allows both and nothing else; the meet
+	 * of two sets is their intersection */
+	struct constraint st, sd, pa;
+	const char *const st_v[] = { "/w/src", "/w/tests" }, *const sd_v[] = { "/w/src/a", "/w/doc" };
+	constraint_paths(&st, st_v, 2);
+	constraint_paths(&sd, sd_v, 2);
+	constraint_path(&pa, "/w/tests/x");
+	assert_true(constraint_covers(&st, &pa));
+	constraint_clear(&pa);
+	constraint_path(&pa, "/w/doc");
+	assert_false(constraint_covers(&st, &pa));
+	constraint_clear(&pa);
+	constraint_meet(&m, &st, &sd);
+	char *rs = constraint_render(&m);
+	assert_string_equal(rs, "path under /w/src/a");
+	free(rs);
+	constraint_clear(&m);
+	assert_true(constraint_union_exact(&m, &st, &sd));
+	rs = constraint_render(&m);
+	assert_string_equal(rs, "path under /w/doc /w/src /w/tests");
+	free(rs);
+	constraint_clear(&m);
+	constraint_clear(&st);
+	constraint_clear(&sd);
+
+	/* command prefixes: words, not characters; anything a shell would
+	 * read more into matches nothing */
+	struct constraint npm;
+	const char *const npm_v[] = { "npm test" };
+	constraint_prefixes(&npm, npm_v, 1);
+	static const char *const yes[] = { "npm test", "npm test -- --grep x", "npm  test\tx" };
+	static const char *const no[] = {
+		"npm testx", "npm", "npm test; rm -rf /", "npm test && curl x", "npm test\nrm x",
+		"npm test $HOME", "npm test `id`", "npm test $(id)", "npm test > f", "npm test | sh",
+		"npm test 'a b'", "npm test \"a\"", "npm test *", "npm test ~", "npm test \\x",
+		"npm test (x)", "npm test <f", "npm test &", "npm test #x", "npm test {a,b}",
+		"npm test \xc3\xa9", "",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
+		assert_true(constraint_permits(&npm, yes[i], &lex_ctx, NULL));
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++) {
+		if (constraint_permits(&npm, no[i], &lex_ctx, NULL))
+			fail_msg("prefix \"npm test\" permits '%s'", no[i]);
+	}
+	rs = constraint_render(&npm);
+	assert_string_equal(rs, "prefix \"npm test\"");
+	free(rs);
+	constraint_clear(&npm);
 
 	struct constraint r1, r2, e;
 	constraint_range(&r1, 1, 5);
@@ -842,7 +939,7 @@ static void test_paths_on_disk(void **state)
 	char err[400];
 	assert_true(cap_parse_entry("file/write under src/", &ctx, &cap, err, sizeof err));
 	char *src = path_join(t->ws, "src");
-	assert_string_equal(cap.c.path, src);
+	assert_string_equal(cap.c.paths[0], src);
 
 	static const struct { const char *obj; bool ok; } cases[] = {
 		{ "src/a.c", true },
@@ -895,14 +992,14 @@ static void test_paths_on_disk(void **state)
 
 	/* A constraint written through a link means where the link goes. */
 	assert_true(cap_parse_entry("file/read under srclink", &ctx, &cap, err, sizeof err));
-	assert_string_equal(cap.c.path, src);
+	assert_string_equal(cap.c.paths[0], src);
 	grant_cap_clear(&cap);
 	assert_true(cap_parse_entry("file/read under src/link", &ctx, &cap, err, sizeof err));
-	assert_string_equal(cap.c.path, "/etc");
+	assert_string_equal(cap.c.paths[0], "/etc");
 	grant_cap_clear(&cap);
 	assert_true(cap_parse_entry("file/read under ~/ws/src/../data", &ctx, &cap, err, sizeof err));
 	char *data = path_join(t->ws, "data");
-	assert_string_equal(cap.c.path, data);
+	assert_string_equal(cap.c.paths[0], data);
 	free(data);
 	grant_cap_clear(&cap);
 
@@ -953,7 +1050,7 @@ static void test_resolver_seam(void **state)
 	char err[300];
 	*fake_log() = (struct fake_calls){ 0 };
 	assert_true(cap_parse_entry("file/write under work", &ctx, &cap, err, sizeof err));
-	assert_string_equal(cap.c.path, "/seam/work");
+	assert_string_equal(cap.c.paths[0], "/seam/work");
 	assert_int_equal(fake_log()->n, 1);
 	assert_string_equal(fake_log()->base, "/seam");
 	char *why = NULL;

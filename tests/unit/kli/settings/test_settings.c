@@ -92,7 +92,7 @@ static bool load(struct fx *t, const char *sys, const char *user, const char *pr
 {
 	char *fs = put(t, "sys.ini", sys), *fu = put(t, "user.ini", user),
 	     *fp = put(t, "ws/.kli/config.ini", proj);
-	const struct kli_files files = { fs, fu, fp };
+	const struct kli_files files = { fs, fu, fp, NULL };
 	err[0] = '\0';
 	bool ok = settings_load(&files, o ? o : &print_opts, &t->ctx, s, err, errlen);
 	/* Leave no file behind for the next load in the same test. */
@@ -185,7 +185,7 @@ static void test_no_config(void **state)
 	assert_int_equal(s.model.retries, -1);
 	settings_clear(&s);
 	/* Files named but absent are no config either. */
-	const struct kli_files none = { "/nonexistent/kli/sys.ini", "/nonexistent/kli/user.ini", NULL };
+	const struct kli_files none = { "/nonexistent/kli/sys.ini", "/nonexistent/kli/user.ini", NULL, NULL };
 	assert_true(settings_load(&none, &print_opts, &t->ctx, &s, err, sizeof err));
 	assert_int_equal(s.grant->scope, GRANT_UNIVERSAL);
 	settings_clear(&s);
@@ -375,9 +375,9 @@ static void test_bad_input(void **state)
 		     "DIR/user.ini:2: line starts with white space (continuation lines are not "
 		     "accepted)");
 	expect_error(t, NULL, "[kli]\ncapabilities = file/read\n",
-		     "[kli]\ncapabilities = file/read\ncapabilities = x/y under /a, x/y under /b\n",
+		     "[kli]\ncapabilities = file/read\ncapabilities = x/y under /a, x/y in 1..2\n",
 		     NULL, "DIR/ws/.kli/config.ini:3: x/y is listed twice: 'path under /a' and "
-			   "'path under /b' do not combine into one constraint");
+			   "'in [1..2]' do not combine into one constraint");
 	/* A conflict reports the line of the entry at fault. */
 	expect_error(t, NULL, "[kli]\ncapabilities = x/n in 1..2\n\ncapabilities = x/n in 5..6\n",
 		     NULL, NULL, "DIR/user.ini:4: x/n is listed twice: 'in [1..2]' and 'in [5..6]' "
@@ -389,7 +389,7 @@ static void test_bad_input(void **state)
 	mkdir(kli_dir, 0755);
 	free(kli_dir);
 	assert_int_equal(mkdir(dir, 0755), 0);
-	const struct kli_files files = { NULL, NULL, dir };
+	const struct kli_files files = { NULL, NULL, dir, NULL };
 	assert_false(settings_load(&files, &print_opts, &t->ctx, &s, err, sizeof err));
 	want = xasprintf("%s: cannot read: Is a directory", dir);
 	assert_string_equal(err, want);
