@@ -457,3 +457,21 @@ bool dir_names_linked(int fd, const char *const *name, const size_t *len, size_t
 	return false;
 #endif
 }
+
+bool fd_write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n > 0) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return false;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	return true;
+}

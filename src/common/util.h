@@ -39,6 +39,10 @@ KJ_PRINTF(1, 2) char *xasprintf(const char *fmt, ...);
  * list in /proc/self/fd or /dev/fd. false, errno set, when it cannot. */
 bool cloexec_above_2(void);
 
+/* Writes all n bytes of p to fd, again after EINTR and a short write.
+ * false, errno set (EIO for a write of nothing), when it cannot. */
+bool fd_write_all(int fd, const void *p, size_t n);
+
 /* The strings up to the NULL, joined: xasprintf("%s%s...") without the
  * format machinery, for the paths and labels made on every run. */
 __attribute__((sentinel)) char *xconcat(const char *first, ...);

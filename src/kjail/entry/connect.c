@@ -10,6 +10,7 @@
 #include "entry/connect.h"
 #include "entry/tunnel.h"
 #include "proxy/proxy.h"
+#include "util.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -25,20 +26,6 @@
 /* The proxy answers once it connected, or gave up (its connect timeout). */
 #define CONNECT_REPLY_TIMEOUT_MS (PROXY_CONNECT_TIMEOUT_MS + 20000)
 #define RELAY_CHUNK 65536
-
-static bool write_all(int fd, const char *b, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		b += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
 
 /* Reads into buf after *n, waiting at most ms; the bytes read, 0 at the
  * end, -1 on an error or the time running out. */
@@ -100,7 +87,7 @@ void entry_connect(const char *host, const char *port)
 	const char *dest = req + strlen("CONNECT ");
 	int len = (int)(strchr(dest, ' ') - dest);
 	int fd = proxy_socket();
-	if (!write_all(fd, req, reqlen))
+	if (!fd_write_all(fd, req, reqlen))
 		die_errno("--connect: cannot ask kjail's proxy for %.*s", len, dest);
 	static char buf[RELAY_CHUNK];
 	size_t n = 0, head = 0;
@@ -122,7 +109,7 @@ void entry_connect(const char *host, const char *port)
 		refused(fd, buf, n, head, code, d);
 	}
 	/* what the server sent with the answer (its banner) first */
-	if (n > head && !write_all(STDOUT_FILENO, buf + head, n - head))
+	if (n > head && !fd_write_all(STDOUT_FILENO, buf + head, n - head))
 		exit(0);
 	bool in_open = true;
 	for (;;) {
@@ -140,7 +127,7 @@ void entry_connect(const char *host, const char *port)
 			if (r <= 0) {
 				in_open = false;
 				shutdown(fd, SHUT_WR);
-			} else if (!write_all(fd, buf, (size_t)r)) {
+			} else if (!fd_write_all(fd, buf, (size_t)r)) {
 				exit(1);
 			}
 		}
@@ -150,7 +137,7 @@ void entry_connect(const char *host, const char *port)
 				continue;
 			if (r <= 0)
 				exit(r == 0 ? 0 : 1);
-			if (!write_all(STDOUT_FILENO, buf, (size_t)r))
+			if (!fd_write_all(STDOUT_FILENO, buf, (size_t)r))
 				exit(0); /* ssh went away */
 		}
 	}

@@ -5,6 +5,7 @@
 #include "planner/tools.h"
 #include "policy/credcache.h"
 #include "policy/credfile.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -204,20 +205,6 @@ static void cache_read(struct scan *s, const char *file)
 	close(fd);
 }
 
-static bool write_whole(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 /* Written whole to a new file, renamed over the old. */
 static void cache_write(struct scan *s, const char *file)
 {
@@ -236,7 +223,7 @@ static void cache_write(struct scan *s, const char *file)
 	sb_init(&out, 64 + s->now.n * 64);
 	credcache_settle(&s->now);
 	credcache_format(&s->now, &out);
-	bool ok = write_whole(fd, out.s, out.len);
+	bool ok = fd_write_all(fd, out.s, out.len);
 	ok = close(fd) == 0 && ok;
 	sb_release(&out);
 	if (!ok || rename(tmp, file) != 0)

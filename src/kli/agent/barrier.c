@@ -26,21 +26,6 @@ struct frame {
 	uint64_t len, showlen;
 };
 
-static bool write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	while (n > 0) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		c += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 KJ_NORETURN static void child(barrier_fn fn, void *arg, int wfd)
 {
 	/* The child must not outlive the agent, and its own group is what a
@@ -67,8 +52,8 @@ KJ_NORETURN static void child(barrier_fn fn, void *arg, int wfd)
 	if (showlen > BARRIER_MAX_SHOW)
 		showlen = 0;
 	struct frame f = { out.ok, out.fault, out.aux, len, showlen };
-	bool ok = write_all(wfd, &f, sizeof f) && write_all(wfd, out.text ? out.text : "", len) &&
-		  write_all(wfd, out.show ? out.show : "", showlen);
+	bool ok = fd_write_all(wfd, &f, sizeof f) && fd_write_all(wfd, out.text ? out.text : "", len) &&
+		  fd_write_all(wfd, out.show ? out.show : "", showlen);
 	/* _exit: the parent's stdio buffers must not be flushed a second time. */
 	_exit(ok ? 0 : 1);
 }
@@ -250,5 +235,5 @@ bool faultlog_append(const char *path, const char *line, long cap)
 				      0600);
 	if (fd < 0)
 		return false;
-	return write_all(fd, s, strlen(s));
+	return fd_write_all(fd, s, strlen(s));
 }

@@ -185,20 +185,6 @@ int fsat_reopen_read(const struct fs_target *t)
 	return fd;
 }
 
-static bool write_all(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return false;
-		s += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 static void temp_name(char tmp[16])
 {
 	static const char al[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -224,7 +210,7 @@ int fsat_write_temp(int dir, const char *text, size_t len, mode_t mode, char tmp
 	}
 	if (fd < 0)
 		return -1;
-	bool ok = fchmod(fd, mode & 07777) == 0 && write_all(fd, text, len) && fsync(fd) == 0;
+	bool ok = fchmod(fd, mode & 07777) == 0 && fd_write_all(fd, text, len) && fsync(fd) == 0;
 	int e = errno;
 	ok = close(fd) == 0 && ok;
 	if (!ok) {

@@ -255,6 +255,51 @@ static void expect_unsafe(const char *path, uid_t uid, const char *why_want)
 	assert_string_equal(why, why_want);
 }
 
+/* fd_write_all: a write larger than a pipe's buffer arrives whole (short
+ * writes are resumed), and one to a pipe nobody reads fails with EPIPE. */
+static void test_fd_write_all(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	size_t n = 256 * 1024;
+	char *buf = malloc(n), *got = calloc(1, n);
+	assert_non_null(buf);
+	assert_non_null(got);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (char)(i * 7);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		_exit(fd_write_all(p[1], buf, n) ? 0 : 1);
+	}
+	close(p[1]);
+	size_t have = 0;
+	while (have < n) {
+		ssize_t r = read(p[0], got + have, n - have);
+		if (r <= 0)
+			break;
+		have += (size_t)r;
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(have, n);
+	assert_memory_equal(buf, got, n);
+	close(p[0]);
+	assert_int_equal(pipe(p), 0);
+	close(p[0]);
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	errno = 0;
+	assert_false(fd_write_all(p[1], "x", 1));
+	assert_int_equal(errno, EPIPE);
+	signal(SIGPIPE, old);
+	close(p[1]);
+	free(buf);
+	free(got);
+}
+
 static void test_file_owned_safely(void **state)
 {
 	(void)state;
@@ -390,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_file_owned_safely),
 		cmocka_unit_test(test_utf8_printable),
 		cmocka_unit_test(test_ctrl_scrub),
+		cmocka_unit_test(test_fd_write_all),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
