@@ -146,6 +146,8 @@ static bool finish(pid_t parent, char *err, size_t errlen)
 		fmt_into(err, errlen, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
 		return false;
 	}
+	/* cleared by a change of credentials: the helper must not outlive
+	 * kjail */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
 		fmt_into(err, errlen, "PR_SET_PDEATHSIG: %s", strerror(errno));
 		return false;
@@ -196,22 +198,5 @@ bool proxy_privdrop(pid_t parent, char *err, size_t errlen)
 		if (!become(&id, err, errlen))
 			return false;
 	}
-#ifdef KJ_OS_LINUX
-	if (!caps_clear(err, errlen))
-		return false;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
-		fmt_into(err, errlen, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
-		return false;
-	}
-	/* cleared by the change of credentials: the proxy must not outlive kjail */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
-		fmt_into(err, errlen, "PR_SET_PDEATHSIG: %s", strerror(errno));
-		return false;
-	}
-#endif
-	if (getppid() != parent) {
-		fmt_into(err, errlen, "kjail ended before its proxy started");
-		return false;
-	}
-	return true;
+	return finish(parent, err, errlen);
 }
