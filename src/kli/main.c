@@ -120,7 +120,7 @@ static void usage(FILE *out)
 /* argv text inside a one-line message. */
 static const char *printable(const char *s)
 {
-	static char buf[80]; /* main.c only; one message at a time */
+	static char buf[4100]; /* main.c only; one message at a time: a whole path */
 	size_t o = 0;
 	for (; *s && o < sizeof buf - 4; s++)
 		buf[o++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
