@@ -454,6 +454,11 @@ bool constraint_union_exact(struct constraint *out, const struct constraint *a,
 	}
 }
 
+char *constraint_path_word(const char *path)
+{
+	return strpbrk(path, " \t") ? xasprintf("\"%s\"", path) : xstrdup(path);
+}
+
 char *constraint_render(const struct constraint *c)
 {
 	switch (c->kind) {
