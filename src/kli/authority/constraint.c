@@ -467,8 +467,10 @@ char *constraint_render(const struct constraint *c)
 	case CON_PATH: {
 		struct strbuf s = STRBUF_INIT;
 		sb_adds(&s, "path under");
-		for (size_t i = 0; i < c->npaths; i++)
-			sb_addf(&s, " %s", c->paths[i]);
+		for (size_t i = 0; i < c->npaths; i++) {
+			_cleanup_free_ char *w = constraint_path_word(c->paths[i]);
+			sb_addf(&s, " %s", w);
+		}
 		return sb_detach(&s);
 	}
 	case CON_RANGE:
