@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "authority/mediate.h"
+#include "authority/argv.h"
 #include "authority/fsat.h"
 #include "authority/exclude.h"
 #include "path.h"
@@ -200,15 +201,22 @@ static char *allows_clause(const char *atom, const struct constraint *c)
 	return sb_detach(&s);
 }
 
-char *mediate_refusal(const struct grant *g, const char *atom, const char *object)
+char *mediate_refusal(const struct grant *g, const char *atom, const char *object,
+		      const char *command)
 {
-	_cleanup_free_ char *allows = allows_clause(atom, grant_lookup(g, atom));
+	const struct constraint *c = grant_lookup(g, atom);
+	_cleanup_free_ char *allows = allows_clause(atom, c);
 	/* the object stays as it is for the model (a tool's line on the
 	 * terminal, --check's line neutralise it); the grant's part is one
 	 * line whatever a path holds */
 	ctrl_scrub(allows);
-	return object ? xasprintf("denied: lacks %s for %s (%s)", atom, object, allows)
-		      : xasprintf("denied: lacks %s (%s)", atom, allows);
+	_cleanup_free_ char *canon = command && c->kind == CON_PREFIX ? argv_canonical(command) : NULL;
+	/* why a prefix cannot match it, so the model does not try variants */
+	const char *note = command && c->kind == CON_PREFIX && !canon
+		? "; this is not a simple command: words of letters, digits and _-./=:@%+^ only"
+		: "";
+	return object ? xasprintf("denied: lacks %s for %s (%s%s)", atom, object, allows, note)
+		      : xasprintf("denied: lacks %s (%s%s)", atom, allows, note);
 }
 
 bool mediate_covers(const struct grant *g, const struct mediate_request *r, char **denial)
@@ -217,7 +225,10 @@ bool mediate_covers(const struct grant *g, const struct mediate_request *r, char
 		const struct mediate_item *it = &r->v[i];
 		if (item_covered(g, it))
 			continue;
-		*denial = mediate_refusal(g, it->atom, it->object);
+		bool one_command = strcmp(it->atom, ATOM_EXEC) == 0 && it->c.kind == CON_ENUM &&
+				   it->c.nvalues == 1;
+		*denial = mediate_refusal(g, it->atom, it->object,
+					  one_command ? it->c.values[0] : NULL);
 		return false;
 	}
 	return true;

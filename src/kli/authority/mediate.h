@@ -47,8 +47,11 @@ void mediate_request_clear(struct mediate_request *r);
  * OBJECT (the grant allows ATOM under /a /b)" or "(no ATOM is granted)";
  * the grant's part bounded (long grants end in "... and N more") and
  * without control characters; OBJECT as it is (its shown lines neutralise
- * it). Caller frees. */
-char *mediate_refusal(const struct grant *g, const char *atom, const char *object);
+ * it). COMMAND (may be NULL): the command of a process/exec refusal as
+ * the model sent it; when a prefix grant refuses it for not being a
+ * simple command, the refusal says so. Caller frees. */
+char *mediate_refusal(const struct grant *g, const char *atom, const char *object,
+		      const char *command);
 
 /* Does G cover every item? On false, *denial is mediate_refusal() of the
  * first item it does not. */

@@ -294,12 +294,17 @@ static void test_refusal(void **state)
 	struct fx *f = *state;
 	struct grant *g = grant_of(&f->ctx, "process/exec prefix \"npm test\" \"git diff\", "
 				   "x/n in 1..5");
-	_cleanup_free_ char *p = mediate_refusal(g, "process/exec", "curl x");
+	_cleanup_free_ char *p = mediate_refusal(g, "process/exec", "curl x", "curl x");
 	assert_string_equal(p, "denied: lacks process/exec for curl x (the grant allows "
 			       "process/exec prefix \"git diff\" \"npm test\")");
-	_cleanup_free_ char *r = mediate_refusal(g, "x/n", "9");
+	_cleanup_free_ char *q = mediate_refusal(g, "process/exec", "npm test touch x",
+						 "npm test\ntouch x");
+	assert_string_equal(q, "denied: lacks process/exec for npm test touch x (the grant allows "
+			       "process/exec prefix \"git diff\" \"npm test\"; this is not a simple "
+			       "command: words of letters, digits and _-./=:@%+^ only)");
+	_cleanup_free_ char *r = mediate_refusal(g, "x/n", "9", NULL);
 	assert_string_equal(r, "denied: lacks x/n for 9 (the grant allows x/n in [1..5])");
-	_cleanup_free_ char *w = mediate_refusal(g, "file/write", "/etc/x\033[2J");
+	_cleanup_free_ char *w = mediate_refusal(g, "file/write", "/etc/x\033[2J", NULL);
 	assert_string_equal(w, "denied: lacks file/write for /etc/x\033[2J (no file/write is "
 			       "granted)");
 	grant_free(g);
@@ -311,7 +316,7 @@ static void test_refusal(void **state)
 		sb_addf(&caps, " /long/directory/d%02d", i);
 	g = grant_of(&f->ctx, caps.s);
 	sb_release(&caps);
-	_cleanup_free_ char *l = mediate_refusal(g, "file/write", "/etc/x");
+	_cleanup_free_ char *l = mediate_refusal(g, "file/write", "/etc/x", NULL);
 	assert_true(str_has_prefix(l, "denied: lacks file/write for /etc/x (the grant allows "
 				      "file/write under /long/directory/d00 /long/directory/d01 "));
 	assert_true(strlen(l) < 400);
@@ -326,7 +331,7 @@ static void test_refusal(void **state)
 		sb_adds(&one, "abcde");
 	g = grant_of(&f->ctx, one.s);
 	sb_release(&one);
-	_cleanup_free_ char *o = mediate_refusal(g, "file/write", "/etc/x");
+	_cleanup_free_ char *o = mediate_refusal(g, "file/write", "/etc/x", NULL);
 	assert_true(strlen(o) < 250);
 	assert_non_null(strstr(o, "abcdea...)"));
 	grant_free(g);
