@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---------------------------------------------------- capability entries */
 
@@ -202,33 +203,132 @@ static bool parse_prefixes(const char *entry, const char *arg, struct constraint
 	return ok;
 }
 
-/* "under A B ...": a set of path prefixes, separated by blanks. */
+/* The words of an "under" list: plain (up to a blank) or double-quoted
+ * (up to the next '"', blanks kept, no escapes: the quoting of command
+ * prefixes). False and a message on an unclosed or empty quote, or a
+ * quote inside a word. */
+struct path_word {
+	char *text;
+	bool quoted;
+};
+
+static void path_words_free(struct path_word *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].text);
+	free(v);
+}
+
+static bool path_words(const char *entry, const char *arg, struct path_word **out, size_t *nout,
+		       char *err, size_t errlen)
+{
+	struct path_word *v = NULL;
+	size_t n = 0;
+	const char *why = NULL;
+	for (const char *p = skip_ws(arg); *p && !why; p = skip_ws(p)) {
+		const char *s = p, *e;
+		bool quoted = *p == '"';
+		if (quoted) {
+			s = p + 1;
+			e = strchr(s, '"');
+			if (!e)
+				why = "a path's quote is not closed";
+			else if (e == s)
+				why = "an empty quoted path";
+			else if (e[1] && !is_ws(e[1]))
+				why = "a blank must follow a quoted path";
+			if (why)
+				break;
+			p = e + 1;
+		} else {
+			while (*p && !is_ws(*p))
+				p++;
+			e = p;
+			if (memchr(s, '"', (size_t)(e - s)))
+				why = "a quote inside a path (quote the whole path: \"my dir\")";
+		}
+		v = xreallocarray(v, n + 1, sizeof *v);
+		v[n++] = (struct path_word){ xstrndup(s, (size_t)(e - s)), quoted };
+	}
+	if (why) {
+		fmt_into(err, errlen, "bad capability '%s': %s", SHOWN(entry), why);
+		path_words_free(v, n);
+		return false;
+	}
+	*out = v;
+	*nout = n;
+	return true;
+}
+
+/* Before path sets, "under my dir" was the one path "my dir"; now blanks
+ * separate paths. A list must not silently take a new meaning, so unless
+ * it is one plain word (read alike both ways) it is refused when
+ *  - its text, read the old way as one path, names something that exists;
+ *  - two plain words meet at a blank that touches no '/' ("my dir",
+ *    "src tests"): write src/ tests/, or quote a path with blanks.
+ * What passes read the old way was a name with a component beginning or
+ * ending in a blank ("src/ tests/" was src/" tests") that does not exist. */
+static bool keeps_meaning(const char *entry, const char *arg, const struct path_word *v,
+			  size_t n, const struct auth_ctx *ctx, char *err, size_t errlen)
+{
+	if (n == 1 && !v[0].quoted)
+		return true;
+	struct constraint old;
+	char perr[200];
+	struct stat st;
+	if (constraint_path_resolve(&old, arg, ctx, perr, sizeof perr)) {
+		bool exists = lstat(old.paths[0], &st) == 0;
+		constraint_clear(&old);
+		if (exists) {
+			fmt_into(err, errlen, "bad capability '%s': '%s' names an existing path, "
+				 "which kli read as one path before 'under' took a set: quote a path "
+				 "with blanks (\"my dir\"), or rename it", SHOWN(entry), SHOWN(arg));
+			return false;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		const char *a = v[i - 1].text, *b = v[i].text;
+		if (v[i - 1].quoted || v[i].quoted || a[strlen(a) - 1] == '/' || b[0] == '/')
+			continue;
+		fmt_into(err, errlen, "bad capability '%s': '%s %s' could be one path with a blank "
+			 "or two paths: end each path in '/' (under src/ tests/) or quote a path "
+			 "with blanks (under \"my dir\")", SHOWN(entry), SHOWN(a), SHOWN(b));
+		return false;
+	}
+	return true;
+}
+
+/* "under A B ...": a set of path prefixes, separated by blanks, a path
+ * with blanks quoted. */
 static bool parse_paths(const char *entry, const char *arg, const struct auth_ctx *ctx,
 			struct constraint *out, char *err, size_t errlen)
 {
-	_cleanup_free_ char *list = xstrdup(arg);
+	struct path_word *w = NULL;
+	size_t nw = 0;
+	if (!path_words(entry, arg, &w, &nw, err, errlen))
+		return false;
 	char **v = NULL;
 	size_t n = 0;
-	bool ok = true;
-	for (char *save = NULL, *w = strtok_r(list, " \t", &save); w && ok;
-	     w = strtok_r(NULL, " \t", &save)) {
+	bool ok = keeps_meaning(entry, arg, w, nw, ctx, err, errlen);
+	for (size_t i = 0; i < nw && ok; i++) {
 		struct constraint one;
 		char perr[200];
-		if (!constraint_path_resolve(&one, w, ctx, perr, sizeof perr)) {
+		if (!constraint_path_resolve(&one, w[i].text, ctx, perr, sizeof perr)) {
 			fmt_into(err, errlen, "bad capability '%s': %s", SHOWN(entry), perr);
 			ok = false;
 			break;
 		}
 		/* a grant's report must state its paths exactly: a newline, a
-		 * blank (it separates them) or a byte that is not UTF-8 (a
-		 * link's target, say) would read as something else (a tool's
-		 * object, checked against it, may be any name) */
-		if (!utf8_printable(one.paths[0]) || strpbrk(one.paths[0], " \t")) {
+		 * quote (a blank makes it quoted, constraint_path_word) or a
+		 * byte that is not UTF-8 (a link's target, say) would read as
+		 * something else (a tool's object, checked against it, may be
+		 * any name) */
+		if (!utf8_printable(one.paths[0]) || strchr(one.paths[0], '"')) {
 			fmt_into(err, errlen,
-				 "bad capability '%s': '%s' resolves to a name with blanks, control "
+				 "bad capability '%s': '%s' resolves to a name with quotes, control "
 				 "characters or bytes that are not UTF-8, which kli cannot state "
 				 "exactly",
-				 SHOWN(entry), SHOWN(w));
+				 SHOWN(entry), SHOWN(w[i].text));
 			ok = false;
 		} else {
 			v = xreallocarray(v, n + 1, sizeof *v);
@@ -239,6 +339,7 @@ static bool parse_paths(const char *entry, const char *arg, const struct auth_ct
 	if (ok)
 		constraint_paths(out, (const char *const *)v, n);
 	auth_free_strs(v, n);
+	path_words_free(w, nw);
 	return ok;
 }
 

@@ -454,6 +454,11 @@ bool constraint_union_exact(struct constraint *out, const struct constraint *a,
 	}
 }
 
+char *constraint_path_word(const char *path)
+{
+	return strpbrk(path, " \t") ? xasprintf("\"%s\"", path) : xstrdup(path);
+}
+
 char *constraint_render(const struct constraint *c)
 {
 	switch (c->kind) {
@@ -462,8 +467,10 @@ char *constraint_render(const struct constraint *c)
 	case CON_PATH: {
 		struct strbuf s = STRBUF_INIT;
 		sb_adds(&s, "path under");
-		for (size_t i = 0; i < c->npaths; i++)
-			sb_addf(&s, " %s", c->paths[i]);
+		for (size_t i = 0; i < c->npaths; i++) {
+			_cleanup_free_ char *w = constraint_path_word(c->paths[i]);
+			sb_addf(&s, " %s", w);
+		}
 		return sb_detach(&s);
 	}
 	case CON_RANGE:

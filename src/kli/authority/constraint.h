@@ -55,6 +55,9 @@ bool constraint_equal(const struct constraint *a, const struct constraint *b);
  * Only used to combine entries of one capability list, never to widen. */
 bool constraint_union_exact(struct constraint *out, const struct constraint *a,
 			    const struct constraint *b);
+/* PATH as one word of a rendering: as it is, or double-quoted when it
+ * holds a blank (a grant's paths never hold '"', caps.c). */
+char *constraint_path_word(const char *path);
 /* "any", "none", "path under /abs /b", "in [1..5]", "one of \"a\", \"b\"". */
 char *constraint_render(const struct constraint *c);
 

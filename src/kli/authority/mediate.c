@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "authority/mediate.h"
+#include "authority/argv.h"
 #include "authority/fsat.h"
 #include "authority/exclude.h"
 #include "path.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <errno.h>
@@ -15,6 +17,10 @@
 #define ATOM_EDIT "file/edit"
 #define ATOM_EXEC "process/exec"
 #define ATOM_RESULT "result/read"
+
+/* A refusal stays one readable line however large the grant. */
+#define REFUSAL_ENTRY_MAX 120
+#define REFUSAL_ALLOWS_MAX 240
 
 /* The atom each tool is checked for (task has none: it is conferred). */
 static const char *const tool_atom[TOOL_COUNT] = {
@@ -146,14 +152,83 @@ static bool item_covered(const struct grant *g, const struct mediate_item *it)
 	return req && grant_covers(g, req);
 }
 
+/* One entry of a grant's constraint as a refusal shows it, at most
+ * REFUSAL_ENTRY_MAX bytes (a longer one is cut with "..."). */
+static void add_entry(struct strbuf *s, const char *sep, const char *entry)
+{
+	size_t n = strlen(entry);
+	sb_adds(s, sep);
+	if (n <= REFUSAL_ENTRY_MAX) {
+		sb_adds(s, entry);
+		return;
+	}
+	sb_addf(s, "%.*s...", (int)(REFUSAL_ENTRY_MAX - 3), entry);
+}
+
+/* "the grant allows ATOM under /a /b", "... prefix \"npm test\"", "... one of
+ * \"ls\", \"make\"", "... in [1..5]", or "no ATOM is granted"; entries past
+ * REFUSAL_ALLOWS_MAX bytes are left off as "... and N more". */
+static char *allows_clause(const char *atom, const struct constraint *c)
+{
+	if (c->kind == CON_NONE)
+		return xasprintf("no %s is granted", atom);
+	if (c->kind == CON_ANY)
+		return xasprintf("the grant allows %s on anything", atom);
+	if (c->kind == CON_RANGE)
+		return xasprintf("the grant allows %s in [%lld..%lld]%s", atom, c->lo, c->hi,
+				 strcmp(atom, ATOM_EXEC) == 0 ? ", which no command meets" : "");
+	struct strbuf s = STRBUF_INIT;
+	bool path = c->kind == CON_PATH;
+	char **v = path ? c->paths : c->values;
+	size_t n = path ? c->npaths : c->nvalues;
+	sb_addf(&s, "the grant allows %s %s", atom,
+		path ? "under" : c->kind == CON_PREFIX ? "prefix" : "one of");
+	size_t start = s.len;
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *entry = path ? constraint_path_word(v[i])
+						  : xasprintf("\"%s\"", v[i]);
+		if (i > 0 && s.len - start + strlen(entry) > REFUSAL_ALLOWS_MAX) {
+			sb_addf(&s, " ... and %zu more", n - i);
+			break;
+		}
+		add_entry(&s, i == 0 ? " " : c->kind == CON_ENUM ? ", " : " ", entry);
+	}
+	/* as grant_check says: the tools ask for commands as words, for files as paths */
+	if (strcmp(atom, ATOM_EXEC) == 0 && path)
+		sb_adds(&s, ", which no command meets");
+	else if (mediate_on_files(atom) && c->kind == CON_PREFIX)
+		sb_adds(&s, ", which no path meets");
+	return sb_detach(&s);
+}
+
+char *mediate_refusal(const struct grant *g, const char *atom, const char *object,
+		      const char *command)
+{
+	const struct constraint *c = grant_lookup(g, atom);
+	_cleanup_free_ char *allows = allows_clause(atom, c);
+	/* the object stays as it is for the model (a tool's line on the
+	 * terminal, --check's line neutralise it); the grant's part is one
+	 * line whatever a path holds */
+	ctrl_scrub(allows);
+	_cleanup_free_ char *canon = command && c->kind == CON_PREFIX ? argv_canonical(command) : NULL;
+	/* why a prefix cannot match it, so the model does not try variants */
+	const char *note = command && c->kind == CON_PREFIX && !canon
+		? "; this is not a simple command: words of letters, digits and _-./=:@%+^ only"
+		: "";
+	return object ? xasprintf("denied: lacks %s for %s (%s%s)", atom, object, allows, note)
+		      : xasprintf("denied: lacks %s (%s%s)", atom, allows, note);
+}
+
 bool mediate_covers(const struct grant *g, const struct mediate_request *r, char **denial)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		const struct mediate_item *it = &r->v[i];
 		if (item_covered(g, it))
 			continue;
-		*denial = it->object ? xasprintf("denied: lacks %s for %s", it->atom, it->object)
-				     : xasprintf("denied: lacks %s", it->atom);
+		bool one_command = strcmp(it->atom, ATOM_EXEC) == 0 && it->c.kind == CON_ENUM &&
+				   it->c.nvalues == 1;
+		*denial = mediate_refusal(g, it->atom, it->object,
+					  one_command ? it->c.values[0] : NULL);
 		return false;
 	}
 	return true;
@@ -327,7 +402,9 @@ enum check_result mediate_check(const struct grant *g, const char *atom, const c
 		*reason = xstrdup("allowed");
 		return CHECK_ALLOWED;
 	}
-	if (r == CHECK_DENIED)
+	/* the tools' own refusal, word for word; the lattice's reason only
+	 * where mediate() has none (an object that does not resolve) */
+	if (r == CHECK_DENIED && v != MEDIATE_DENIED)
 		return r;
 	free(*reason);
 	const char *m = message ? message : "denied";

@@ -42,8 +42,19 @@ bool mediate_request_build(struct tool_call *call, const struct auth_ctx *ctx,
 			   struct mediate_request *out, char *err, size_t errlen);
 void mediate_request_clear(struct mediate_request *r);
 
-/* Does G cover every item? On false, *denial is "denied: lacks ATOM for
- * OBJECT" for the first item it does not. */
+/* The refusal of ATOM (normalised) on OBJECT (may be NULL) under G, the
+ * one line both the tools and kli --check give: "denied: lacks ATOM for
+ * OBJECT (the grant allows ATOM under /a /b)" or "(no ATOM is granted)";
+ * the grant's part bounded (long grants end in "... and N more") and
+ * without control characters; OBJECT as it is (its shown lines neutralise
+ * it). COMMAND (may be NULL): the command of a process/exec refusal as
+ * the model sent it; when a prefix grant refuses it for not being a
+ * simple command, the refusal says so. Caller frees. */
+char *mediate_refusal(const struct grant *g, const char *atom, const char *object,
+		      const char *command);
+
+/* Does G cover every item? On false, *denial is mediate_refusal() of the
+ * first item it does not. */
 bool mediate_covers(const struct grant *g, const struct mediate_request *r, char **denial);
 
 enum mediate_verdict { MEDIATE_ALLOWED, MEDIATE_DENIED, MEDIATE_INVALID };

@@ -46,27 +46,54 @@ static bool parse_prefixes(const char *c, struct constraint *out)
 	return ok && out->kind == CON_PREFIX;
 }
 
+/* "path under /a \"/my dir\"" as constraint_render writes it: absolute
+ * clean paths one space apart, one with a blank quoted (caps.c); read
+ * back only when rendering it again gives the same text. */
+static bool parse_paths(const char *text, struct constraint *out)
+{
+	struct strv v = STRV_INIT;
+	bool ok = true;
+	for (const char *c = text + strlen("path under "); ok && *c;) {
+		const char *s = c, *e;
+		if (*c == '"') {
+			s = c + 1;
+			e = strchr(s, '"');
+			ok = e != NULL;
+			c = e ? e + 1 : c;
+		} else {
+			e = c + strcspn(c, " ");
+			c = e;
+		}
+		if (!ok)
+			break;
+		_cleanup_free_ char *p = xstrndup(s, (size_t)(e - s));
+		_cleanup_free_ char *clean = path_normalize(p, "/");
+		ok = v.n < 64 && clean && strcmp(clean, p) == 0;
+		strv_push(&v, p);
+		if (*c == ' ')
+			c++;
+		else if (*c)
+			ok = false;
+	}
+	if (ok) {
+		constraint_paths(out, (const char *const *)v.v, v.n);
+		_cleanup_free_ char *again = constraint_render(out);
+		ok = out->kind == CON_PATH && strcmp(again, text) == 0;
+		if (!ok)
+			constraint_clear(out);
+	}
+	strv_free(&v);
+	return ok;
+}
+
 bool drift_constraint_parse(const char *text, struct constraint *out)
 {
 	if (strcmp(text, "any") == 0) {
 		constraint_any(out);
 		return true;
 	}
-	if (str_has_prefix(text, "path under /")) {
-		/* a set of prefixes, each absolute and without blanks (caps.c) */
-		_cleanup_free_ char *list = xstrdup(text + strlen("path under "));
-		char *v[64];
-		size_t n = 0;
-		for (char *save = NULL, *p = strtok_r(list, " ", &save); p;
-		     p = strtok_r(NULL, " ", &save)) {
-			_cleanup_free_ char *clean = path_normalize(p, "/");
-			if (n == ARRAY_SIZE(v) || !clean || strcmp(clean, p) != 0)
-				return false;
-			v[n++] = p;
-		}
-		constraint_paths(out, (const char *const *)v, n);
-		return out->kind == CON_PATH;
-	}
+	if (str_has_prefix(text, "path under /") || str_has_prefix(text, "path under \"/"))
+		return parse_paths(text, out);
 	long long lo, hi;
 	int end = 0;
 	if (sscanf(text, "in [%lld..%lld]%n", &lo, &hi, &end) == 2 && text[end] == '\0' &&

@@ -153,8 +153,14 @@ static void test_entry_forms(void **state)
 	expect_entry("file/write under src/", "file/write", "path under /ws/src");
 	expect_entry("file/write under  /srv//data/./x/../", "file/write", "path under /srv/data");
 	expect_entry("file/read under ~/notes", "file/read", "path under /home/u/notes");
-	/* blanks separate a set of prefixes */
-	expect_entry("file/read under my dir", "file/read", "path under /ws/dir /ws/my");
+	/* blanks separate a set of prefixes; a path with blanks is quoted */
+	expect_entry("file/read under my/ dir/", "file/read", "path under /ws/dir /ws/my");
+	expect_entry("file/read under /a /b", "file/read", "path under /a /b");
+	expect_entry("file/read under \"my dir\"", "file/read", "path under \"/ws/my dir\"");
+	expect_entry("file/read under \"my dir\" src \"a  b/c\"", "file/read",
+		     "path under \"/ws/a  b/c\" \"/ws/my dir\" /ws/src");
+	expect_entry("file/read under  \"~/x y\"  src/", "file/read",
+		     "path under \"/home/u/x y\" /ws/src");
 	expect_entry("x/n in 1..5", "x/n", "in [1..5]");
 	expect_entry("x/n in -3 .. -1", "x/n", "in [-3..-1]");
 	expect_entry("x/n in 7..7", "x/n", "in [7..7]");
@@ -169,6 +175,25 @@ static void test_entry_errors(void **state)
 {
 	(void)state;
 	expect_entry_error("", "empty capability entry");
+	/* "under my dir" was one path before path sets: never two now */
+	expect_entry_error("file/read under my dir",
+			   "bad capability 'file/read under my dir': 'my dir' could be one path "
+			   "with a blank or two paths: end each path in '/' (under src/ tests/) "
+			   "or quote a path with blanks (under \"my dir\")");
+	expect_entry_error("file/read under src/ tests doc/",
+			   "bad capability 'file/read under src/ tests doc/': 'tests doc/' could be "
+			   "one path with a blank or two paths: end each path in '/' (under src/ "
+			   "tests/) or quote a path with blanks (under \"my dir\")");
+	expect_entry_error("file/read under \"my dir",
+			   "bad capability 'file/read under \"my dir': a path's quote is not closed");
+	expect_entry_error("file/read under \"\"",
+			   "bad capability 'file/read under \"\"': an empty quoted path");
+	expect_entry_error("file/read under \"a\"b",
+			   "bad capability 'file/read under \"a\"b': a blank must follow a quoted "
+			   "path");
+	expect_entry_error("file/read under my\"dir",
+			   "bad capability 'file/read under my\"dir': a quote inside a path (quote "
+			   "the whole path: \"my dir\")");
 	expect_entry_error("   ", "empty capability entry");
 	expect_entry_error("file", "bad capability 'file': atom 'file' is not of the form group/verb");
 	expect_entry_error("file/read beneath x",

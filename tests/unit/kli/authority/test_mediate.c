@@ -20,6 +20,7 @@
 
 #include "authority/mediate.h"
 #include "path.h"
+#include "strbuf.h"
 #include "util.h"
 
 struct fx {
@@ -195,15 +196,18 @@ static void test_request_commands(void **state)
 static void test_verdicts(void **state)
 {
 	struct fx *f = *state;
-	char m[400];
+	char m[600];
 	assert_int_equal(verdict(f, "write", "{\"path\":\"src/ok.txt\",\"content\":\"\"}", m,
 				 sizeof m), MEDIATE_ALLOWED);
 	assert_int_equal(verdict(f, "write", "{\"path\":\"/etc/passwd\",\"content\":\"\"}", m,
 				 sizeof m), MEDIATE_DENIED);
-	assert_string_equal(m, "denied: lacks file/write for /etc/passwd");
+	_cleanup_free_ char *pw = xasprintf("denied: lacks file/write for /etc/passwd (the grant "
+					    "allows file/write under %s/src)", f->ws);
+	assert_string_equal(m, pw);
 	assert_int_equal(verdict(f, "write", "{\"path\":\"src/link/x\",\"content\":\"\"}", m,
 				 sizeof m), MEDIATE_DENIED);
-	_cleanup_free_ char *x = xasprintf("denied: lacks file/write for %s/notsrc/x", f->ws);
+	_cleanup_free_ char *x = xasprintf("denied: lacks file/write for %s/notsrc/x (the grant "
+					   "allows file/write under %s/src)", f->ws, f->ws);
 	assert_string_equal(m, x);
 	/* src/ itself exists: writing a new file in a new src/sub/ is fine. */
 	assert_int_equal(verdict(f, "write", "{\"path\":\"src/sub/y\",\"content\":\"\"}", m,
@@ -212,13 +216,15 @@ static void test_verdicts(void **state)
 				 "{\"path\":\"src/a\",\"old_text\":\"x\",\"new_text\":\"y\"},"
 				 "{\"path\":\"notsrc/b\",\"old_text\":\"x\",\"new_text\":\"y\"}]}",
 				 m, sizeof m), MEDIATE_DENIED);
-	_cleanup_free_ char *b = xasprintf("denied: lacks file/edit for %s/notsrc/b", f->ws);
+	_cleanup_free_ char *b = xasprintf("denied: lacks file/edit for %s/notsrc/b (the grant "
+					   "allows file/edit under %s/src)", f->ws, f->ws);
 	assert_string_equal(m, b);
 	assert_int_equal(verdict(f, "bash", "{\"command\":\"make\"}", m, sizeof m), MEDIATE_ALLOWED);
 	assert_int_equal(verdict(f, "bash", "{\"command\":\"ls -l\"}", m, sizeof m), MEDIATE_ALLOWED);
 	assert_int_equal(verdict(f, "bash", "{\"command\":\"rm -rf /\"}", m, sizeof m),
 			 MEDIATE_DENIED);
-	assert_string_equal(m, "denied: lacks process/exec for rm -rf /");
+	assert_string_equal(m, "denied: lacks process/exec for rm -rf / (the grant allows "
+			       "process/exec one of \"ls -l\", \"make\")");
 	assert_int_equal(verdict(f, "read", "{\"path\":\"/etc/hostname\"}", m, sizeof m),
 			 MEDIATE_ALLOWED);
 	assert_int_equal(verdict(f, "read", "{\"path\":\"loop\"}", m, sizeof m), MEDIATE_INVALID);
@@ -230,7 +236,7 @@ static void test_verdicts(void **state)
 	grant_free(f->g);
 	f->g = nb;
 	assert_int_equal(verdict(f, "bash-jobs", "{}", m, sizeof m), MEDIATE_DENIED);
-	assert_string_equal(m, "denied: lacks process/exec");
+	assert_string_equal(m, "denied: lacks process/exec (no process/exec is granted)");
 	assert_int_equal(verdict(f, "bash-output", "{\"job\":3}", m, sizeof m), MEDIATE_DENIED);
 	assert_false(mediate_offers(f->g, TOOL_BASH));
 	assert_true(mediate_offers(f->g, TOOL_READ));
@@ -281,6 +287,56 @@ static void test_task(void **state)
 	tool_call_clear(&c);
 }
 
+/* The refusal names what the grant allows, in every constraint's form,
+ * bounded however large the grant, one line whatever it holds. */
+static void test_refusal(void **state)
+{
+	struct fx *f = *state;
+	struct grant *g = grant_of(&f->ctx, "process/exec prefix \"npm test\" \"git diff\", "
+				   "x/n in 1..5");
+	_cleanup_free_ char *p = mediate_refusal(g, "process/exec", "curl x", "curl x");
+	assert_string_equal(p, "denied: lacks process/exec for curl x (the grant allows "
+			       "process/exec prefix \"git diff\" \"npm test\")");
+	_cleanup_free_ char *q = mediate_refusal(g, "process/exec", "npm test touch x",
+						 "npm test\ntouch x");
+	assert_string_equal(q, "denied: lacks process/exec for npm test touch x (the grant allows "
+			       "process/exec prefix \"git diff\" \"npm test\"; this is not a simple "
+			       "command: words of letters, digits and _-./=:@%+^ only)");
+	_cleanup_free_ char *r = mediate_refusal(g, "x/n", "9", NULL);
+	assert_string_equal(r, "denied: lacks x/n for 9 (the grant allows x/n in [1..5])");
+	_cleanup_free_ char *w = mediate_refusal(g, "file/write", "/etc/x\033[2J", NULL);
+	assert_string_equal(w, "denied: lacks file/write for /etc/x\033[2J (no file/write is "
+			       "granted)");
+	grant_free(g);
+
+	/* forty prefixes of 20 bytes: cut after 240 bytes, with the count */
+	struct strbuf caps = STRBUF_INIT;
+	sb_adds(&caps, "file/write under");
+	for (int i = 0; i < 40; i++)
+		sb_addf(&caps, " /long/directory/d%02d", i);
+	g = grant_of(&f->ctx, caps.s);
+	sb_release(&caps);
+	_cleanup_free_ char *l = mediate_refusal(g, "file/write", "/etc/x", NULL);
+	assert_true(str_has_prefix(l, "denied: lacks file/write for /etc/x (the grant allows "
+				      "file/write under /long/directory/d00 /long/directory/d01 "));
+	assert_true(strlen(l) < 400);
+	assert_non_null(strstr(l, "/long/directory/d11 ... and 28 more)"));
+	assert_null(strstr(l, "d12"));
+	grant_free(g);
+
+	/* one very long prefix: cut itself */
+	struct strbuf one = STRBUF_INIT;
+	sb_adds(&one, "file/write under /");
+	for (int i = 0; i < 60; i++)
+		sb_adds(&one, "abcde");
+	g = grant_of(&f->ctx, one.s);
+	sb_release(&one);
+	_cleanup_free_ char *o = mediate_refusal(g, "file/write", "/etc/x", NULL);
+	assert_true(strlen(o) < 250);
+	assert_non_null(strstr(o, "abcdea...)"));
+	grant_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +344,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_request_commands, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_verdicts, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_task, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_refusal, fx_setup, fx_teardown),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

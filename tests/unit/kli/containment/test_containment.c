@@ -430,6 +430,7 @@ static void test_constraint_parse(void **state)
 	(void)state;
 	static const char *const texts[] = {
 		"any", "path under /ws/src", "in [1..5]", "one of \"ls\", \"make\"",
+		"path under /a /b", "path under \"/ws/my dir\" /ws/src", "path under \"/a b\"",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
 		struct constraint c;
@@ -439,7 +440,8 @@ static void test_constraint_parse(void **state)
 		constraint_clear(&c);
 	}
 	static const char *const bad[] = { "path under src", "in [5..1]", "one of ls", "anything",
-					   "path under /a/../b" };
+					   "path under /a/../b", "path under \"/a b", "path under /b /a",
+					   "path under \"/a b\"/c", "path under /a  /b" };
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct constraint c;
 		assert_false(drift_constraint_parse(bad[i], &c));
