@@ -657,6 +657,7 @@ int main(int argc, char **argv)
 	}
 	settings_clear(&s);
 	exclusions_clear(&excl);
+	sb_release(&cli.overrides);
 	finish_stdout();
 	return status;
 }

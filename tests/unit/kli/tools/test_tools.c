@@ -460,6 +460,8 @@ static void test_edit_all_or_nothing(void **state)
 	assert_string_equal(out.text, "edit 2 (b.txt): old_text occurs 2 times; give more context "
 				      "to make it unique, or set replace_all; no file was changed");
 	free(out.text);
+	free(out.show);
+	out.show = NULL;
 	char *a = get(f, "a.txt"), *b = get(f, "b.txt");
 	assert_string_equal(a, "alpha\n");
 	assert_string_equal(b, "beta beta\n");
@@ -471,6 +473,8 @@ static void test_edit_all_or_nothing(void **state)
 	assert_false(out.ok);
 	assert_string_equal(out.text, "cannot edit missing.txt: No such file or directory");
 	free(out.text);
+	free(out.show);
+	out.show = NULL;
 	a = get(f, "a.txt");
 	assert_string_equal(a, "alpha\n");
 	free(a);
@@ -483,6 +487,8 @@ static void test_edit_all_or_nothing(void **state)
 	assert_true(out.ok);
 	assert_string_equal(out.text, "replaced 4 occurrences in 2 files");
 	free(out.text);
+	free(out.show);
+	out.show = NULL;
 	a = get(f, "a.txt");
 	b = get(f, "b.txt");
 	assert_string_equal(a, "AA\n");
@@ -513,6 +519,8 @@ static void test_edit_same_file_twice(void **state)
 	assert_true(out.ok);
 	assert_string_equal(out.text, "replaced 3 occurrences in 1 file");
 	free(out.text);
+	free(out.show);
+	out.show = NULL;
 	char *a = get(f, "a.txt");
 	assert_string_equal(a, "1\n2\n3\n");
 	free(a);
@@ -522,6 +530,8 @@ static void test_edit_same_file_twice(void **state)
 	assert_false(out.ok);
 	assert_string_equal(out.text, "edit 2 (a.txt): old_text was not found; no file was changed");
 	free(out.text);
+	free(out.show);
+	out.show = NULL;
 	a = get(f, "a.txt");
 	assert_string_equal(a, "1\n2\n3\n");
 	free(a);
@@ -541,6 +551,8 @@ static void test_write_read(void **state)
 	assert_true(out.ok);
 	assert_string_equal(out.text, "wrote 6 bytes to new/dir/w.txt");
 	free(out.text);
+	free(out.show);
+	out.show = NULL;
 	tool_call_clear(&c);
 
 	assert_true(parse("read", "{\"path\":\"x\",\"offset\":2}", &c, err));
@@ -552,6 +564,8 @@ static void test_write_read(void **state)
 	assert_true(out.ok);
 	assert_string_equal(out.text, "     2\t2\n     3\t3\n");
 	free(out.text);
+	free(out.show);
+	out.show = NULL;
 	free(c.paths[0]);
 	c.paths[0] = in(f, "new");
 	open_targets(&c);
@@ -560,6 +574,8 @@ static void test_write_read(void **state)
 	assert_false(out.ok);
 	assert_string_equal(out.text, "cannot read new: Is a directory");
 	free(out.text);
+	free(out.show);
+	out.show = NULL;
 	tool_call_clear(&c);
 }
 
