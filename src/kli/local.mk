@@ -19,6 +19,7 @@ libkli_a_SOURCES = \
 	src/kli/authority/argv.c src/kli/authority/argv.h \
 	src/kli/agent/barrier.c src/kli/agent/barrier.h \
 	src/kli/agent/shutdown.c src/kli/agent/shutdown.h \
+	src/kli/agent/cancel.c src/kli/agent/cancel.h \
 	src/kli/agent/agent.c src/kli/agent/agent.h src/kli/agent/state.h \
 	src/kli/agent/events.c src/kli/agent/events.h src/kli/agent/turn.c src/kli/agent/turn.h \
 	src/kli/agent/state.c src/kli/agent/tool-call.c src/kli/agent/tool-call.h src/kli/agent/trim.c src/kli/agent/trim.h \
@@ -146,6 +147,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-session.test \
 	tests/integration/kli-agent-wire.test \
 	tests/integration/kli-agent-term.test \
+	tests/integration/kli-agent-cancel.test \
 	tests/integration/kli-agent-show.test \
 	tests/integration/kli-path-sets.test \
 	tests/integration/kli-exec-prefix.test \
@@ -161,7 +163,7 @@ TESTS += $(KLI_INTEGRATION_TESTS)
 check_PROGRAMS += tests/helpers/swap-race
 tests_helpers_swap_race_SOURCES = tests/helpers/swap-race.c
 EXTRA_DIST += $(KLI_INTEGRATION_TESTS) tests/integration/kli-lib.sh \
-	tests/helpers/fake-model.py
+	tests/helpers/fake-model.py tests/helpers/kli-pty.py
 
 # libFuzzer harness for the capability-entry parser, on the conventions of
 # tests/fuzz/local.mk (FUZZ_TARGETS, seeds in tests/fuzz/corpus/capability,

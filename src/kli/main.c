@@ -7,6 +7,7 @@
 #include "authority/authority.h"
 #include "authority/grant.h"
 #include "agent/barrier.h"
+#include "agent/cancel.h"
 #include "agent/events.h"
 #include "agent/instructions.h"
 #include "containment/gate.h"
@@ -577,6 +578,9 @@ static int run_agent(const struct agent_args *x)
 	if (x->cli->prompt) {
 		status = headless(&a, x->cli->prompt, turns);
 	} else {
+		/* Ctrl-C stops a turn, not the session (cancel.h) */
+		if (!cancel_install())
+			die_errno("cannot take Ctrl-C");
 		struct session ses = {
 			.agent = &a, .grant = steal_pointer(&x->s->grant),
 			.profile = xstrdup(x->s->profile), .max_turns = turns,
@@ -593,6 +597,12 @@ static int run_agent(const struct agent_args *x)
 		free(*e);
 	free(env);
 	model_clear(&model);
+	if (status == 130) { /* Ctrl-C twice: end as Ctrl-C ends a program */
+		shutdown_kill_descendants();
+		fflush(NULL);
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+	}
 	return status;
 }
 

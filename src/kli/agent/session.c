@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "agent/session.h"
+#include "agent/cancel.h"
 #include "authority/report.h"
 #include "agent/term.h"
 #include "util.h"
 
+#include <errno.h>
 #include <string.h>
 
 static void help(FILE *out)
@@ -59,29 +61,62 @@ static bool command(struct session *s, const char *line, FILE *out)
 	return true;
 }
 
-static void ask(struct session *s, const char *line, FILE *out)
+/* True when Ctrl-C cancelled the turn. */
+static bool ask(struct session *s, const char *line, FILE *out)
 {
 	char *answer = NULL, *error = NULL;
+	cancel_clear();
 	bool ok = agent_ask(s->agent, line, s->max_turns, &answer, &error);
+	bool cancelled = !ok && cancel_requested();
+	cancel_clear(); /* this one is spent */
 	/* a cut answer too: nothing is lost (unless it was shown as it came) */
 	if (answer && !s->agent->sh->json && !s->agent->answer_shown)
 		term_print_answer(out, answer, s->agent->sh->live_tty);
-	if (!ok)
+	if (cancelled) {
+		if (s->agent->sh->live_tty)
+			fputc('\n', out); /* below a line the stream left open */
+		fflush(out);
+		warn_msg("the turn was cancelled (Ctrl-C again or Ctrl-D to leave)");
+	} else if (!ok) {
 		warn_msg("%s", error);
+	}
 	free(answer);
 	free(error);
+	return cancelled;
 }
 
 int session_run(struct session *s, FILE *in, FILE *out)
 {
 	char *line = NULL;
 	size_t cap = 0;
+	/* Ctrl-C with no line between it and the one before (a turn it
+	 * cancelled, or the prompt) leaves */
+	bool armed = false;
+	int status = 0;
 	for (;;) {
 		if (s->prompt) {
 			fputs("kli> ", stderr);
 			fflush(stderr);
 		}
-		ssize_t n = getline(&line, &cap, in);
+		errno = 0;
+		ssize_t n = cancel_requested() ? -1 : getline(&line, &cap, in);
+		if (n < 0 && cancel_requested()) {
+			clearerr(in);
+			cancel_clear();
+			if (s->prompt)
+				fputc('\n', stderr);
+			if (armed) {
+				status = 130;
+				break;
+			}
+			armed = true;
+			warn_msg("Ctrl-C again or Ctrl-D to leave");
+			continue;
+		}
+		if (n < 0 && errno == EINTR && !feof(in)) {
+			clearerr(in);
+			continue;
+		}
 		if (n < 0)
 			break;
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
@@ -91,15 +126,16 @@ int session_run(struct session *s, FILE *in, FILE *out)
 			l++;
 		if (!*l)
 			continue;
+		armed = false;
 		bool go_on = true;
 		if (*l == '/')
 			go_on = command(s, l, out);
 		else
-			ask(s, l, out);
+			armed = ask(s, l, out);
 		fflush(out);
 		if (!go_on)
 			break;
 	}
 	free(line);
-	return 0;
+	return status;
 }

@@ -2,7 +2,7 @@
 /* The interactive session: a line-oriented loop over an input stream. A
  * line is a prompt for the agent, or a command: /authority, /profile
  * [NAME], /reset, /help, /quit. Errors are reported and the session goes
- * on; end of input ends it. */
+ * on; end of input ends it. Ctrl-C stops the turn under way (cancel.h). */
 #ifndef KLI_SESSION_H
 #define KLI_SESSION_H
 
@@ -26,7 +26,9 @@ struct session {
 	void *load_ctx;
 };
 
-/* Run until /quit or end of input. Returns the exit status: 0. */
+/* Run until /quit or end of input (exit status 0), or a second Ctrl-C
+ * in a row at the prompt (130; cancel.h: the first, or one that
+ * cancelled a turn, only says so). */
 int session_run(struct session *s, FILE *in, FILE *out);
 
 #endif
