@@ -20,6 +20,8 @@ libkli_a_SOURCES = \
 	src/kli/agent/barrier.c src/kli/agent/barrier.h \
 	src/kli/agent/shutdown.c src/kli/agent/shutdown.h \
 	src/kli/agent/cancel.c src/kli/agent/cancel.h \
+	src/kli/agent/transcript.c src/kli/agent/transcript.h \
+	src/kli/agent/store.c src/kli/agent/store.h \
 	src/kli/agent/agent.c src/kli/agent/agent.h src/kli/agent/state.h \
 	src/kli/agent/events.c src/kli/agent/events.h src/kli/agent/turn.c src/kli/agent/turn.h \
 	src/kli/agent/state.c src/kli/agent/tool-call.c src/kli/agent/tool-call.h src/kli/agent/trim.c src/kli/agent/trim.h \
@@ -148,6 +150,7 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-wire.test \
 	tests/integration/kli-agent-term.test \
 	tests/integration/kli-agent-cancel.test \
+	tests/integration/kli-agent-resume.test \
 	tests/integration/kli-agent-show.test \
 	tests/integration/kli-path-sets.test \
 	tests/integration/kli-exec-prefix.test \

@@ -52,6 +52,8 @@ static bool command(struct session *s, const char *line, FILE *out)
 		switch_profile(s, name, out);
 	} else if (strcmp(line, "/reset") == 0) {
 		agent_reset(s->agent);
+		if (s->store)
+			store_restart(s->store); /* the next prompt starts a new session */
 		fputs("the conversation is forgotten\n", out);
 	} else if (strcmp(line, "/help") == 0) {
 		help(out);
@@ -69,6 +71,7 @@ static bool ask(struct session *s, const char *line, FILE *out)
 	bool ok = agent_ask(s->agent, line, s->max_turns, &answer, &error);
 	bool cancelled = !ok && cancel_requested();
 	cancel_clear(); /* this one is spent */
+	store_save(s->store, s->agent->history);
 	/* a cut answer too: nothing is lost (unless it was shown as it came) */
 	if (answer && !s->agent->sh->json && !s->agent->answer_shown)
 		term_print_answer(out, answer, s->agent->sh->live_tty);

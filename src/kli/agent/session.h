@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "agent/agent.h"
+#include "agent/store.h"
 
 /* Switch to profile NAME: the new run grant (with the same flags), or NULL
  * and a message. main.c provides it; the session owns what it returns. */
@@ -24,6 +25,7 @@ struct session {
 	bool prompt;              /* print "kli> " on stderr (a terminal) */
 	session_load_fn load;
 	void *load_ctx;
+	struct store *store;      /* saved after each prompt; may be NULL */
 };
 
 /* Run until /quit or end of input (exit status 0), or a second Ctrl-C
