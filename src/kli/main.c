@@ -355,7 +355,9 @@ static void gate_cli_check(const struct cli *cli)
 	if ((cli->sessions || cli->resume) &&
 	    (cli->print_authority || cli->check_atom || cli->check_containment))
 		usage_error("%s goes with an agent run", cli->sessions ? "--sessions" : "--resume");
-	if (cli->sessions && (cli->resume || cli->prompt || cli->json || cli->max_turns))
+	if (cli->sessions && (cli->resume || cli->prompt || cli->json || cli->max_turns ||
+			      cli->profile || cli->read_only || cli->no_bash || cli->quiet ||
+			      cli->overrides.len || cli->system_config))
 		usage_error("--sessions goes alone");
 	if (cli->baseline && !cli->check_containment)
 		usage_error("--baseline goes with --check-containment");
