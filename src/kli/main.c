@@ -589,7 +589,7 @@ static int run_agent(const struct agent_args *x)
 	char err[1024];
 	struct store st = { .workspace = x->ctx->workspace, .key = model.key };
 	st.dir = store_dir(x->ctx->workspace, true, err, sizeof err);
-	if (x->cli->resume && !store_resume(&st, &a, x->cli->resume_id, err, sizeof err))
+	if (x->cli->resume && !session_resume(&st, &a, x->cli->resume_id, err, sizeof err))
 		die("%s", err);
 	if (!st.dir)
 		warn_msg("sessions are not saved: %s", err);

@@ -142,3 +142,25 @@ int session_run(struct session *s, FILE *in, FILE *out)
 	free(line);
 	return status;
 }
+
+bool session_resume(struct store *st, struct agent *a, const char *id, char *err, size_t errlen)
+{
+	struct transcript t;
+	if (!st->dir) {
+		snprintf(err, errlen, "--resume: no session directory");
+		return false;
+	}
+	if (!store_load(st->dir, id, st->workspace, &t, err, errlen))
+		return false;
+	/* the conversation only: the system message (the authority) is the
+	 * one agent_init made from this run's grant */
+	json_array_extend(a->history, t.messages);
+	free(st->id);
+	st->id = steal_pointer(&t.id);
+	st->created = t.created;
+	free(st->first_prompt);
+	st->first_prompt = steal_pointer(&t.first_prompt);
+	warn_msg("resuming session %s (%zu messages)", st->id, json_array_size(t.messages));
+	transcript_clear(&t);
+	return true;
+}

@@ -28,6 +28,12 @@ struct session {
 	struct store *store;      /* saved after each prompt; may be NULL */
 };
 
+/* Continue session ID (NULL: the newest for the workspace) in A, whose
+ * history holds only its system message: the saved messages follow it,
+ * and the store saves to that session from now on. Said on stderr. */
+bool session_resume(struct store *st, struct agent *a, const char *id, char *err,
+		  size_t errlen);
+
 /* Run until /quit or end of input (exit status 0), or a second Ctrl-C
  * in a row at the prompt (130; cancel.h: the first, or one that
  * cancelled a turn, only says so). */

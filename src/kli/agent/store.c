@@ -2,7 +2,6 @@
 /* Saved sessions on disk: see agent/store.h. */
 #include "config.h"
 #include "agent/store.h"
-#include "agent/state.h"
 #include "model/key.h"
 #include "path.h"
 #include "util.h"
@@ -29,15 +28,19 @@ static bool mkdirs(const char *dir)
 	return mkdir(dir, 0700) == 0 || errno == EEXIST;
 }
 
-/* $VAR/kli/sessions when VAR is absolute, else $HOME/SUB/kli/sessions. */
-static char *under(const char *var, const char *sub)
+/* BASE/kli/sessions when BASE is absolute, else HOME/SUB/kli/sessions. */
+static char *under(const char *base, const char *home, const char *sub)
 {
-	const char *v = getenv(var), *home = getenv("HOME");
-	if (v && v[0] == '/')
-		return path_join(v, "kli/sessions");
+	if (base && base[0] == '/')
+		return path_join(base, "kli/sessions");
 	if (home && home[0] == '/')
 		return xasprintf("%s/%s/kli/sessions", strcmp(home, "/") ? home : "", sub);
 	return NULL;
+}
+
+char *store_state_dir(const char *xdg_state_home, const char *home)
+{
+	return under(xdg_state_home, home, ".local/state");
 }
 
 static bool inside(const char *dir, const char *workspace)
@@ -52,8 +55,9 @@ char *store_dir(const char *workspace, bool make, char *err, size_t errlen)
 	/* In kjail the state directory is the host's, read-only or not the
 	 * user's to keep; the cache is the per-workspace one kjail gives. */
 	bool jailed = getenv("KJAIL_POLICY") != NULL;
-	char *cand[2] = { jailed ? NULL : under("XDG_STATE_HOME", ".local/state"),
-			  under("XDG_CACHE_HOME", ".cache") };
+	const char *home = getenv("HOME");
+	char *cand[2] = { jailed ? NULL : store_state_dir(getenv("XDG_STATE_HOME"), home),
+			  under(getenv("XDG_CACHE_HOME"), home, ".cache") };
 	char *found = NULL;
 	const char *why = "neither HOME nor XDG_STATE_HOME/XDG_CACHE_HOME is an absolute path";
 	for (int i = 0; i < 2 && !found; i++) {
@@ -341,28 +345,6 @@ bool store_load(const char *dir, const char *id, const char *workspace,
 		transcript_clear(out);
 		return false;
 	}
-	return true;
-}
-
-bool store_resume(struct store *st, struct agent *a, const char *id, char *err, size_t errlen)
-{
-	struct transcript t;
-	if (!st->dir) {
-		snprintf(err, errlen, "--resume: no session directory");
-		return false;
-	}
-	if (!store_load(st->dir, id, st->workspace, &t, err, errlen))
-		return false;
-	/* the conversation only: the system message (the authority) is the
-	 * one agent_init made from this run's grant */
-	json_array_extend(a->history, t.messages);
-	free(st->id);
-	st->id = steal_pointer(&t.id);
-	st->created = t.created;
-	free(st->first_prompt);
-	st->first_prompt = steal_pointer(&t.first_prompt);
-	warn_msg("resuming session %s (%zu messages)", st->id, json_array_size(t.messages));
-	transcript_clear(&t);
 	return true;
 }
 

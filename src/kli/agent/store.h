@@ -28,6 +28,11 @@ struct store {
 	bool failed;        /* a save failed: said once */
 };
 
+/* $XDG_STATE_HOME/kli/sessions when XDG_STATE_HOME is absolute, else
+ * HOME/.local/state/kli/sessions; NULL when neither is usable. Outside
+ * kjail, where sessions are saved; one of kli's own files (exclude.h). */
+char *store_state_dir(const char *xdg_state_home, const char *home);
+
 /* The directory for WORKSPACE (made when MAKE), or NULL and ERR. */
 char *store_dir(const char *workspace, bool make, char *err, size_t errlen);
 
@@ -49,13 +54,6 @@ bool store_load(const char *dir, const char *id, const char *workspace,
 		struct transcript *out, char *err, size_t errlen);
 
 void store_clear(struct store *st);
-
-struct agent;
-/* Continue session ID (NULL: the newest for the workspace) in A, whose
- * history holds only its system message: the saved messages follow it,
- * and the store saves to that session from now on. Said on stderr. */
-bool store_resume(struct store *st, struct agent *a, const char *id, char *err,
-		  size_t errlen);
 
 /* kli --sessions for WORKSPACE: the exit status. */
 int store_cli_list(const char *workspace);
