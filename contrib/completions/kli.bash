@@ -88,6 +88,10 @@ _kli()
 		[[ -z $cur ]] && COMPREPLY=(-)
 		;;
 	--max-turns | -m | --model | -c | --config) ;;
+	--resume)
+		# A saved session's id (or a flag: the newest is the default).
+		_kli_add -W "$(kli --sessions 2>/dev/null | cut -d' ' -f1)" -- "$cur"
+		;;
 	--jail-policy | --baseline | --system-config)
 		compopt -o filenames 2>/dev/null
 		_kli_add -f -- "$cur"
@@ -97,7 +101,7 @@ _kli()
 			_kli_add -W '-p --prompt -q --quiet -m --model -c --config --max-turns --print-authority --json
 				--check --profile --read-only --no-bash -h --help
 				-V --version --jail-policy --check-containment
-				--baseline --system-config' -- "$cur"
+				--baseline --system-config --resume --sessions' -- "$cur"
 		elif [[ $before == --check ]]; then
 			compopt -o filenames 2>/dev/null
 			_kli_add -f -- "$cur"

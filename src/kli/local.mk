@@ -19,6 +19,9 @@ libkli_a_SOURCES = \
 	src/kli/authority/argv.c src/kli/authority/argv.h \
 	src/kli/agent/barrier.c src/kli/agent/barrier.h \
 	src/kli/agent/shutdown.c src/kli/agent/shutdown.h \
+	src/kli/agent/cancel.c src/kli/agent/cancel.h \
+	src/kli/agent/transcript.c src/kli/agent/transcript.h \
+	src/kli/agent/store.c src/kli/agent/store.h \
 	src/kli/agent/agent.c src/kli/agent/agent.h src/kli/agent/state.h \
 	src/kli/agent/events.c src/kli/agent/events.h src/kli/agent/turn.c src/kli/agent/turn.h \
 	src/kli/agent/state.c src/kli/agent/tool-call.c src/kli/agent/tool-call.h src/kli/agent/trim.c src/kli/agent/trim.h \
@@ -85,6 +88,7 @@ KLI_AGENT_UNIT_TESTS = \
 	tests/unit/kli/tools/test_diff \
 	tests/unit/kli/authority/test_mediate \
 	tests/unit/kli/agent/test_barrier \
+	tests/unit/kli/agent/test_transcript \
 	tests/unit/kli/hint/test_hint \
 	tests/unit/kli/containment/test_containment
 check_PROGRAMS += $(KLI_AGENT_UNIT_TESTS)
@@ -117,6 +121,10 @@ tests_unit_kli_agent_test_barrier_SOURCES = tests/unit/kli/agent/test_barrier.c
 tests_unit_kli_agent_test_barrier_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_kli_agent_test_barrier_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
 tests_unit_kli_agent_test_barrier_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
+tests_unit_kli_agent_test_transcript_SOURCES = tests/unit/kli/agent/test_transcript.c
+tests_unit_kli_agent_test_transcript_CPPFLAGS = $(KLI_CPPFLAGS)
+tests_unit_kli_agent_test_transcript_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
+tests_unit_kli_agent_test_transcript_LDADD = $(KLI_LIBS) $(CMOCKA_LIBS)
 tests_unit_kli_hint_test_hint_SOURCES = tests/unit/kli/hint/test_hint.c
 tests_unit_kli_hint_test_hint_CPPFLAGS = $(KLI_CPPFLAGS)
 tests_unit_kli_hint_test_hint_CFLAGS = $(UNIT_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS)
@@ -146,6 +154,8 @@ KLI_INTEGRATION_TESTS = \
 	tests/integration/kli-agent-session.test \
 	tests/integration/kli-agent-wire.test \
 	tests/integration/kli-agent-term.test \
+	tests/integration/kli-agent-cancel.test \
+	tests/integration/kli-agent-resume.test \
 	tests/integration/kli-agent-show.test \
 	tests/integration/kli-path-sets.test \
 	tests/integration/kli-exec-prefix.test \
@@ -161,7 +171,7 @@ TESTS += $(KLI_INTEGRATION_TESTS)
 check_PROGRAMS += tests/helpers/swap-race
 tests_helpers_swap_race_SOURCES = tests/helpers/swap-race.c
 EXTRA_DIST += $(KLI_INTEGRATION_TESTS) tests/integration/kli-lib.sh \
-	tests/helpers/fake-model.py
+	tests/helpers/fake-model.py tests/helpers/kli-pty.py
 
 # libFuzzer harness for the capability-entry parser, on the conventions of
 # tests/fuzz/local.mk (FUZZ_TARGETS, seeds in tests/fuzz/corpus/capability,
@@ -193,6 +203,23 @@ tests/fuzz/fuzz_capability: $(FUZZ_CAPABILITY_SRCS) src/kli/authority/authority.
 fuzz-capability-run:
 	$(MAKE) $(AM_MAKEFLAGS) fuzz-run FUZZ_TARGETS='$(KLI_FUZZ_TARGETS)'
 .PHONY: fuzz-capability-run
+
+# libFuzzer harness for the saved-session reader (issue 42): a file any
+# program of the user may have written. Seeds in tests/fuzz/corpus/session.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_session
+endif
+EXTRA_DIST += tests/fuzz/fuzz_session.c
+CLEANFILES += tests/fuzz/fuzz_session
+FUZZ_SESSION_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_session.c \
+	$(srcdir)/src/kli/agent/transcript.c \
+	$(srcdir)/src/common/path.c \
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
+tests/fuzz/fuzz_session: $(FUZZ_SESSION_SRCS) src/kli/agent/transcript.h tests/fuzz/fuzz.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -I$(srcdir)/src/kli $(JANSSON_CFLAGS) -o $@ \
+	  $(FUZZ_SESSION_SRCS) $(JANSSON_LIBS) $(LIBBSD_LIBS)
 
 # libFuzzer harnesses for what kli reads from a model server (issue 27):
 # the reply parser with key masking and the terminal filter, and the SSE

@@ -7,6 +7,7 @@
 #include "authority/authority.h"
 #include "authority/grant.h"
 #include "agent/barrier.h"
+#include "agent/cancel.h"
 #include "agent/events.h"
 #include "agent/instructions.h"
 #include "containment/gate.h"
@@ -17,6 +18,7 @@
 #include "model/key.h"
 #include "authority/report.h"
 #include "agent/session.h"
+#include "agent/store.h"
 #include "agent/term.h"
 #include "settings/settings.h"
 #include "agent/shutdown.h"
@@ -49,6 +51,8 @@ enum {
 	OPT_BASELINE,
 	OPT_SYSTEM_CONFIG,
 	OPT_QUIET,
+	OPT_SESSIONS,
+	OPT_RESUME,
 };
 
 #define DEFAULT_MAX_TURNS 50L
@@ -64,12 +68,15 @@ struct cli {
 	const char *jail_policy, *baseline; /* gate.h */
 	const char *system_config; /* NULL: KLI_SYSTEM_CONFIG */
 	struct strbuf overrides;   /* -m and -c as INI text (settings.h) */
+	bool sessions, resume;     /* --sessions, --resume [ID] (store.h) */
+	const char *resume_id;
 };
 
 static void usage(FILE *out)
 {
 	fputs("Usage: kli [-p PROMPT] [-q] [-m MODEL] [-c KEY=VALUE] [--json] [--max-turns N] [--profile NAME] [--read-only]\n"
-	      "           [--no-bash]\n"
+	      "           [--no-bash] [--resume [ID]]\n"
+	      "       kli --sessions\n"
 	      "       kli --print-authority [--profile NAME] [--read-only] [--no-bash] [--json]\n"
 	      "       kli --check ATOM [OBJECT] [--profile NAME] [--read-only] [--no-bash]\n"
 	      "       kli --check-containment [--jail-policy FILE] [--baseline FILE]\n"
@@ -77,11 +84,15 @@ static void usage(FILE *out)
 	      "       kli -h | --help | -V | --version\n"
 	      "\n"
 	      "A coding agent whose every tool call is checked against the authority\n"
-	      "(capabilities) the run holds. Without -p: an interactive session on stdin.\n"
+	      "(capabilities) the run holds. Without -p: an interactive session on stdin,\n"
+	      "where Ctrl-C cancels the turn under way (twice in a row: exit).\n"
 	      "\n"
 	      "  -p, --prompt PROMPT    run one task headless and print the final answer\n"
 	      "                         (PROMPT '-': read it from standard input)\n"
 	      "      --max-turns N      stop after N model turns (default 50)\n"
+	      "      --resume [ID]      continue saved session ID (default: the newest for\n"
+	      "                         this workspace); it carries no authority\n"
+	      "      --sessions         list the saved sessions (id, time, workspace, prompt)\n"
 	      "  -q, --quiet            no line per tool call (nor diff) on stderr\n"
 	      "  -m, --model MODEL      the model to ask ([model] model)\n"
 	      "  -c, --config SECTION.KEY=VALUE\n"
@@ -210,6 +221,8 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		{ "check-containment", no_argument, NULL, OPT_CHECK_CONTAINMENT },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "system-config", required_argument, NULL, OPT_SYSTEM_CONFIG },
+		{ "sessions", no_argument, NULL, OPT_SESSIONS },
+		{ "resume", no_argument, NULL, OPT_RESUME },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -222,6 +235,11 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 			/* --check ATOM OBJECT --flags: take OBJECT, then go on parsing,
 			 * unless "--" ended the flags (for an OBJECT like "-rf"). */
 			bool ended = strcmp(argv[optind - 1], "--") == 0;
+			/* --resume ID: the session's id, then the other flags */
+			if (cli->resume && !cli->resume_id && optind < argc && !ended) {
+				cli->resume_id = argv[optind++];
+				continue;
+			}
 			if (cli->check_atom && !cli->check_object && optind < argc) {
 				cli->check_object = argv[optind++];
 				if (!ended)
@@ -280,6 +298,12 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		case OPT_JAIL_POLICY:
 			cli->jail_policy = optarg;
 			break;
+		case OPT_SESSIONS:
+			cli->sessions = true;
+			break;
+		case OPT_RESUME:
+			cli->resume = true;
+			break;
 		case OPT_CHECK_CONTAINMENT:
 			cli->check_containment = true;
 			break;
@@ -328,6 +352,13 @@ static void gate_cli_check(const struct cli *cli)
 	if (cli->check_containment && (cli->json || cli->max_turns))
 		usage_error("--check-containment does not take %s",
 			    cli->json ? "--json" : "--max-turns");
+	if ((cli->sessions || cli->resume) &&
+	    (cli->print_authority || cli->check_atom || cli->check_containment))
+		usage_error("%s goes with an agent run", cli->sessions ? "--sessions" : "--resume");
+	if (cli->sessions && (cli->resume || cli->prompt || cli->json || cli->max_turns ||
+			      cli->profile || cli->read_only || cli->no_bash || cli->quiet ||
+			      cli->overrides.len || cli->system_config))
+		usage_error("--sessions goes alone");
 	if (cli->baseline && !cli->check_containment)
 		usage_error("--baseline goes with --check-containment");
 	if (cli->jail_policy && !cli->check_containment && !cli->print_authority)
@@ -394,26 +425,6 @@ static int run_check(const struct cli *cli, const struct kli_settings *s,
 	return r == CHECK_ALLOWED ? 0 : 1;
 }
 
-
-/* With --print-authority (text): the AGENTS.md files a run would give the
- * model, each on a line, noting they grant nothing. */
-static void print_instructions(const struct cli *cli, const char *workspace,
-			       const char *git_root, const struct kli_settings *s,
-			       const struct auth_ctx *ctx)
-{
-	if (cli->json)
-		return;
-	struct instructions in;
-	instructions_load(&in, workspace, git_root, s->grant, ctx);
-	if (in.n)
-		printf("instructions (given to the model as text; they grant nothing):\n");
-	for (size_t i = 0; i < in.n; i++) {
-		_cleanup_free_ char *p = xstrdup(in.paths[i]);
-		ctrl_scrub(p);
-		printf("  %s\n", p);
-	}
-	instructions_clear(&in);
-}
 
 /* ------------------------------------------------------------- the agent */
 
@@ -519,12 +530,14 @@ static void agent_process_setup(void)
 	model_global_init();
 }
 
-static int headless(struct agent *a, const char *prompt_arg, long max_turns)
+static int headless(struct agent *a, const char *prompt_arg, long max_turns,
+		    struct store *st)
 {
 	_cleanup_free_ char *prompt = read_prompt(prompt_arg);
 	char *answer = NULL, *error = NULL;
 	int status = 0;
 	bool ok = agent_ask(a, prompt, max_turns, &answer, &error);
+	store_save(st, a->history);
 	/* a cut answer too: nothing is lost (unless it was shown as it came) */
 	if (answer && !a->sh->json && !a->answer_shown)
 		term_print_answer(stdout, answer, a->sh->live_tty);
@@ -573,19 +586,31 @@ static int run_agent(const struct agent_args *x)
 	sh.instructions = instr.text;
 	struct agent a;
 	agent_init(&a, &sh, x->s->grant, 0, "main");
+	char err[1024];
+	struct store st = { .workspace = x->ctx->workspace, .key = model.key };
+	st.dir = store_dir(x->ctx->workspace, true, err, sizeof err);
+	if (x->cli->resume && !session_resume(&st, &a, x->cli->resume_id, err, sizeof err))
+		die("%s", err);
+	if (!st.dir)
+		warn_msg("sessions are not saved: %s", err);
 	int status;
 	if (x->cli->prompt) {
-		status = headless(&a, x->cli->prompt, turns);
+		status = headless(&a, x->cli->prompt, turns, &st);
 	} else {
+		/* Ctrl-C stops a turn, not the session (cancel.h) */
+		if (!cancel_install())
+			die_errno("cannot take Ctrl-C");
 		struct session ses = {
 			.agent = &a, .grant = steal_pointer(&x->s->grant),
 			.profile = xstrdup(x->s->profile), .max_turns = turns,
 			.prompt = isatty(0), .load = load_profile, .load_ctx = (void *)x->reload,
+			.store = &st,
 		};
 		status = session_run(&ses, stdin, stdout);
 		grant_free(ses.grant);
 		free(ses.profile);
 	}
+	store_clear(&st);
 	agent_clear(&a);
 	agent_shared_clear(&sh);
 	instructions_clear(&instr);
@@ -593,6 +618,12 @@ static int run_agent(const struct agent_args *x)
 		free(*e);
 	free(env);
 	model_clear(&model);
+	if (status == 130) { /* Ctrl-C twice: end as Ctrl-C ends a program */
+		shutdown_kill_descendants();
+		fflush(NULL);
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+	}
 	return status;
 }
 
@@ -605,6 +636,8 @@ int main(int argc, char **argv)
 	_cleanup_free_ char *workspace = getcwd(NULL, 0);
 	if (!workspace)
 		die_errno("cannot find the workspace (the current directory)");
+	if (cli.sessions)
+		return store_cli_list(workspace);
 	_cleanup_free_ char *home = home_dir();
 	_cleanup_free_ char *user = settings_user_config(getenv("XDG_CONFIG_HOME"), home);
 	_cleanup_free_ char *git_root = settings_git_root(workspace);
@@ -642,7 +675,8 @@ int main(int argc, char **argv)
 		_cleanup_free_ char *with = gate_report(s.grant, out, cli.json, jp);
 		jail_policy_free(jp);
 		fputs(with, stdout);
-		print_instructions(&cli, workspace, git_root, &s, &ctx);
+		if (!cli.json)
+			instructions_print(workspace, git_root, s.grant, &ctx, stdout);
 		finish_stdout();
 	} else if (cli.check_containment) {
 		struct jail_policy *jp = gate_policy(cli.jail_policy, workspace);

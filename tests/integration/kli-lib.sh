@@ -54,6 +54,8 @@ kli_init() {
 	# Run inside a kjail jail, kli would add sandbox hints from the jail's
 	# policy to tool results: only a test that sets it gets them.
 	unset KJAIL_POLICY
+	# saved sessions (and kli's own files) under $HOME/.local/state
+	unset XDG_STATE_HOME
 	HOME=$WORK/home
 	XDG_CONFIG_HOME=$WORK/xdg
 	XDG_CACHE_HOME=$WORK/cache
@@ -88,9 +90,11 @@ kli_excluded() {
 	done
 	EXCLUDED="$EXCLUDED
   $XDG_CACHE_HOME/kli/faults.log  [kli's fault log]
-  $XDG_CACHE_HOME/kli  [kli's cache (fault log, job output), and everything under it]"
+  $XDG_CACHE_HOME/kli  [kli's cache (fault log, job output), and everything under it]
+  $HOME/.local/state/kli/sessions  [kli's saved sessions, and everything under it]"
 	_ej=$_ej'{"path":"'"$XDG_CACHE_HOME"'/kli/faults.log","what":"kli'"'"'s fault log","why":"'"$_why"'","tree":false},'
-	_ej=$_ej'{"path":"'"$XDG_CACHE_HOME"'/kli","what":"kli'"'"'s cache (fault log, job output)","why":"'"$_why"'","tree":true}'
+	_ej=$_ej'{"path":"'"$XDG_CACHE_HOME"'/kli","what":"kli'"'"'s cache (fault log, job output)","why":"'"$_why"'","tree":true},'
+	_ej=$_ej'{"path":"'"$HOME"'/.local/state/kli/sessions","what":"kli'"'"'s saved sessions","why":"'"$_why"'","tree":true}'
 	EXCLUDED_JSON='"excluded_files":['"$_ej"']'
 }
 

@@ -12,6 +12,7 @@
 #include "agent/trim.h"
 #include "agent/truncated.h"
 #include "agent/barrier.h"
+#include "agent/cancel.h"
 #include "hint/hint.h"
 #include "authority/mediate.h"
 #include "authority/report.h"
@@ -34,6 +35,33 @@ static void emit_error(struct agent *a, const char *message)
 
 static void tool_turn(struct agent *a, const struct chat_call *cc);
 
+/* Ctrl-C ended the turn: what the model had said stays, marked; a call it
+ * made that did not run still gets a result (a server rejects a history
+ * with a call and no result). */
+static bool cancelled(struct agent *a, char *partial, char **error)
+{
+	if (partial) {
+		_cleanup_free_ char *t = xasprintf("%s\n\n[%s]", partial, CANCEL_TEXT);
+		json_array_append_new(a->history, json_pack("{s:s, s:o}", "role", "assistant",
+							    "content", agent_jstr(t)));
+		free(partial);
+	}
+	free(*error);
+	*error = xstrdup(CANCEL_TEXT);
+	agent_emit(a, json_pack("{s:s}", "type", "cancelled"));
+	return false;
+}
+
+/* The result of a call the turn's cancel kept from running. */
+static void tool_not_run(struct agent *a, const struct chat_call *cc)
+{
+	agent_emit(a, json_pack("{s:s, s:s, s:s, s:b, s:s}", "type", "tool_result", "id", cc->id,
+			  "name", cc->name, "ok", false, "content", CANCEL_TEXT));
+	json_array_append_new(a->history, json_pack("{s:s, s:s, s:s, s:s}", "role", "tool",
+						    "tool_call_id", cc->id, "name", cc->name,
+						    "content", CANCEL_TEXT));
+}
+
 bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answer,
 	       char **error)
 {
@@ -46,7 +74,12 @@ bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answe
 	for (long turn = 1; turn <= max_turns; turn++) {
 		struct chat_reply r;
 		bool too_long, shown;
-		if (!agent_model_turn(a, &r, error, &too_long, &shown)) {
+		char *partial = NULL;
+		if (cancel_requested())
+			return cancelled(a, NULL, error);
+		if (!agent_model_turn(a, &r, error, &too_long, &shown, &partial)) {
+			if (cancel_requested())
+				return cancelled(a, partial, error);
 			if (too_long && agent_retry_trimmed(a, &trimmed, error)) {
 				turn--;
 				continue;
@@ -84,8 +117,16 @@ bool agent_ask(struct agent *a, const char *prompt, long max_turns, char **answe
 			emit_error(a, *error);
 			return false;
 		}
-		for (size_t i = 0; i < r.ncalls; i++)
-			tool_turn(a, &r.calls[i]);
+		for (size_t i = 0; i < r.ncalls; i++) {
+			if (cancel_requested())
+				tool_not_run(a, &r.calls[i]);
+			else
+				tool_turn(a, &r.calls[i]);
+		}
+		if (r.ncalls && cancel_requested()) {
+			chat_reply_clear(&r);
+			return cancelled(a, NULL, error);
+		}
 		if (r.ncalls == 0) {
 			*answer = xstrdup(r.content ? r.content : "");
 			a->answer_shown = shown;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "agent/barrier.h"
+#include "agent/cancel.h"
 #include "path.h"
 #include "strbuf.h"
 #include "util.h"
@@ -65,29 +66,72 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-/* Read until EOF or the deadline; false when the deadline came first. */
-static bool read_until(int fd, long deadline, struct strbuf *data)
+enum read_end { READ_EOF, READ_DEADLINE, READ_CANCELLED };
+
+/* Read until EOF, the deadline, or Ctrl-C in an interactive session
+ * (cancel.h). */
+static enum read_end read_until(int fd, long deadline, struct strbuf *data)
 {
 	for (;;) {
+		if (cancel_requested())
+			return READ_CANCELLED;
 		long left = deadline - now_ms();
 		if (left <= 0)
-			return false;
-		struct pollfd p = { fd, POLLIN, 0 };
-		int r = poll(&p, 1, left > INT32_MAX ? INT32_MAX : (int)left);
+			return READ_DEADLINE;
+		struct pollfd p[2] = { { fd, POLLIN, 0 }, { cancel_fd(), POLLIN, 0 } };
+		int r = poll(p, p[1].fd >= 0 ? 2 : 1, left > INT32_MAX ? INT32_MAX : (int)left);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
-			return r < 0 ? true : false;
+		if (r < 0)
+			return READ_EOF;
+		if (r == 0)
+			return READ_DEADLINE;
+		if (!p[0].revents)
+			continue; /* the self-pipe: cancel_requested() says */
 		sb_grow(data, 65536);
 		ssize_t n = read(fd, data->s + data->len, sb_avail(data));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return true;
+			return READ_EOF;
 		sb_setlen(data, data->len + (size_t)n);
 		if (data->len > BARRIER_MAX_TEXT + BARRIER_MAX_SHOW + sizeof(struct frame))
-			return true; /* more than any honest child sends */
+			return READ_EOF; /* more than any honest child sends */
 	}
+}
+
+/* SIG to the process group of each child of PID (a tool's command leads
+ * one of its own), and to PID's own group. */
+static void signal_groups(pid_t pid, int sig)
+{
+	char path[64];
+	fmt_into(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	int kids[256];
+	int n = proc_children_read(path, kids, 256);
+	for (int i = 0; i < n; i++)
+		if (kids[i] > 1) {
+			kill(-(pid_t)kids[i], sig);
+			kill((pid_t)kids[i], sig);
+		}
+	if (sig == SIGKILL)
+		kill(-pid, SIGKILL), kill(pid, SIGKILL);
+}
+
+/* Ctrl-C: the command the child runs gets SIGTERM and a short grace to
+ * end (the child then reports, and exits), then whatever is left of it,
+ * and the child, SIGKILL. */
+#define CANCEL_GRACE_MS 300
+static void stop_cancelled(pid_t pid, int fd)
+{
+	signal_groups(pid, SIGTERM);
+	long end = now_ms() + CANCEL_GRACE_MS;
+	char buf[4096];
+	for (long left; (left = end - now_ms()) > 0;) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		if (poll(&p, 1, (int)left) > 0 && read(fd, buf, sizeof buf) == 0)
+			break; /* the child is gone */
+	}
+	signal_groups(pid, SIGKILL);
 }
 
 static void decode(const char *data, size_t len, int status, struct barrier_result *res)
@@ -139,17 +183,19 @@ void barrier_run(barrier_fn fn, void *arg, long timeout_ms, struct barrier_resul
 	/* Both sides set the group: whichever runs first, the kill below finds it. */
 	setpgid(pid, pid);
 	struct strbuf data = STRBUF_INIT;
-	bool in_time = read_until(fds[0], now_ms() + timeout_ms, &data);
+	enum read_end end = read_until(fds[0], now_ms() + timeout_ms, &data);
+	if (end == READ_CANCELLED)
+		stop_cancelled(pid, fds[0]);
 	close(fds[0]);
-	if (!in_time)
+	if (end == READ_DEADLINE)
 		kill(-pid, SIGKILL), kill(pid, SIGKILL);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (in_time)
+	if (end == READ_EOF)
 		decode(data.s, data.len, status, res);
 	else
-		res->outcome = BARRIER_TIMED_OUT;
+		res->outcome = end == READ_CANCELLED ? BARRIER_CANCELLED : BARRIER_TIMED_OUT;
 	sb_release(&data);
 }
 
@@ -173,6 +219,8 @@ char *barrier_describe(const struct barrier_result *res, long timeout_ms)
 			return xasprintf("did not finish within %ld s and was stopped",
 					 timeout_ms / 1000);
 		return xasprintf("did not finish within %ld ms and was stopped", timeout_ms);
+	case BARRIER_CANCELLED:
+		return xstrdup(CANCEL_TEXT);
 	case BARRIER_LOST:
 		if (WIFEXITED(res->status))
 			return xasprintf("exited with status %d without an answer",

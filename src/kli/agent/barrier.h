@@ -30,6 +30,8 @@ enum barrier_outcome {
 	BARRIER_CRASHED,   /* killed by a signal it did not ask for */
 	BARRIER_TIMED_OUT, /* still running at the deadline: killed */
 	BARRIER_LOST,      /* exited, or broke the pipe, without an answer */
+	BARRIER_CANCELLED, /* Ctrl-C (cancel.h): the child's commands and the
+			    * child stopped, SIGTERM then SIGKILL */
 };
 
 struct barrier_result {

@@ -86,3 +86,18 @@ void instructions_clear(struct instructions *in)
 	free(in->text);
 	*in = (struct instructions){ 0 };
 }
+
+void instructions_print(const char *workspace, const char *git_root, const struct grant *g,
+			const struct auth_ctx *ctx, FILE *out)
+{
+	struct instructions in;
+	instructions_load(&in, workspace, git_root, g, ctx);
+	if (in.n)
+		fprintf(out, "instructions (given to the model as text; they grant nothing):\n");
+	for (size_t i = 0; i < in.n; i++) {
+		_cleanup_free_ char *p = xstrdup(in.paths[i]);
+		ctrl_scrub(p);
+		fprintf(out, "  %s\n", p);
+	}
+	instructions_clear(&in);
+}

@@ -13,6 +13,7 @@
 #define KLI_AGENT_INSTRUCTIONS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "authority/authority.h"
 
@@ -27,5 +28,10 @@ struct instructions {
 void instructions_load(struct instructions *out, const char *workspace, const char *git_root,
 		       const struct grant *g, const struct auth_ctx *ctx);
 void instructions_clear(struct instructions *in);
+
+/* With --print-authority (text): the files a run would give the model,
+ * each on a line, noting they grant nothing. */
+void instructions_print(const char *workspace, const char *git_root, const struct grant *g,
+			const struct auth_ctx *ctx, FILE *out);
 
 #endif

@@ -4,6 +4,7 @@
 #include "agent/events.h"
 #include "agent/tool-call.h"
 #include "agent/barrier.h"
+#include "agent/cancel.h"
 #include "hint/hint.h"
 #include "authority/mediate.h"
 #include "tools/text.h"
@@ -123,6 +124,9 @@ char *agent_run_allowed(struct agent *a, const struct tool_call *c, bool *ok, ch
 							      tool_spec(c->id)->name, res.out.text);
 			agent_fault(sh, line);
 		}
+	} else if (res.outcome == BARRIER_CANCELLED) {
+		*ok = false;
+		text = xstrdup(CANCEL_TEXT);
 	} else {
 		_cleanup_free_ char *d = barrier_describe(&res, deadline);
 		*ok = false;

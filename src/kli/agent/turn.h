@@ -15,8 +15,9 @@
 
 /* True with *REPLY; false with *ERROR one line, *TOO_LONG when the server
  * said the request is too long for its context. *SHOWN: the text was
- * printed as it streamed. */
+ * printed as it streamed. Cancelled by Ctrl-C (cancel.h): false with
+ * *ERROR CANCEL_TEXT and *PARTIAL the text streamed so far (or NULL). */
 bool agent_model_turn(struct agent *a, struct chat_reply *reply, char **error, bool *too_long,
-		      bool *shown);
+		      bool *shown, char **partial);
 
 #endif

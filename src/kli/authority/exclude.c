@@ -2,6 +2,7 @@
 #include "config.h"
 #include "authority/exclude.h"
 #include "agent/barrier.h"
+#include "agent/store.h"
 #include "path.h"
 #include "settings/settings.h"
 #include "util.h"
@@ -80,4 +81,7 @@ void exclusions_build(struct kli_exclusions *x, const struct kli_files *files,
 	_cleanup_free_ char *cache = log ? path_dirname(log) : NULL;
 	exclusions_add(x, log, "kli's fault log", false, ctx);
 	exclusions_add(x, cache, "kli's cache (fault log, job output)", true, ctx);
+	/* a tool must not read earlier conversations, nor plant one */
+	_cleanup_free_ char *sessions = store_state_dir(getenv("XDG_STATE_HOME"), ctx->home);
+	exclusions_add(x, sessions, "kli's saved sessions", true, ctx);
 }
