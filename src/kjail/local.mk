@@ -51,8 +51,10 @@ libkjail_a_SOURCES = \
 	src/kjail/run/spawn.c src/kjail/run/spawn.h \
 	src/kjail/run/backend.c src/kjail/run/backend.h \
 	src/kjail/run/bwrap-run.c src/kjail/run/container-run.c \
-	src/kjail/run/landlock-run.c src/kjail/run/ll-domain.c \
-	src/kjail/run/ll-restore.c src/kjail/build/landlock-degraded.c \
+	src/kjail/run/landlock-run.c \
+	src/kjail/run/ll-domain.c src/kjail/run/ll-domain.h \
+	src/kjail/run/ll-restore.c src/kjail/run/ll-restore.h \
+	src/kjail/build/landlock-degraded.c src/kjail/build/landlock-degraded.h \
 	src/kjail/policy/egress.c src/kjail/policy/egress.h src/kjail/run/egress.c src/kjail/run/egress.h \
 	src/kjail/run/devlock.c src/kjail/run/devlock.h \
 	src/kjail/policy/device.c src/kjail/policy/device.h src/kjail/planner/devscan.c src/kjail/planner/devscan.h \
