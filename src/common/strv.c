@@ -221,3 +221,13 @@ char *strv_shell_line(const struct strv *s)
 {
 	return join(s, true);
 }
+
+void strv_print_argv(FILE *out, char *const *argv)
+{
+	struct strv v = STRV_INIT;
+	strv_pushv(&v, (const char *const *)argv);
+	char *line = strv_shell_line(&v);
+	strv_free(&v);
+	fprintf(out, "%s\n", line);
+	free(line);
+}

@@ -3,7 +3,9 @@
 #ifndef KJ_STRV_H
 #define KJ_STRV_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "util.h"
 
 struct strv {
@@ -29,6 +31,8 @@ char *strv_shell_join(const struct strv *s);
 /* The same on one line whatever the words hold: a word with a control byte
  * is written $'...' with escapes (bash, ksh and zsh read it). */
 char *strv_shell_line(const struct strv *s);
+/* ARGV (NULL-terminated) as one strv_shell_line() and a newline on OUT. */
+void strv_print_argv(FILE *out, char *const *argv);
 /* Index of the first element equal to str, or -1. */
 long strv_find(const struct strv *s, const char *str);
 

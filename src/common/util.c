@@ -75,6 +75,12 @@ void warn_msg(const char *fmt, ...)
 	va_end(ap);
 }
 
+void finish_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die_errno("cannot write to standard output");
+}
+
 static void *oom(void)
 {
 	die("out of memory");

@@ -26,6 +26,9 @@ KJ_NORETURN KJ_PRINTF(1, 2) void die(const char *fmt, ...);
 /* Same, with ": strerror(errno)" appended (errno saved on entry). */
 KJ_NORETURN KJ_PRINTF(1, 2) void die_errno(const char *fmt, ...);
 KJ_PRINTF(1, 2) void warn_msg(const char *fmt, ...);
+/* Flushes stdout; a write that failed there (now or before: a full disk,
+ * a closed pipe) dies with one line, so no output is lost silently. */
+void finish_stdout(void);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -196,9 +196,11 @@ static void pre_scan(int argc, char **argv, struct cli *cli)
 			cli->cache_days = optarg;
 		} else if (c == 'h') {
 			usage(stdout);
+			finish_stdout();
 			exit(0);
 		} else if (c == 'V') {
 			version();
+			finish_stdout();
 			exit(0);
 		}
 	}
@@ -421,7 +423,8 @@ static int check_config(int argc, char **argv, struct cli *cli, const char *home
 	if (!declared_write(stdout, &p, cwd, cli->json, err, sizeof err))
 		die("%s", err);
 	policy_free(&p);
-	return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
+	finish_stdout();
+	return 0;
 }
 
 static char **command_of(char **rest, char **default_cmd)
@@ -575,7 +578,8 @@ int main(int argc, char **argv)
 				       : cli.verbose ? EXPLAIN_VERBOSE : EXPLAIN_SHORT);
 		plan_free(&pl);
 		policy_free(&p);
-		return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
+		finish_stdout();
+		return 0;
 	}
 
 	/* one backend: its invocation printed, or the command run in it */

@@ -250,9 +250,11 @@ static void parse_cli(int argc, char **argv, struct cli *cli)
 		switch (c) {
 		case 'h':
 			usage(stdout);
+			finish_stdout();
 			exit(0);
 		case 'V':
 			printf("kli %s\n", PACKAGE_VERSION);
+			finish_stdout();
 			exit(0);
 		case OPT_PRINT_AUTHORITY:
 			cli->print_authority = true;
@@ -372,12 +374,6 @@ static char *home_dir(void)
 		return xstrdup(h);
 	struct passwd *pw = getpwuid(getuid());
 	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? xstrdup(pw->pw_dir) : NULL;
-}
-
-static void finish_stdout(void)
-{
-	if (fflush(stdout) != 0 || ferror(stdout))
-		die_errno("cannot write to standard output");
 }
 
 /* The grant's lines, then kli's own files, which it never reaches. */

@@ -369,7 +369,9 @@ int caches_main(bool prune, const char *days_arg, const char *home, unsigned uid
 		close(r.used);
 	close(r.fd);
 	free(r.shown);
-	if (fflush(out) != 0)
+	if (fflush(out) != 0 || ferror(out)) {
+		warn_msg("cannot write the list: %s", strerror(errno));
 		r.status = KJ_EXIT_FAIL;
+	}
 	return r.status;
 }

@@ -35,12 +35,9 @@ static bool available(char *why, size_t len)
 static int print(const struct launch *l)
 {
 	refuse_allowlist(l->plan);
-	struct strv v = STRV_INIT;
-	strv_pushv(&v, (const char *const *)l->cmd);
-	_cleanup_free_ char *line = strv_shell_line(&v);
-	strv_free(&v);
-	printf("%s\n", line);
-	return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
+	strv_print_argv(stdout, l->cmd);
+	finish_stdout();
+	return 0;
 }
 
 static int run(const struct launch *l)

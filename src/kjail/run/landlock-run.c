@@ -95,12 +95,9 @@ static void refuse(const struct plan *pl)
 static int print(const struct launch *l)
 {
 	refuse(l->plan);
-	struct strv v = STRV_INIT;
-	strv_pushv(&v, (const char *const *)l->cmd);
-	_cleanup_free_ char *line = strv_shell_line(&v);
-	strv_free(&v);
-	printf("%s\n", line);
-	return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
+	strv_print_argv(stdout, l->cmd);
+	finish_stdout();
+	return 0;
 }
 
 #ifdef KJ_OS_LINUX
@@ -152,15 +149,6 @@ static KJ_NORETURN void child(const struct launch *l, const struct reap_signals 
 	exec_command(l->cmd, strv_argv(&env));
 }
 
-static int exit_status(int st)
-{
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return KJ_EXIT_FAIL;
-}
-
 static int run(const struct launch *l)
 {
 	const struct plan *pl = l->plan;
@@ -194,7 +182,7 @@ static int run(const struct launch *l)
 	reap_jail();
 	struct notice note = { .reset = false };
 	restore_stdio(&note);
-	int status = exit_status(st);
+	int status = reap_status(st);
 	bool moved = aftercare_move_aside(pl, &note, status);
 	bool restored = ll_snapshot_restore(pl, &snap, &note);
 	ll_snapshot_free(&snap);

@@ -250,7 +250,7 @@ int doctor(const char *self, const char *bwrap)
 		trial(&r, self);
 	printf("%s\n", r.problems ? "kjail cannot confine commands here: see the FAIL lines"
 				  : "kjail can confine commands here");
-	fflush(stdout);
+	finish_stdout();
 	return r.problems ? 1 : 0;
 }
 #else

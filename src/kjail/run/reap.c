@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "run/reap.h"
+#include "entry/abi.h"
 #include "util.h"
 
 #include <errno.h>
@@ -102,4 +103,13 @@ void reap_release(const struct reap_signals *rs)
 	sigaction(SIGINT, &rs->int_was, NULL);
 	sigaction(SIGQUIT, &rs->quit_was, NULL);
 	sigprocmask(SIG_UNBLOCK, &un, NULL);
+}
+
+int reap_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return KJ_EXIT_FAIL;
 }

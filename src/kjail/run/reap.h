@@ -30,6 +30,10 @@ int reap_bwrap(pid_t bwrap, struct reap_signals *rs);
  * returns, and their CPU time is counted as kjail's children's. */
 void reap_jail(void);
 
+/* The command's status from the wait status: its exit code, 128 + the
+ * signal that ended it (as a shell says), else KJ_EXIT_FAIL. */
+int reap_status(int st);
+
 /* Once the jail is gone and what it planted is moved aside (aftercare.h):
  * the caller's SIGINT and SIGQUIT dispositions come back, and SIGTERM and
  * SIGHUP are unblocked unless the caller blocked them, so a Ctrl-C during

@@ -431,15 +431,6 @@ static KJ_NORETURN void diagnose(const char *bwrap, char *msg)
 	die("cannot start the jail: %s%s%s", what, fix[0] ? "; " : "", fix);
 }
 
-static int exit_status(int st)
-{
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return KJ_EXIT_FAIL;
-}
-
 /* The output of the captured jail on fd, up to cap bytes, before the
  * deadline (CLOCK_MONOTONIC, ms); NULL when it says more, or is late. */
 static char *read_until(int fd, size_t cap, long long deadline, size_t *len)
@@ -637,7 +628,7 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	/* kjail's lines from here on: after a reset of what the jail left
 	 * set on the terminal to hide them */
 	restore_stdio(&note);
-	int status = exit_status(st);
+	int status = reap_status(st);
 	/* the jail is gone; first what it planted goes aside, with signals
 	 * held (nothing cuts it short), before any report: until then a
 	 * tool outside (a shell prompt's git) could read what the jail left.
@@ -689,6 +680,7 @@ int jail_print(const struct plan *pl, const char *bwrap, const char *entry, char
 	print_invocation(&argv, pl, json);
 	strv_free(&argv);
 	jail_close(&j);
-	return fflush(stdout) == 0 ? 0 : KJ_EXIT_FAIL;
+	finish_stdout();
+	return 0;
 }
 #endif

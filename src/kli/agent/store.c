@@ -355,7 +355,6 @@ int store_cli_list(const char *workspace)
 	if (!dir)
 		die("--sessions: %s", err);
 	int status = store_list(dir, stdout);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		die_errno("cannot write to standard output");
+	finish_stdout();
 	return status;
 }

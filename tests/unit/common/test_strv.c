@@ -363,6 +363,19 @@ static void expect_read_back(const char *cmd, const char *const *words, const ch
 
 /* kjail --print's line: one line whatever the words hold, a word with a
  * control byte as $'...'; bash reads it back as the same words. */
+/* strv_print_argv: the argv as one strv_shell_line and a newline */
+static void test_print_argv(void **state)
+{
+	(void)state;
+	char buf[128] = { 0 };
+	FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+	assert_non_null(f);
+	char *argv[] = { "echo", "a b", "it's", NULL };
+	strv_print_argv(f, argv);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "echo 'a b' 'it'\\''s'\n");
+}
+
 static void test_shell_line(void **state)
 {
 	static const char *const words[] = {
@@ -443,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_shell_join_matches_quote),
 		cmocka_unit_test(test_shell_join_round_trip),
 		cmocka_unit_test(test_shell_line),
+		cmocka_unit_test(test_print_argv),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
