@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 #ifdef KJ_OS_LINUX
 #include <sys/syscall.h>
+#include <sys/prctl.h>
 #endif
 
 static int fatal_exit_status = 1;
@@ -79,6 +81,23 @@ void finish_stdout(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die_errno("cannot write to standard output");
+}
+
+void child_tie_to_parent(pid_t parent)
+{
+#ifdef KJ_OS_LINUX
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		_exit(1);
+#endif
+	if (getppid() != parent)
+		_exit(1);
+	int dn = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (dn >= 0) {
+		dup2(dn, STDIN_FILENO);
+		dup2(dn, STDOUT_FILENO);
+		if (dn > STDERR_FILENO)
+			close(dn);
+	}
 }
 
 static void *oom(void)

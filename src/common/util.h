@@ -30,6 +30,12 @@ KJ_PRINTF(1, 2) void warn_msg(const char *fmt, ...);
  * a closed pipe) dies with one line, so no output is lost silently. */
 void finish_stdout(void);
 
+/* In a child just forked to run a helper of kjail's (async-signal-safe):
+ * killed with SIGKILL when the parent dies, _exit(1) at once if the parent
+ * PARENT is gone already, and standard input and output on /dev/null
+ * (standard error stays: the helper's one line goes there). */
+void child_tie_to_parent(pid_t parent);
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xreallocarray(void *p, size_t n, size_t size);

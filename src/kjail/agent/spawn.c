@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #ifdef KJ_OS_LINUX
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #endif
 
@@ -64,17 +63,7 @@ int agent_listen(char **dir, char **path, char *err, size_t errlen)
 static KJ_NORETURN void child(const char *prog, const int src[3], const char *agent_path,
 			      pid_t parent)
 {
-#ifdef KJ_OS_LINUX
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		_exit(1);
-#endif
-	if (getppid() != parent)
-		_exit(1);
-	int dn = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (dn >= 0) {
-		dup2(dn, 0);
-		dup2(dn, 1);
-	}
+	child_tie_to_parent(parent);
 	int tmp[3];
 	for (int i = 0; i < 3; i++)
 		if ((tmp[i] = fcntl(src[i], F_DUPFD_CLOEXEC, 16)) < 0)

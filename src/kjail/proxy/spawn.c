@@ -7,6 +7,7 @@
 #include "proxy/handoff.h"
 #include "proxy/proxy.h"
 #include "proxy/spawn.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +21,6 @@
 #include <unistd.h>
 
 #ifdef __linux__
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #endif
 
@@ -61,19 +61,7 @@ static bool keep_only(const int src[NKEEP])
 /* In the child: only async-signal-safe calls until the exec. */
 static void child(const char *prog, const int keep[NKEEP], pid_t parent)
 {
-#ifdef __linux__
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		_exit(1);
-#endif
-	if (getppid() != parent)
-		_exit(1);
-	int dn = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (dn >= 0) {
-		dup2(dn, 0);
-		dup2(dn, 1);
-		if (dn > 2)
-			close(dn);
-	}
+	child_tie_to_parent(parent);
 	if (!keep_only(keep))
 		_exit(1);
 	/* kjail's ignored Ctrl-C and Ctrl-\ and its blocked signals are kept
