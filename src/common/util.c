@@ -83,6 +83,17 @@ void finish_stdout(void)
 		die_errno("cannot write to standard output");
 }
 
+int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 void child_tie_to_parent(pid_t parent)
 {
 #ifdef KJ_OS_LINUX

@@ -30,6 +30,9 @@ KJ_PRINTF(1, 2) void warn_msg(const char *fmt, ...);
  * a closed pipe) dies with one line, so no output is lost silently. */
 void finish_stdout(void);
 
+/* The value of hexadecimal digit C (either case), or -1. */
+int hex_value(char c);
+
 /* In a child just forked to run a helper of kjail's (async-signal-safe):
  * killed with SIGKILL when the parent dies, _exit(1) at once if the parent
  * PARENT is gone already, and standard input and output on /dev/null

@@ -356,11 +356,12 @@ FUZZ_PROXY_SRCS = \
 	$(srcdir)/src/kjail/proxy/parse.c \
 	$(srcdir)/src/kjail/proxy/rules.c \
 	$(srcdir)/src/kjail/proxy/tls.c \
-	$(srcdir)/src/kjail/proxy/inspect.c
+	$(srcdir)/src/kjail/proxy/inspect.c \
+	$(srcdir)/src/common/util.c
 tests/fuzz/fuzz_proxy: $(FUZZ_PROXY_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/parse.h src/kjail/proxy/rules.h \
 		src/kjail/proxy/tls.h src/kjail/proxy/inspect.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROXY_SRCS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROXY_SRCS) $(LIBBSD_LIBS)
 
 # libFuzzer harness for what kjail hands its proxy program (issue 38):
 # any bytes, and a message accepted is one the writer makes (seeds in
@@ -404,11 +405,12 @@ CLEANFILES += tests/fuzz/fuzz_upstream
 FUZZ_UPSTREAM_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_upstream.c \
 	$(srcdir)/src/kjail/proxy/upstream.c \
-	$(srcdir)/src/kjail/proxy/rules.c
+	$(srcdir)/src/kjail/proxy/rules.c \
+	$(srcdir)/src/common/util.c
 tests/fuzz/fuzz_upstream: $(FUZZ_UPSTREAM_SRCS) tests/fuzz/fuzz.h src/kjail/proxy/upstream.h \
 		src/kjail/proxy/rules.h src/kjail/proxy/parse.h config.h
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_UPSTREAM_SRCS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_UPSTREAM_SRCS) $(LIBBSD_LIBS)
 
 # kjail's reading of the proxy's summary line (issue 38): the input is the
 # whole log; seeds in tests/fuzz/corpus/summary.

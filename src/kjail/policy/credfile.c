@@ -2,6 +2,7 @@
 #include "config.h"
 #include "policy/credfile.h"
 #include "policy/secretval.h"
+#include "util.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -52,14 +53,6 @@ struct json {
 	int depth;
 };
 
-static unsigned hexval(char c)
-{
-	return c >= '0' && c <= '9' ? (unsigned)(c - '0')
-	       : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-	       : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
-				      : 16;
-}
-
 /* The string at j->s[j->at] == '"', decoded into out (what a JSON reader
  * reads: \uXXXX beyond ASCII as '?'), at most cap bytes kept. */
 static size_t json_string(struct json *j, char *out, size_t cap)
@@ -81,10 +74,10 @@ static size_t json_string(struct json *j, char *out, size_t cap)
 			case 'u': {
 				unsigned v = 0;
 				for (int i = 0; i < 4 && j->at < j->n; i++) {
-					unsigned h = hexval(j->s[j->at]);
-					if (h > 15)
+					int h = hex_value(j->s[j->at]);
+					if (h < 0)
 						break;
-					v = v * 16 + h;
+					v = v * 16 + (unsigned)h;
 					j->at++;
 				}
 				c = v > 0 && v < 0x80 ? (char)v : '?';

@@ -6,6 +6,7 @@
 
 #include "proxy/inspect.h"
 #include "proxy/proxy.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -362,17 +363,6 @@ static enum step counted(struct inspect *in, size_t n, size_t *k, int next)
 	return STEP_ON;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A line ending in CRLF, at most max bytes: its length with the CRLF in
  * *len; NULL, "" (wait) or why not. */
 static const char *crlf_line(const char *p, size_t n, size_t max, bool eof, size_t *len,
@@ -399,10 +389,10 @@ static enum step chunk_size(struct inspect *in, const char *p, size_t n, bool eo
 		return *w ? refuse(in, w, INSPECT_HTTP_403) : STEP_WAIT;
 	unsigned long long size = 0;
 	size_t i = 0;
-	for (; i < len - 2 && hexval(p[i]) >= 0; i++) {
+	for (; i < len - 2 && hex_value(p[i]) >= 0; i++) {
 		if (i == 15)
 			return refuse(in, "a chunk size over 15 hex digits", INSPECT_HTTP_403);
-		size = size * 16 + (unsigned)hexval(p[i]);
+		size = size * 16 + (unsigned)hex_value(p[i]);
 	}
 	if (i == 0)
 		return refuse(in, "a chunk size that is not a hex number", INSPECT_HTTP_403);

@@ -5,6 +5,7 @@
 
 #include "proxy/upstream.h"
 #include "proxy/rules.h"
+#include "util.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -21,14 +22,6 @@ static bool has_bad_byte(const char *s)
 	return false;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)tolower((unsigned char)c);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* s[0..n) percent-decoded into out (NUL-terminated); false on a bad
  * escape, %00 or no room. */
 static bool pct_decode(const char *s, size_t n, char *out, size_t len)
@@ -39,7 +32,7 @@ static bool pct_decode(const char *s, size_t n, char *out, size_t len)
 		if (c == '%') {
 			if (i + 2 >= n)
 				return false;
-			int h = hexval(s[i + 1]), l = hexval(s[i + 2]);
+			int h = hex_value(s[i + 1]), l = hex_value(s[i + 2]);
 			if (h < 0 || l < 0 || (h | l) == 0)
 				return false;
 			c = h * 16 + l;

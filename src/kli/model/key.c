@@ -221,17 +221,6 @@ char *key_file_readable(const struct kli_model *m, const char *home)
 
 /* ------------------------------------------------------------ masking */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The ways a key byte may be written, as key_mask knows them: as is;
  * \" \\ \/ for those three; \u00XX; %XX (hex digits of either case). */
 struct form {
@@ -263,7 +252,7 @@ static enum fit fits(const char *buf, size_t len, size_t j, const struct form *f
 	for (size_t k = 0; k < f->n; k++) {
 		if (j + k >= len)
 			return more ? FIT_OPEN : FIT_NO;
-		if (f->hex[k] ? hexval(buf[j + k]) != f->lit[k] : buf[j + k] != f->lit[k])
+		if (f->hex[k] ? hex_value(buf[j + k]) != f->lit[k] : buf[j + k] != f->lit[k])
 			return FIT_NO;
 	}
 	return FIT_YES;

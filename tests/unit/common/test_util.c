@@ -7,6 +7,7 @@
  * and which of them are symlinks. */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -424,6 +425,23 @@ static void test_file_owned_safely(void **state)
 	free(d);
 }
 
+/* hex_value: both cases, and nothing else is a digit */
+static void test_hex_value(void **state)
+{
+	(void)state;
+	static const char digits[] = "0123456789abcdef";
+	for (int i = 0; i < 16; i++) {
+		assert_int_equal(hex_value(digits[i]), i);
+		assert_int_equal(hex_value((char)toupper((unsigned char)digits[i])), i);
+	}
+	int n = 0;
+	for (int c = -128; c < 128; c++)
+		n += hex_value((char)c) >= 0;
+	assert_int_equal(n, 22);
+	assert_int_equal(hex_value('g'), -1);
+	assert_int_equal(hex_value('\0'), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -436,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_printable),
 		cmocka_unit_test(test_ctrl_scrub),
 		cmocka_unit_test(test_fd_write_all),
+		cmocka_unit_test(test_hex_value),
 	};
 	return unit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
