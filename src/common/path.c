@@ -469,3 +469,14 @@ bool file_owned_safely(const char *path, uid_t uid, int flags, struct stat *st, 
 	errno = ENOENT;
 	return false;
 }
+
+bool path_mkdirs(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0)
+		return S_ISDIR(st.st_mode) || (errno = ENOTDIR, false);
+	_cleanup_free_ char *up = path_dirname(dir);
+	if (strcmp(up, dir) != 0 && !path_mkdirs(up))
+		return false;
+	return mkdir(dir, 0700) == 0 || errno == EEXIST;
+}

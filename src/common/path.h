@@ -71,6 +71,9 @@ char *path_join(const char *a, const char *b);
 
 /* Parent directory of a clean absolute path ("/" stays "/"). */
 char *path_dirname(const char *p);
+/* DIR and its missing parents made, each 0700 (a mkdir -p); true when DIR
+ * is a directory at the end, else false with errno set. */
+bool path_mkdirs(const char *dir);
 
 /* Whether only uid and root could change the file at path, as ssh asks of
  * its config: the file, every directory above its real path, and every

@@ -242,17 +242,6 @@ char *faultlog_path(const char *xdg_cache_home, const char *home)
 	return NULL;
 }
 
-static bool mkdirs(const char *dir)
-{
-	struct stat st;
-	if (stat(dir, &st) == 0)
-		return S_ISDIR(st.st_mode) || (errno = ENOTDIR, false);
-	_cleanup_free_ char *up = path_dirname(dir);
-	if (strcmp(up, dir) != 0 && !mkdirs(up))
-		return false;
-	return mkdir(dir, 0700) == 0 || errno == EEXIST;
-}
-
 static char *stamp_line(const char *line)
 {
 	char when[32] = "";
@@ -270,7 +259,7 @@ static char *stamp_line(const char *line)
 bool faultlog_append(const char *path, const char *line, long cap)
 {
 	_cleanup_free_ char *dir = path_dirname(path);
-	if (!mkdirs(dir))
+	if (!path_mkdirs(dir))
 		return false;
 	_cleanup_free_ char *s = stamp_line(line);
 	struct stat st;

@@ -17,17 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static bool mkdirs(const char *dir)
-{
-	struct stat st;
-	if (stat(dir, &st) == 0)
-		return S_ISDIR(st.st_mode) || (errno = ENOTDIR, false);
-	_cleanup_free_ char *up = path_dirname(dir);
-	if (strcmp(up, dir) != 0 && !mkdirs(up))
-		return false;
-	return mkdir(dir, 0700) == 0 || errno == EEXIST;
-}
-
 /* BASE/kli/sessions when BASE is absolute, else HOME/SUB/kli/sessions. */
 static char *under(const char *base, const char *home, const char *sub)
 {
@@ -68,7 +57,7 @@ char *store_dir(const char *workspace, bool make, char *err, size_t errlen)
 			continue;
 		}
 		struct stat st;
-		if (make ? mkdirs(cand[i]) && access(cand[i], W_OK) == 0
+		if (make ? path_mkdirs(cand[i]) && access(cand[i], W_OK) == 0
 			 : stat(cand[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 			if (!inside(cand[i], workspace))
 				found = steal_pointer(&cand[i]);

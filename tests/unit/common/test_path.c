@@ -387,6 +387,31 @@ static void expect_resolve_fails(const struct tree *t, const char *rel, int err)
 	assert_int_equal(errno, err);
 }
 
+/* path_mkdirs: a mkdir -p, each new directory 0700; a file in the way is
+ * ENOTDIR */
+static void test_mkdirs(void **state)
+{
+	const struct tree *t = *state;
+	char *deep = tp(t, "m/n/o");
+	assert_true(path_mkdirs(deep));
+	struct stat st;
+	assert_int_equal(stat(deep, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 07777 & ~0700, 0);
+	assert_true(path_mkdirs(deep)); /* again: already there */
+	char *under_file = tp(t, "a/b/file/x");
+	errno = 0;
+	assert_false(path_mkdirs(under_file));
+	assert_int_equal(errno, ENOTDIR);
+	char *file = tp(t, "a/b/file");
+	errno = 0;
+	assert_false(path_mkdirs(file));
+	assert_int_equal(errno, ENOTDIR);
+	free(deep);
+	free(under_file);
+	free(file);
+}
+
 static void test_resolve_plain(void **state)
 {
 	const struct tree *t = *state;
@@ -814,6 +839,7 @@ int main(void)
 		cmocka_unit_test(test_memo_known_dirs),
 		cmocka_unit_test(test_memo_last_mode),
 		cmocka_unit_test(test_memo_wraps),
+		cmocka_unit_test(test_mkdirs),
 	};
 	int failed = cmocka_run_group_tests_name("path (pure)", pure, NULL, NULL);
 	failed += cmocka_run_group_tests_name("path_resolve (real tree)", on_tree,
