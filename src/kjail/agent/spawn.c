@@ -4,6 +4,7 @@
 #include "agent/spawn.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -21,8 +22,53 @@
 #include <sys/syscall.h>
 #endif
 
+/* Whether the directory DFD holds a relay socket nobody listens at any
+ * more (its kjail was killed before it could remove it). */
+static bool relay_dir_stale(int dfd)
+{
+	struct stat st;
+	if (fstatat(dfd, AGENT_RELAY_SOCKET, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISSOCK(st.st_mode))
+		return false;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	snprintf(sa.sun_path, sizeof sa.sun_path, "/proc/self/fd/%d/" AGENT_RELAY_SOCKET, dfd);
+	/* non-blocking: a listener that accepts nothing (its backlog full)
+	 * answers EAGAIN, and is not stale */
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return false;
+	bool refused = connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0 && errno == ECONNREFUSED;
+	close(fd);
+	return refused;
+}
+
+/* What a kjail killed with SIGKILL left in /tmp: the caller's own relay
+ * directories whose socket no relay listens at. Only directories the
+ * caller owns, 0700 (mkdtemp's), are looked into, by descriptor. */
+static void sweep_stale_relay_dirs(void)
+{
+	_cleanup_close_ int tmp = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = tmp >= 0 ? fdopendir(dup(tmp)) : NULL;
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "kjail-agent.", 12) != 0)
+			continue;
+		int dfd = openat(tmp, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (dfd < 0)
+			continue;
+		if (fstat(dfd, &st) == 0 && st.st_uid == getuid() && (st.st_mode & 07777) == 0700 &&
+		    relay_dir_stale(dfd) && unlinkat(dfd, AGENT_RELAY_SOCKET, 0) == 0)
+			unlinkat(tmp, e->d_name, AT_REMOVEDIR);
+		close(dfd);
+	}
+	closedir(d);
+}
+
 int agent_listen(char **dir, char **path, char *err, size_t errlen)
 {
+	sweep_stale_relay_dirs();
 	*dir = xstrdup("/tmp/kjail-agent.XXXXXX");
 	*path = NULL;
 	if (!mkdtemp(*dir)) {
@@ -38,7 +84,7 @@ int agent_listen(char **dir, char **path, char *err, size_t errlen)
 		free(*dir);
 		*dir = real;
 	}
-	*path = xasprintf("%s/ssh-agent", *dir);
+	*path = xasprintf("%s/" AGENT_RELAY_SOCKET, *dir);
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", *path);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);

@@ -15,9 +15,12 @@
  * reached the agent; closed unwritten on failure). */
 enum { AGENT_FD_LISTEN = 3, AGENT_FD_STOP = 4, AGENT_FD_READY = 5 };
 
+#define AGENT_RELAY_SOCKET "ssh-agent"
 /* The relay's listener: a 0700 directory made under the host's /tmp
  * (the jail has its own), a socket "ssh-agent" in it. *dir and *path
- * fresh strings; the listener, or -1 with one line in err. */
+ * fresh strings; the listener, or -1 with one line in err. The caller's
+ * directories that a killed kjail left there (their socket refuses every
+ * connection) are removed first. */
 int agent_listen(char **dir, char **path, char *err, size_t errlen);
 
 /* Executes prog (kjail-agent-relay) with an empty environment, the
