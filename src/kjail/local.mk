@@ -67,7 +67,8 @@ libkjail_a_SOURCES = \
 	src/kjail/build/seccomp.c src/kjail/build/seccomp.h src/kjail/run/seccomp_load.c src/kjail/run/seccomp_load.h \
 	src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
 	src/kjail/entry/tunnel.c src/kjail/entry/tunnel.h \
-	src/kjail/run/probe.c src/kjail/run/probe.h \
+	src/kjail/run/probe.c src/kjail/run/probe.h src/kjail/run/doctor.c src/kjail/run/doctor.h \
+	src/kjail/run/bwrap-probe.c src/kjail/run/bwrap-probe.h src/kjail/run/probe-cache.c src/kjail/run/probe-cache.h \
 	src/kjail/build/seatbelt.c src/kjail/build/seatbelt.h \
 	src/kjail/run/seatbelt-run.c src/kjail/run/seatbelt-run.h \
 	src/kjail/proxy/rules.c src/kjail/proxy/rules.h \
