@@ -184,6 +184,12 @@ EXTRA_DIST += $(EXPLAIN_GOLDEN)
 tests_unit_kjail_run_test_probe_SOURCES = tests/unit/kjail/run/test_probe.c
 tests_unit_kjail_run_test_probe_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_run_test_probe_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# The bwrap probe's cache text (issue 43): written and read back exactly.
+check_PROGRAMS += tests/unit/kjail/run/test_probe_cache
+TESTS += tests/unit/kjail/run/test_probe_cache
+tests_unit_kjail_run_test_probe_cache_SOURCES = tests/unit/kjail/run/test_probe_cache.c
+tests_unit_kjail_run_test_probe_cache_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_run_test_probe_cache_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # The backend table (issue 37): the lookup, and what each backend says of
 # running here.
 check_PROGRAMS += tests/unit/kjail/run/test_backend
