@@ -286,6 +286,20 @@ fuzz-mountinfo-run:
 	$(MAKE) $(AM_MAKEFLAGS) fuzz-run FUZZ_TARGETS='$(KJAIL_FUZZ_TARGETS)'
 .PHONY: fuzz-mountinfo-run
 
+# libFuzzer harness for the bwrap probe's cache text (issue 43); seeds in
+# tests/fuzz/corpus/probe_cache.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_probe_cache
+endif
+EXTRA_DIST += tests/fuzz/fuzz_probe_cache.c
+CLEANFILES += tests/fuzz/fuzz_probe_cache
+FUZZ_PROBE_CACHE_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_probe_cache.c $(srcdir)/src/kjail/run/probe-cache.c \
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
+tests/fuzz/fuzz_probe_cache: $(FUZZ_PROBE_CACHE_SRCS) tests/fuzz/fuzz.h src/kjail/run/probe-cache.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROBE_CACHE_SRCS) $(LIBBSD_LIBS)
+
 # The egress proxy (issue 26): the allowlist, the descriptor hand-over with
 # proxy_spawn, the request parsers, the log; the ClientHello reader,
 # what watches a tunnel and the memory budget (issue 38).

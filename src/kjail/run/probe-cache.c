@@ -57,6 +57,8 @@ static const char *after(const char *text, size_t *len, const char *want, size_t
 
 bool probe_cache_parse(const char *text, size_t len, const char *key, struct bwrap_probe *out)
 {
+	if (!key[0] || !one_line(key))
+		return false;
 	const char *p = after(text, &len, MAGIC, strlen(MAGIC));
 	if (p)
 		p = after(p, &len, key, strlen(key));
