@@ -103,9 +103,13 @@ static void landlock_lines(struct report *r, const char *self, bool userns_refus
 			      "Landlock ABI %d; not needed here", abi);
 		return;
 	}
+	/* its run's line, less the name this line already gives */
+	const char *what = loses;
+	if (strncmp(what, "landlock backend: ", 18) == 0)
+		what += 18;
 	line(r, "warn", "landlock backend: --backend=landlock (or fallback = landlock in kjail.ini) "
 			"would run here, Landlock ABI %d; it loses against bwrap: %s",
-	     abi, loses);
+	     abi, what);
 	r->landlock_ran = trial(r, self, "--backend=landlock", "landlock trial", "warn");
 }
 
