@@ -50,14 +50,15 @@ static int own_dir(int at, const char *path)
 	return fd;
 }
 
-/* kjail's state directory ($XDG_RUNTIME_DIR/kjail, root's /run/kjail),
+/* kjail's state directory ($XDG_RUNTIME_DIR/kjail, as the credential
+ * scan's memory: /run/user/UID without the variable; root's /run/kjail),
  * made 0700 if missing, or -1: then nothing is kept. */
 static int state_dir(void)
 {
 	const char *x = getenv("XDG_RUNTIME_DIR");
-	_cleanup_close_ int base = -1;
-	if (x && x[0] == '/')
-		base = own_dir(AT_FDCWD, x);
+	char def[64];
+	fmt_into(def, sizeof def, "/run/user/%u", (unsigned)geteuid());
+	_cleanup_close_ int base = own_dir(AT_FDCWD, x && x[0] == '/' ? x : def);
 	if (base < 0 && geteuid() == 0)
 		base = open("/run", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (base < 0)

@@ -8,7 +8,8 @@
  * "bwrap --unshare-user --disable-userns --ro-bind / / -- BWRAP --version",
  * and when that fails the same without --disable-userns, to tell the one
  * from a bwrap that cannot start at all. The answer is kept in
- * $XDG_RUNTIME_DIR/kjail/bwrap-probe (root without it: /run/kjail), keyed
+ * $XDG_RUNTIME_DIR/kjail/bwrap-probe (without it /run/user/UID/kjail; root
+ * without either: /run/kjail), keyed
  * by the boot, the bwrap binary, the mount and user namespaces and the uid
  * (probe-cache.h), written atomically, 0600; a file not the caller's, or
  * group or world writable, is no answer. A bwrap that does not run at all
