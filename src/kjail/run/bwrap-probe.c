@@ -52,8 +52,8 @@ static int own_dir(int at, const char *path)
 
 /* kjail's state directory ($XDG_RUNTIME_DIR/kjail, as the credential
  * scan's memory: /run/user/UID without the variable; root's /run/kjail),
- * made 0700 if missing, or -1: then nothing is kept. */
-static int state_dir(void)
+ * with make made 0700 if missing; or -1: then nothing is kept. */
+static int state_dir(bool make)
 {
 	const char *x = getenv("XDG_RUNTIME_DIR");
 	char def[64];
@@ -63,7 +63,7 @@ static int state_dir(void)
 		base = open("/run", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (base < 0)
 		return -1;
-	if (mkdirat(base, "kjail", 0700) < 0 && errno != EEXIST)
+	if (make && mkdirat(base, "kjail", 0700) < 0 && errno != EEXIST)
 		return -1;
 	return own_dir(base, "kjail");
 }
@@ -147,7 +147,8 @@ void bwrap_probe(const char *bwrap, bool may_probe, struct bwrap_probe *out)
 	*out = (struct bwrap_probe){ .state = BWRAP_PROBE_UNKNOWN };
 	char key[1024];
 	bool keyed = probe_key(bwrap, key, sizeof key);
-	_cleanup_close_ int dir = keyed ? state_dir() : -1;
+	/* --print and --explain make nothing */
+	_cleanup_close_ int dir = keyed ? state_dir(may_probe) : -1;
 	if (dir >= 0 && cache_read(dir, key, out))
 		return;
 	if (!may_probe)
@@ -163,7 +164,7 @@ void bwrap_probe_stale(const char *bwrap, char *fix, size_t len)
 	struct bwrap_probe r;
 	probe_now(bwrap, &r);
 	char key[1024];
-	_cleanup_close_ int dir = probe_key(bwrap, key, sizeof key) ? state_dir() : -1;
+	_cleanup_close_ int dir = probe_key(bwrap, key, sizeof key) ? state_dir(true) : -1;
 	if (dir >= 0 && r.state != BWRAP_PROBE_BWRAP_FAILS)
 		cache_write(dir, key, &r);
 	if (r.state == BWRAP_PROBE_NO_DISABLE)
