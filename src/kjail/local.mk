@@ -67,7 +67,8 @@ libkjail_a_SOURCES = \
 	src/kjail/build/seccomp.c src/kjail/build/seccomp.h src/kjail/run/seccomp_load.c src/kjail/run/seccomp_load.h \
 	src/kjail/entry/landlock.c src/kjail/entry/landlock.h \
 	src/kjail/entry/tunnel.c src/kjail/entry/tunnel.h \
-	src/kjail/run/probe.c src/kjail/run/probe.h \
+	src/kjail/run/probe.c src/kjail/run/probe.h src/kjail/run/doctor.c src/kjail/run/doctor.h \
+	src/kjail/run/bwrap-probe.c src/kjail/run/bwrap-probe.h src/kjail/run/probe-cache.c src/kjail/run/probe-cache.h \
 	src/kjail/build/seatbelt.c src/kjail/build/seatbelt.h \
 	src/kjail/run/seatbelt-run.c src/kjail/run/seatbelt-run.h \
 	src/kjail/proxy/rules.c src/kjail/proxy/rules.h \
@@ -183,6 +184,12 @@ EXTRA_DIST += $(EXPLAIN_GOLDEN)
 tests_unit_kjail_run_test_probe_SOURCES = tests/unit/kjail/run/test_probe.c
 tests_unit_kjail_run_test_probe_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_kjail_run_test_probe_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
+# The bwrap probe's cache text (issue 43): written and read back exactly.
+check_PROGRAMS += tests/unit/kjail/run/test_probe_cache
+TESTS += tests/unit/kjail/run/test_probe_cache
+tests_unit_kjail_run_test_probe_cache_SOURCES = tests/unit/kjail/run/test_probe_cache.c
+tests_unit_kjail_run_test_probe_cache_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_kjail_run_test_probe_cache_LDADD = $(KJAIL_LIBS) $(CMOCKA_LIBS)
 # The backend table (issue 37): the lookup, and what each backend says of
 # running here.
 check_PROGRAMS += tests/unit/kjail/run/test_backend
@@ -278,6 +285,20 @@ tests/fuzz/fuzz_mountinfo: $(FUZZ_MOUNTINFO_SRCS) tests/fuzz/fuzz.h src/kjail/pl
 fuzz-mountinfo-run:
 	$(MAKE) $(AM_MAKEFLAGS) fuzz-run FUZZ_TARGETS='$(KJAIL_FUZZ_TARGETS)'
 .PHONY: fuzz-mountinfo-run
+
+# libFuzzer harness for the bwrap probe's cache text (issue 43); seeds in
+# tests/fuzz/corpus/probe_cache.
+if HAVE_CLANG
+FUZZ_TARGETS += tests/fuzz/fuzz_probe_cache
+endif
+EXTRA_DIST += tests/fuzz/fuzz_probe_cache.c
+CLEANFILES += tests/fuzz/fuzz_probe_cache
+FUZZ_PROBE_CACHE_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_probe_cache.c $(srcdir)/src/kjail/run/probe-cache.c \
+	$(srcdir)/src/common/util.c $(srcdir)/src/common/strbuf.c
+tests/fuzz/fuzz_probe_cache: $(FUZZ_PROBE_CACHE_SRCS) tests/fuzz/fuzz.h src/kjail/run/probe-cache.h config.h
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@ $(FUZZ_PROBE_CACHE_SRCS) $(LIBBSD_LIBS)
 
 # The egress proxy (issue 26): the allowlist, the descriptor hand-over with
 # proxy_spawn, the request parsers, the log; the ClientHello reader,

@@ -22,6 +22,8 @@
 #include "policy/secret.h"
 #include "policy/sockets.h"
 #include "run/probe.h"
+#include "run/bwrap-probe.h"
+#include "run/doctor.h"
 #include "run/caches.h"
 #include "util.h"
 
@@ -437,16 +439,27 @@ static char **command_of(char **rest, char **default_cmd)
 	return default_cmd;
 }
 
-/* fallback = landlock: where bwrap cannot start (not installed, or user
- * namespaces refused), the Landlock backend, never silently. */
-static void fall_back(struct policy *p)
+/* fallback = landlock: where bwrap cannot start (not installed, user
+ * namespaces refused, or it failed the probe below), the Landlock
+ * backend, never silently. Then what bwrap can do here
+ * (run/bwrap-probe.h), for a jail that would give it --disable-userns:
+ * probed by a run, once a boot; --print and --explain read the cache. */
+static void choose_backend(struct policy *p, bool in_kjail, bool run, struct bwrap_probe *bp)
 {
-	if (p->fallback != BACKEND_LANDLOCK || backend_effective(p->backend) != BACKEND_BWRAP)
-		return;
+	*bp = (struct bwrap_probe){ .state = BWRAP_PROBE_UNKNOWN };
+	bool fallback = run && p->fallback == BACKEND_LANDLOCK &&
+			backend_effective(p->backend) == BACKEND_BWRAP;
 	char why[1024] = "";
-	if (!bwrap_find())
+	if (fallback && !bwrap_find())
 		fmt_into(why, sizeof why, "bubblewrap is not installed");
-	else if (!probe_userns(why, sizeof why))
+	else if (fallback)
+		probe_userns(why, sizeof why);
+	if (!why[0] && backend_effective(p->backend) == BACKEND_BWRAP && !p->allow_userns.value &&
+	    !in_kjail && bwrap_find())
+		bwrap_probe(bwrap_find(), run, bp);
+	if (fallback && !why[0] && bp->state == BWRAP_PROBE_BWRAP_FAILS)
+		fmt_into(why, sizeof why, "%s", bp->why);
+	if (!why[0])
 		return;
 	why[strcspn(why, ";")] = '\0';
 	warn_msg("bwrap cannot start here (%s): falling back to --backend landlock (fallback = "
@@ -505,8 +518,13 @@ int main(int argc, char **argv)
 	char *default_cmd[2];
 	char **cmd = command_of(rest, default_cmd);
 	bool run = !cli.print && !cli.explain;
-	if (run)
-		fall_back(&p);
+	struct bwrap_probe bp;
+	choose_backend(&p, in_kjail, run, &bp);
+	bool no_disable = bp.state == BWRAP_PROBE_NO_DISABLE &&
+			  backend_effective(p.backend) == BACKEND_BWRAP;
+	if (run && no_disable)
+		warn_msg("bwrap cannot --disable-userns here (%s): user namespaces are refused by "
+			 "seccomp alone", bp.why);
 	if (run)
 		refuse_directory_stdio();
 
@@ -540,6 +558,8 @@ int main(int argc, char **argv)
 			       (!cli.explain && shell_interactive_command(rest, getenv("PATH"), cwd)),
 		.explain = cli.explain,
 		.in_kjail = in_kjail,
+		.no_disable_userns = no_disable ? bp.why : NULL,
+		.disable_userns_cached = bp.state == BWRAP_PROBE_WORKS && bp.cached,
 		.command = cli.explain ? NULL : cmd,
 	};
 	struct plan pl;

@@ -195,7 +195,8 @@ void bwrap_build(const struct plan *pl, const char *bwrap, const char *entry,
 	 * could remount / read-write: a user namespace and --cap-drop ALL
 	 * leave it nothing. */
 	strv_push(a, "--unshare-user");
-	if (!pl->allow_userns && !pl->in_kjail)
+	/* where it cannot work (plan.h), the seccomp rules refuse them alone */
+	if (!pl->allow_userns && !pl->in_kjail && !pl->no_disable_userns)
 		strv_push(a, "--disable-userns");
 	if (pl->inside_id >= 0) {
 		strv_push(a, "--uid");

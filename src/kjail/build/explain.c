@@ -375,7 +375,12 @@ static void text_policy(FILE *out, const struct policy *p, const struct plan *pl
 	if (pl->inside_id >= 0)
 		fprintf(out, "identity: uid and gid %ld inside the jail (the caller's outside), so "
 			     "nested namespaces can map it\n", pl->inside_id);
-	if (!pl->allow_userns)
+	if (!pl->allow_userns && pl->backend == BACKEND_BWRAP && pl->no_disable_userns &&
+	    !pl->in_kjail)
+		fprintf(out, "user namespaces: none can be created inside (refused by the seccomp "
+			     "rules alone: bwrap cannot --disable-userns here: %s)\n",
+			pl->no_disable_userns);
+	else if (!pl->allow_userns)
 		fprintf(out, "user namespaces: none can be created inside\n");
 	fprintf(out, "processes: own PID namespace, %s\n",
 		pl->nested_userns ? "not unshared; host /proc bound read-only; what the command "

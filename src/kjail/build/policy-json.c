@@ -397,6 +397,10 @@ void policy_json_build(struct jsonw *w, const struct policy *p, const struct pla
 	secrets_json(w, pl);
 	cache_json(w, p, pl);
 	jw_kbool(w, "allow_userns", pl->allow_userns);
+	/* bwrap without --disable-userns here (plan.h): said, as the run says it */
+	if (pl->backend == BACKEND_BWRAP && pl->no_disable_userns && !pl->allow_userns &&
+	    !pl->in_kjail)
+		jw_kstring(w, "no_disable_userns", pl->no_disable_userns);
 	if (with_filter)
 		filter_json(w, pl);
 	jw_kstring(w, "landlock", landlock_status(pl->allow_userns));

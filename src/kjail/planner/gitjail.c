@@ -19,6 +19,8 @@ void gitjail_plan(const struct plan *base, const char *dir, const char *home,
 	out->proxied = false;
 	out->nested_userns = base->nested_userns;
 	out->in_kjail = base->in_kjail;
+	out->no_disable_userns = base->no_disable_userns; /* base's pool outlives this plan */
+	out->disable_userns_cached = base->disable_userns_cached;
 	out->inside_id = base->inside_id;
 	out->proc_read_only = base->proc_read_only;
 	for (size_t i = 0; i < base->host_devices.n; i++)

@@ -115,6 +115,9 @@ struct host {
 	bool explain;                /* --explain: also list what was skipped, and why */
 	bool in_kjail;               /* this kjail runs inside a kjail jail
 				      * (probe_in_kjail_jail) */
+	const char *no_disable_userns; /* why bwrap cannot --disable-userns here
+				      * (run/bwrap-probe.h), or NULL */
+	bool disable_userns_cached;  /* it can, on the cache's word */
 	char *const *command;        /* the command the jail is to run (with
 				      * --print too), for the few kjail refuses
 				      * up front (git/command.h); NULL with
@@ -169,6 +172,14 @@ struct plan {
 	 * mount, where bwrap's --disable-userns cannot write its sysctl, so
 	 * user namespaces are refused by the seccomp rules alone. */
 	bool in_kjail;
+	/* Where bwrap's --disable-userns fails though user namespaces work
+	 * (a read-only /proc/sys, gVisor: run/bwrap-probe.h): why, in the
+	 * pool; bwrap goes without it and the seccomp rules alone refuse
+	 * user namespaces, as in_kjail. NULL: bwrap gets it. */
+	const char *no_disable_userns;
+	/* bwrap gets --disable-userns on the probe cache's word: a jail that
+	 * then does not start has kjail probe again (spawn.c) */
+	bool disable_userns_cached;
 	long inside_id;               /* uid and gid inside the jail, or -1: the caller's */
 	/* Run as root, the jail's uid is the owner of what root owns, and an
 	 * owner needs no capability to chmod, chown to its group, touch or set

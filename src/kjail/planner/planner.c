@@ -514,6 +514,10 @@ bool plan_build(const struct policy *p, const struct host *h, char *const *envp,
 	out->nested_userns = p->nested_userns.value;
 	out->allow_userns = p->allow_userns.value;
 	out->in_kjail = h->in_kjail;
+	out->no_disable_userns = h->no_disable_userns
+					 ? strpool_intern(&out->strings, h->no_disable_userns)
+					 : NULL;
+	out->disable_userns_cached = h->disable_userns_cached;
 	/* A nested namespace may map uid 0 of its parent only if its creator
 	 * held CAP_SETFCAP, which the jail never has; so a root run that allows
 	 * user namespaces is uid 65534 inside (still root outside). */

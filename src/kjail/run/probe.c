@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "run/probe.h"
-#include "run/egress.h"
+#include "run/bwrap-probe.h"
 #include "build/bwrap.h"
 #include "entry/landlock.h"
 #include "planner/plan.h"
@@ -154,104 +154,25 @@ bool probe_proc_masked(char *where, size_t len)
 	return masked;
 }
 
-struct report {
-	int problems;
-};
-
-KJ_PRINTF(3, 4) static void line(struct report *r, const char *status, const char *fmt, ...)
+/* Why the jail did not start, with the fix, as one line. */
+void probe_diagnose(const struct plan *pl, const char *bwrap, char *msg)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	printf("%-5s ", status);
-	vprintf(fmt, ap);
-	putchar('\n');
-	va_end(ap);
-	if (strcmp(status, "FAIL") == 0)
-		r->problems++;
-}
-
-/* The real thing: kjail itself runs /bin/true, its one line kept. */
-static void trial(struct report *r, const char *self)
-{
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		line(r, "FAIL", "trial jail: pipe: %s", strerror(errno));
-		return;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(p[1], STDERR_FILENO);
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-		/* /tmp as the workspace: the trial must not depend on the cwd ("/" is refused). */
-		execl(self, "kjail", "-C", "/tmp", "--", "/bin/true", (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	char msg[1024];
-	read_text(p[0], msg, sizeof msg);
-	close(p[0]);
-	int st = 0;
-	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
 	msg[strcspn(msg, "\n")] = '\0';
-	if (pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		line(r, "ok", "trial jail: 'kjail -C /tmp -- /bin/true' ran");
-	else
-		line(r, "FAIL", "trial jail: %s", msg[0] ? msg : "kjail -C /tmp -- /bin/true failed");
-}
-
-int doctor(const char *self, const char *bwrap)
-{
-	struct report r = { 0 };
-	char buf[512];
-	if (!bwrap) {
-		line(&r, "FAIL", "bubblewrap: not found; fix: 'apt-get install bubblewrap' (Debian, "
-				 "Ubuntu) or 'dnf install bubblewrap'");
-	} else {
-		probe_bwrap_version(bwrap, buf, sizeof buf);
-		line(&r, "ok", "bubblewrap: %s (%s)", bwrap, buf[0] ? buf : "version unknown");
-	}
-	if (probe_userns(buf, sizeof buf))
-		line(&r, "FAIL", "user namespaces: %s", buf);
-	else
-		line(&r, "ok", "user namespaces: this user can create them");
-	long aa = probe_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
-	if (aa == 1)
-		line(&r, getuid() == 0 ? "warn" : "FAIL",
-		     "AppArmor: unprivileged user namespaces are restricted; fix: the AppArmor "
-		     "profile in kjail's contrib/apparmor");
-	else
-		line(&r, "ok", "AppArmor: no restriction on user namespaces");
-	long sc = probe_sysctl("/proc/sys/kernel/seccomp/actions_avail");
-	bool kernel_seccomp = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 || sc >= 0;
-	if (!seccomp_built_in())
-		line(&r, "FAIL", "seccomp: this kjail was built without libseccomp; fix: rebuild "
-				 "with libseccomp-dev installed");
-	else if (!kernel_seccomp)
-		line(&r, "FAIL", "seccomp: the kernel has no seccomp filtering; fix: a kernel "
-				 "built with CONFIG_SECCOMP_FILTER");
-	else
-		line(&r, "ok", "seccomp: filter built in, kernel supports it");
-	int abi = landlock_abi();
-	line(&r, abi >= LANDLOCK_SCOPES_ABI ? "ok" : "warn", "landlock: %s", landlock_status(false));
-	if (probe_proc_masked(buf, sizeof buf))
-		line(&r, "warn", "/proc: %s is mounted over (a container?): a fresh /proc may be "
-				 "refused; fix: --nested-userns",
-		     buf);
-	else
-		line(&r, "ok", "/proc: not masked");
-	if (egress_doctor(buf, sizeof buf))
-		line(&r, "ok", "allow-host: %s", buf);
-	else
-		line(&r, "warn", "allow-host: %s", buf);
-	if (bwrap)
-		trial(&r, self);
-	printf("%s\n", r.problems ? "kjail cannot confine commands here: see the FAIL lines"
-				  : "kjail can confine commands here");
-	finish_stdout();
-	return r.problems ? 1 : 0;
+	const char *what = msg[0] ? msg : "bwrap exited before the command started";
+	char fix[1024] = "";
+	/* --disable-userns on a stale cache's word (run/bwrap-probe.h) */
+	if (pl->disable_userns_cached)
+		bwrap_probe_stale(bwrap, fix, sizeof fix);
+	if (!fix[0] && !probe_inside_kjail(fix, sizeof fix) && !probe_userns(fix, sizeof fix) &&
+	    (strstr(msg, "Unknown option") || strstr(msg, "unrecognized option")))
+		probe_bwrap_too_old(bwrap, fix, sizeof fix);
+	/* root in the jail holds no capability: a directory only its owner
+	 * may enter (another user's 0700 home) stays shut to it */
+	if (!fix[0] && geteuid() == 0 && strstr(msg, "Permission denied"))
+		snprintf(fix, sizeof fix, "run as root, the jail cannot enter a directory only "
+					  "another user may (mode 0700); run kjail as that user "
+					  "(runuser -u USER -- kjail ...)");
+	die("cannot start the jail: %s%s%s", what, fix[0] ? "; " : "", fix);
 }
 #else
 /* Host probing is for the Linux backend; macOS has sandbox-exec or nothing. */
@@ -271,11 +192,4 @@ void probe_bwrap_too_old(const char *bwrap, char *fix, size_t len)
 }
 bool probe_proc_masked(char *where, size_t len) { (void)where; (void)len; return false; }
 bool probe_in_kjail_jail(void) { return false; }
-int doctor(const char *self, const char *bwrap)
-{
-	(void)self;
-	(void)bwrap;
-	printf("kjail --doctor checks a Linux host; on macOS kjail uses /usr/bin/sandbox-exec\n");
-	return 1;
-}
 #endif

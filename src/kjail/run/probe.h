@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "util.h"
 
 /* -1 when the file is missing or unreadable. */
 long probe_sysctl(const char *path);
@@ -36,8 +37,9 @@ void probe_bwrap_too_old(const char *bwrap, char *fix, size_t len);
  * which stops bwrap from mounting a fresh /proc. */
 bool probe_proc_masked(char *where, size_t len);
 
-/* kjail --doctor: a line per check, what works, what does not, the fix.
- * Returns 0 when a jail can be started here, 1 otherwise. */
-int doctor(const char *self, const char *bwrap);
+struct plan;
+/* Why the jail of pl did not start (bwrap's message in msg, modified),
+ * with the fix, as one line; exits 125. */
+KJ_NORETURN void probe_diagnose(const struct plan *pl, const char *bwrap, char *msg);
 
 #endif

@@ -413,24 +413,6 @@ static pid_t jail_spawn(struct jail *j, const struct plan *pl, const struct strv
 	return pid;
 }
 
-/* Why the jail did not start, with the fix, as one line. */
-static KJ_NORETURN void diagnose(const char *bwrap, char *msg)
-{
-	msg[strcspn(msg, "\n")] = '\0';
-	const char *what = msg[0] ? msg : "bwrap exited before the command started";
-	char fix[512] = "";
-	if (!probe_inside_kjail(fix, sizeof fix) && !probe_userns(fix, sizeof fix) &&
-	    (strstr(msg, "Unknown option") || strstr(msg, "unrecognized option")))
-		probe_bwrap_too_old(bwrap, fix, sizeof fix);
-	/* root in the jail holds no capability: a directory only its owner
-	 * may enter (another user's 0700 home) stays shut to it */
-	if (!fix[0] && geteuid() == 0 && strstr(msg, "Permission denied"))
-		snprintf(fix, sizeof fix, "run as root, the jail cannot enter a directory only "
-					  "another user may (mode 0700); run kjail as that user "
-					  "(runuser -u USER -- kjail ...)");
-	die("cannot start the jail: %s%s%s", what, fix[0] ? "; " : "", fix);
-}
-
 /* The output of the captured jail on fd, up to cap bytes, before the
  * deadline (CLOCK_MONOTONIC, ms); NULL when it says more, or is late. */
 static char *read_until(int fd, size_t cap, long long deadline, size_t *len)
@@ -621,7 +603,7 @@ int jail_run(const struct plan *pl, const char *bwrap, const char *entry, char *
 	struct notice note = { .reset = false };
 	if (!started) {
 		jail_close(&j);
-		diagnose(bwrap, msg);
+		probe_diagnose(pl, bwrap, msg);
 	}
 	if (n) /* bwrap had something to say after the start: pass it on */
 		(void)!write(STDERR_FILENO, msg, n);

@@ -267,6 +267,34 @@ static void test_inside_kjail(void **state)
 	      "-- /usr/bin/kjail --jail-entry=3,7,0 --rw=/dev --rw=/tmp --rw=/w -- true");
 }
 
+/* Where bwrap's --disable-userns fails (run/bwrap-probe.h): without it,
+ * the seccomp program still given; the cache's "works" changes nothing. */
+static void check_userns(const char *no_disable, bool cached, const char *head)
+{
+	struct plan pl;
+	plan_empty(&pl, BACKEND_BWRAP, "/w");
+	pl.network = true;
+	pl.no_disable_userns = no_disable;
+	pl.disable_userns_cached = cached;
+	plan_add(&pl, OP_RO_ROOT, "/", "read-only", "host root");
+	plan_add(&pl, OP_BIND, "/w", "workspace", "x");
+	struct jail_fds f = { .status = 3, .user_err = 7, .seccomp = 8, .policy = -1 };
+	char *cmd[] = { "true", NULL };
+	_cleanup_free_ char *want = xasprintf("%s--unshare-pid " NS CAPS
+					      "--ro-bind / / --bind /w /w --chdir /w --seccomp 8 "
+					      "-- /usr/bin/kjail --jail-entry=3,7,0 --rw=/w -- true",
+					      head);
+	check(&pl, &f, cmd, want);
+}
+
+static void test_no_disable_userns(void **state)
+{
+	(void)state;
+	check_userns("cannot open /proc/sys/user/max_user_namespaces: Read-only file system", false,
+		     "/usr/bin/bwrap --unshare-user ");
+	check_userns(NULL, true, HEAD);
+}
+
 static void test_awkward_paths_stay_single_words(void **state)
 {
 	(void)state;
@@ -397,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_no_network_masks_protected),
 		cmocka_unit_test(test_nested_userns_and_seccomp),
 		cmocka_unit_test(test_inside_kjail),
+		cmocka_unit_test(test_no_disable_userns),
 		cmocka_unit_test(test_awkward_paths_stay_single_words),
 		cmocka_unit_test(test_environment_as_setenv),
 		cmocka_unit_test(test_rw_words),
