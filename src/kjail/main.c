@@ -434,8 +434,10 @@ static char **command_of(char **rest, char **default_cmd)
 	return default_cmd;
 }
 
-/* fallback = landlock: where bwrap cannot start (not installed, or user
- * namespaces refused), the Landlock backend, never silently. */
+/* fallback = landlock: where bwrap cannot start (not installed, user
+ * namespaces refused, or a fresh /proc refused by a container's masks,
+ * unless the jail takes --nested-userns's shape), the Landlock backend,
+ * never silently. */
 static void fall_back(struct policy *p)
 {
 	if (p->fallback != BACKEND_LANDLOCK || backend_effective(p->backend) != BACKEND_BWRAP)
@@ -443,7 +445,8 @@ static void fall_back(struct policy *p)
 	char why[1024] = "";
 	if (!bwrap_find())
 		fmt_into(why, sizeof why, "bubblewrap is not installed");
-	else if (!probe_userns(why, sizeof why))
+	else if (!probe_userns(why, sizeof why) &&
+		 (p->nested_userns.value || probe_in_kjail_jail() || !probe_fresh_proc(why, sizeof why)))
 		return;
 	why[strcspn(why, ";")] = '\0';
 	warn_msg("bwrap cannot start here (%s): falling back to --backend landlock (fallback = "

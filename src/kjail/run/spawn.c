@@ -420,6 +420,7 @@ static KJ_NORETURN void diagnose(const char *bwrap, char *msg)
 	const char *what = msg[0] ? msg : "bwrap exited before the command started";
 	char fix[512] = "";
 	if (!probe_inside_kjail(fix, sizeof fix) && !probe_userns(fix, sizeof fix) &&
+	    !(strstr(msg, "Can't mount proc") && probe_fresh_proc(fix, sizeof fix)) &&
 	    (strstr(msg, "Unknown option") || strstr(msg, "unrecognized option")))
 		probe_bwrap_too_old(bwrap, fix, sizeof fix);
 	/* root in the jail holds no capability: a directory only its owner
