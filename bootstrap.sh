@@ -28,12 +28,15 @@ fail() { printf 'bootstrap: %s\n' "$*" >&2; exit 1; }
 # ---------------------------------------------------------------- packages
 # Debian package names. openssh-server is for the tests (kjail-ssh.test
 # starts an sshd of its own); bootstrap never leaves the host's sshd
-# running or enabled (no_host_sshd). nix-bin is for the Nix packaging; libclang-rt-dev
+# running or enabled (no_host_services). nix-bin is for the Nix packaging; libclang-rt-dev
 # carries clang's libFuzzer and sanitizer runtimes; ccache, golang-go,
 # python3-pip and python3-wheel let kjail-cache.test run its ccache, go and
-# pip cases (its node-gyp case uses node where one is installed). All are
-# installed where the distribution has them and skipped (with a note) where
-# it has not.
+# pip cases (its node-gyp case uses node where one is installed); podman,
+# crun and containers-common's default seccomp profile let
+# container-podman.test run the container recipe under Podman's default
+# profile (rootful, with a storage of its own; uidmap for a user's rootless
+# podman). All are installed where the distribution has them and skipped
+# (with a note) where it has not.
 DEB_REQUIRED=(
 	build-essential autoconf automake libtool pkg-config
 	bubblewrap libbsd-dev libinih-dev libseccomp-dev libcmocka-dev
@@ -41,7 +44,8 @@ DEB_REQUIRED=(
 	util-linux procps python3 strace gdb jq
 	python3-jsonschema openssh-client openssh-server
 )
-DEB_OPTIONAL=(libclang-rt-dev nix-bin zsh fish ccache golang-go python3-pip python3-wheel)
+DEB_OPTIONAL=(libclang-rt-dev nix-bin zsh fish ccache golang-go python3-pip python3-wheel
+	podman crun golang-github-containers-common uidmap)
 
 # What the build needs, for systems without dpkg: commands, pkg-config modules.
 TOOLS=(cc make autoreconf aclocal automake pkg-config bwrap mandoc git python3)
@@ -63,21 +67,37 @@ has_candidate() {
 	[ -n "$c" ] && [ "$c" != "(none)" ]
 }
 
-# openssh-server, just installed for the tests: the host's sshd is not
-# enabled at boot and not running (the package enables it). Only for a
-# package bootstrap installed: a user's own sshd is theirs.
-no_host_sshd() {
-	local sudo=()
+# A package that ships a service, just installed for the tests: the
+# service is not enabled at boot and not running (Debian's packages enable
+# and start theirs). Only for a package bootstrap installed: a user's own
+# sshd or podman socket is theirs. service_units PACKAGE: its units.
+service_units() {
+	case $1 in
+	openssh-server) echo ssh.service ssh.socket ;;
+	podman) echo podman.service podman.socket podman-restart.service \
+		podman-auto-update.service podman-auto-update.timer ;;
+	esac
+}
+no_host_services() {
+	local sudo=() p units
 	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
-	if command -v systemctl >/dev/null 2>&1; then
-		"${sudo[@]}" systemctl disable ssh.service ssh.socket >/dev/null 2>&1 || true
-		"${sudo[@]}" systemctl stop ssh.service ssh.socket >/dev/null 2>&1 || true
-	fi
-	if command -v update-rc.d >/dev/null 2>&1; then
-		"${sudo[@]}" update-rc.d ssh disable >/dev/null 2>&1 || true
-	fi
-	"${sudo[@]}" sh -c '[ ! -x /etc/init.d/ssh ] || /etc/init.d/ssh stop' >/dev/null 2>&1 || true
-	say "dependencies: openssh-server installed for the tests; the host's sshd is disabled and stopped"
+	for p in "$@"; do
+		units=$(service_units "$p")
+		[ -n "$units" ] || continue
+		if command -v systemctl >/dev/null 2>&1; then
+			# shellcheck disable=SC2086 # a list of unit names
+			"${sudo[@]}" systemctl disable $units >/dev/null 2>&1 || true
+			# shellcheck disable=SC2086
+			"${sudo[@]}" systemctl stop $units >/dev/null 2>&1 || true
+		fi
+		if [ "$p" = openssh-server ]; then
+			if command -v update-rc.d >/dev/null 2>&1; then
+				"${sudo[@]}" update-rc.d ssh disable >/dev/null 2>&1 || true
+			fi
+			"${sudo[@]}" sh -c '[ ! -x /etc/init.d/ssh ] || /etc/init.d/ssh stop' >/dev/null 2>&1 || true
+		fi
+		say "dependencies: $p installed for the tests; its services are disabled and stopped"
+	done
 }
 
 install_debian() {
@@ -127,12 +147,14 @@ install_debian() {
 		if has_candidate "$p"; then to_install+=("$p"); else again+=("$p"); fi
 	done
 	[ ${#again[@]} -eq 0 ] || say "dependencies: ${again[*]} not available here, skipped"
-	local log sshd=0 rcd=/usr/sbin/policy-rc.d
+	local log services=() rcd=/usr/sbin/policy-rc.d
 	log=$(mktemp)
-	[[ " ${all[*]} " == *" openssh-server "* ]] && sshd=1
+	for p in "${all[@]}"; do
+		[ -z "$(service_units "$p")" ] || services+=("$p")
+	done
 	# Debian starts a service on install: policy-rc.d (exit 101) forbids it,
 	# unless the host has a policy of its own, which then decides
-	if [ "$sshd" -eq 1 ] && [ ! -e "$rcd" ]; then
+	if [ ${#services[@]} -gt 0 ] && [ ! -e "$rcd" ]; then
 		printf '#!/bin/sh\n# kjail bootstrap: start no service while installing\nexit 101\n' |
 			"${sudo[@]}" tee "$rcd" >/dev/null && "${sudo[@]}" chmod 755 "$rcd" || rcd=
 	else
@@ -147,7 +169,7 @@ install_debian() {
 		fail "apt-get install failed: ${all[*]}"
 	fi
 	rm -f "$log"
-	[ "$sshd" -eq 0 ] || no_host_sshd
+	[ ${#services[@]} -eq 0 ] || no_host_services "${services[@]}"
 	mapfile -t missing < <(deb_missing "${DEB_REQUIRED[@]}")
 	[ ${#missing[@]} -eq 0 ] || fail "still missing after apt-get install: ${missing[*]}"
 }

@@ -45,7 +45,8 @@ CONTRIB_TESTS = \
 	tests/integration/install.test \
 	tests/integration/completion.test \
 	tests/integration/ci-example.test \
-	tests/integration/landlock-recipes.test
+	tests/integration/landlock-recipes.test \
+	tests/integration/container-podman.test
 TESTS += $(CONTRIB_TESTS)
 EXTRA_DIST += $(CONTRIB_TESTS)
 AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)'; export MAKE;

@@ -98,6 +98,7 @@ KJAIL_INTEGRATION_TESTS = \
 	tests/integration/kjail-writable-missing.test \
 	tests/integration/kjail-landlock-backend.test \
 	tests/integration/kjail-userns-probe.test \
+	tests/integration/kjail-masked-proc.test \
 	tests/integration/kjail-device-gpu.test \
 	tests/integration/kjail-pyenv.test \
 	tests/integration/kjail-cache.test \

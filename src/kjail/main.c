@@ -440,10 +440,12 @@ static char **command_of(char **rest, char **default_cmd)
 }
 
 /* fallback = landlock: where bwrap cannot start (not installed, user
- * namespaces refused, or it failed the probe below), the Landlock
- * backend, never silently. Then what bwrap can do here
- * (run/bwrap-probe.h), for a jail that would give it --disable-userns:
- * probed by a run, once a boot; --print and --explain read the cache. */
+ * namespaces refused, a fresh /proc refused by a container's masks
+ * unless the jail takes --nested-userns's shape, or it failed the probe
+ * below), the Landlock backend, never silently. Then what bwrap can do
+ * here (run/bwrap-probe.h), for a jail that would give it
+ * --disable-userns: probed by a run, once a boot; --print and --explain
+ * read the cache. */
 static void choose_backend(struct policy *p, bool in_kjail, bool run, struct bwrap_probe *bp)
 {
 	*bp = (struct bwrap_probe){ .state = BWRAP_PROBE_UNKNOWN };
@@ -452,8 +454,9 @@ static void choose_backend(struct policy *p, bool in_kjail, bool run, struct bwr
 	char why[1024] = "";
 	if (fallback && !bwrap_find())
 		fmt_into(why, sizeof why, "bubblewrap is not installed");
-	else if (fallback)
-		probe_userns(why, sizeof why);
+	else if (fallback && !probe_userns(why, sizeof why) && !p->nested_userns.value &&
+		 !probe_in_kjail_jail())
+		probe_fresh_proc(why, sizeof why);
 	if (!why[0] && backend_effective(p->backend) == BACKEND_BWRAP && !p->allow_userns.value &&
 	    !in_kjail && bwrap_find())
 		bwrap_probe(bwrap_find(), run, bp);

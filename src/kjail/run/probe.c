@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -154,6 +155,48 @@ bool probe_proc_masked(char *where, size_t len)
 	return masked;
 }
 
+/* Can a PID namespace of a user namespace of our own get a fresh /proc, as
+ * bwrap's does? Tried in a child (and its PID 1), in namespaces of its own:
+ * the errno of the mount, 0 when it worked or no namespace could be made
+ * (probe_userns's case). */
+static int fresh_proc_errno(void)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) != 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+			_exit(0);
+		pid_t init = fork();
+		if (init == 0)
+			_exit(mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0
+				      ? 0
+				      : (errno & 0xff));
+		int st;
+		while (init > 0 && waitpid(init, &st, 0) < 0 && errno == EINTR)
+			;
+		_exit(init > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : 0);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 0;
+}
+
+bool probe_fresh_proc(char *fix, size_t len)
+{
+	char where[256];
+	if (!probe_proc_masked(where, sizeof where) || fresh_proc_errno() == 0)
+		return false;
+	fmt_into(fix, len,
+		 "the kernel refuses bwrap a fresh /proc, %s being mounted over (a container "
+		 "engine's masked /proc); fix: --backend=landlock (fallback = landlock in "
+		 "kjail.ini), or if the container is the boundary, --backend container",
+		 where);
+	return true;
+}
+
 /* Why the jail did not start, with the fix, as one line. */
 void probe_diagnose(const struct plan *pl, const char *bwrap, char *msg)
 {
@@ -164,6 +207,7 @@ void probe_diagnose(const struct plan *pl, const char *bwrap, char *msg)
 	if (pl->disable_userns_cached)
 		bwrap_probe_stale(bwrap, fix, sizeof fix);
 	if (!fix[0] && !probe_inside_kjail(fix, sizeof fix) && !probe_userns(fix, sizeof fix) &&
+	    !(strstr(msg, "Can't mount proc") && probe_fresh_proc(fix, sizeof fix)) &&
 	    (strstr(msg, "Unknown option") || strstr(msg, "unrecognized option")))
 		probe_bwrap_too_old(bwrap, fix, sizeof fix);
 	/* root in the jail holds no capability: a directory only its owner
@@ -191,5 +235,6 @@ void probe_bwrap_too_old(const char *bwrap, char *fix, size_t len)
 		fix[0] = '\0';
 }
 bool probe_proc_masked(char *where, size_t len) { (void)where; (void)len; return false; }
+bool probe_fresh_proc(char *fix, size_t len) { (void)fix; (void)len; return false; }
 bool probe_in_kjail_jail(void) { return false; }
 #endif

@@ -37,6 +37,12 @@ void probe_bwrap_too_old(const char *bwrap, char *fix, size_t len);
  * which stops bwrap from mounting a fresh /proc. */
 bool probe_proc_masked(char *where, size_t len);
 
+/* Whether a masked /proc stops bwrap here: something is mounted over parts
+ * of /proc and a child in namespaces of its own is refused a fresh /proc
+ * (Podman's default profile allows the user namespace, its masks refuse
+ * the /proc); if so, one line "why; fix: ..." in fix and true. */
+bool probe_fresh_proc(char *fix, size_t len);
+
 struct plan;
 /* Why the jail of pl did not start (bwrap's message in msg, modified),
  * with the fix, as one line; exits 125. */
