@@ -525,6 +525,12 @@ int main(int argc, char **argv)
 	choose_backend(&p, in_kjail, run, &bp);
 	bool no_disable = bp.state == BWRAP_PROBE_NO_DISABLE &&
 			  backend_effective(p.backend) == BACKEND_BWRAP;
+	/* where bwrap is refused a fresh /proc too (a container's masks: it
+	 * cannot write /proc/sys either), that is the one line, not this one */
+	char proc_why[1024];
+	if (run && no_disable && !p.nested_userns.value && !in_kjail &&
+	    probe_fresh_proc(proc_why, sizeof proc_why))
+		die("cannot start the jail: %s", proc_why);
 	if (run && no_disable)
 		warn_msg("bwrap cannot --disable-userns here (%s): user namespaces are refused by "
 			 "seccomp alone", bp.why);
