@@ -70,8 +70,8 @@ stdenv.mkDerivation (finalAttrs: {
     runHook postCheck
   '';
 
-  # The installed programs start, and kli accepts the config baked into it
-  # (a settings mistake fails here, not on the first run).
+  # The installed programs start, and kli accepts its system config (with
+  # kliSystemConfig, a mistake there fails here, not on the first run).
   doInstallCheck = stdenv.buildPlatform.canExecute stdenv.hostPlatform;
   installCheckPhase = ''
     runHook preInstallCheck
