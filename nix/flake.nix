@@ -15,6 +15,8 @@
 #   homeModules.default     the same module for home-manager
 #   homeManagerModules.default  an alias, the older output name
 #   lib.mkConfiguredKli     { pkgs, package?, settings?, sandbox? } -> kli
+#   lib.kliConfigFile       { pkgs, settings?, sandbox?, apiKeyFile? } -> the
+#                           settings' store file (null for none)
 #   lib.packagesFor         pkgs -> { default, kli, kjail }
 #
 # and `packages.<system>`: lib.packagesFor applied to a nixpkgs found on the
@@ -42,7 +44,7 @@
         let p = packagesFor final;
         in {
           inherit (p) kli kjail;
-          mkConfiguredKli = args: kliLib.mkConfiguredKli ({ pkgs = final; package = p.kli; } // args);
+          mkConfiguredKli = args: kliLib.mkConfiguredKli ({ pkgs = final; package = p.kli; lib = final.lib or null; } // args);
         };
 
       # A nixpkgs from the search path: impure mode only (in pure mode the
@@ -60,7 +62,7 @@
 
       lib = {
         inherit packagesFor;
-        inherit (kliLib) mkConfiguredKli kjailIni kliIni wrapperScript shellQuote;
+        inherit (kliLib) mkConfiguredKli kliConfigFile kjailIni kliIni wrapperScript shellQuote;
       };
 
       # What can be built: nothing without a nixpkgs, so `nix flake check`

@@ -241,156 +241,16 @@ let
     ++ map (iniLine "sandbox.allowSockets" "allow-socket") s.allowSockets);
 
   # --------------------------------------------------------- settings
-  # `settings` is kli's config.ini as Nix:
-  #   capabilities   [kli] capabilities: a list of entries (or one string,
-  #                  split at commas); [] grants nothing; null: no key
-  #   profile        [kli] profile
-  #   profiles.NAME  [profile NAME]: { extends; capabilities; }
-  #   model          [model]: base-url, model, api-key-file, api-key-env,
-  #                  timeout, retries (baseUrl, apiKeyFile and apiKeyEnv too)
-  #   bash           [bash]: env-allowlist (or envAllowlist), a list
-  settingsKeys = [ "capabilities" "profile" "profiles" "model" "bash" ];
-  modelKeys = [ "base-url" "model" "api-key-file" "api-key-env" "api-key-secret" "timeout" "retries" ];
-  modelAliases = { baseUrl = "base-url"; apiKeyFile = "api-key-file"; apiKeyEnv = "api-key-env"; apiKeySecret = "api-key-secret"; };
-  keySources = [ "api-key-file" "api-key-env" "api-key-secret" ];
-  bashAliases = { envAllowlist = "env-allowlist"; };
-  secretKeys = [ "api-key" "apiKey" "api_key" "key" "token" "password" "secret" ];
-
-  unknownKey = where: known: n:
-    if b.elem n secretKeys then
-      throw "kli: ${where}.${n}: a secret must not be written into the Nix store, which every local user can read; use api-key-file or api-key-env"
-    else
-      throw "kli: ${where}: unknown key ${show n}; the keys are ${b.concatStringsSep ", " known}";
-
-  # Rename aliases to kli's own key names; an alias and its key together
-  # would be two values for one key.
-  canonical = where: aliases: set:
-    b.foldl' (acc: n:
-      let k = aliases.${n} or n;
-      in if acc ? ${k} then throw "kli: ${where}: ${show k} is given twice (as ${show n} too)"
-         else acc // { ${k} = set.${n}; })
-      { } (b.attrNames set);
-
-  checkAttrs = where: v:
-    if b.isAttrs v then v else throw "kli: ${where}: expected an attribute set, got ${show v}";
-
-  checkProfileName = where: maxLen: n:
-    if !(b.isString n) || b.match "[A-Za-z0-9._-]+" n == null then
-      throw "kli: ${where}: ${show n} is not a profile name (letters, digits, '-', '_' and '.')"
-    else if b.stringLength n > maxLen then
-      throw "kli: ${where}: profile name ${show n} is longer than ${toString maxLen} characters"
-    else n;
-
-  capabilityEntries = where: v:
-    let
-      entries =
-        if b.isString v then map trim (b.filter b.isString (b.split "," v))
-        else if b.isList v then
-          map (e:
-            if !(b.isString e) then throw "kli: ${where}: expected a capability string, got ${show e}"
-            else if b.match ".*,.*" e != null then
-              throw "kli: ${where}: ${show e} holds a comma; give one capability per list entry"
-            else trim e) v
-        else throw "kli: ${where}: expected a list of capabilities, got ${show v}";
-      empty = b.filter (e: e == "") entries;
-    in
-    if b.isString v && trim v == "" then [ ]
-    else if empty != [ ] then throw "kli: ${where}: an empty capability entry"
-    else entries;
-
-  capabilityLines = where: v:
-    if v == null then [ ] else packedLines where "capabilities" (capabilityEntries where v);
-
-  intIn = where: lo: hi: v:
-    if b.isInt v && v >= lo && v <= hi then toString v
-    else throw "kli: ${where}: expected a whole number from ${toString lo} to ${toString hi}, got ${if b.isInt v then toString v else show v}";
-
-  modelLine = key: v:
-    let where = "settings.model.${key}";
-    in
-    if v == null then [ ]
-    else if key == "timeout" then [ (iniLine where key (intIn where 1 86400 v)) ]
-    else if key == "retries" then [ (iniLine where key (intIn where 0 100 v)) ]
-    else if !(b.isString v) || v == "" then throw "kli: ${where}: expected a non-empty string, got ${show v}"
-    else if key == "base-url" && !(hasPrefix "http://" v || hasPrefix "https://" v || hasPrefix "unix:/" v) then
-      throw "kli: ${where}: ${show v} must start with http://, https:// or unix:/"
-    else if key == "api-key-file" && !(hasPrefix "/" v || hasPrefix "~/" v) then
-      throw "kli: ${where}: ${show v} is a relative path; write it absolute or from the home directory (\"~/...\")"
-    else if key == "api-key-env" && !(isVarName v) then
-      throw "kli: ${where}: ${show v} is not a variable name"
-    else if key == "api-key-secret" && b.match "[a-z0-9_-]{1,32}" v == null then
-      throw "kli: ${where}: ${show v} is not a kjail secret's name (1 to 32 of a-z, 0-9, '_' and '-')"
-    else [ (iniLine where key v) ];
-
-  profileSection = name: p0:
-    let
-      where = "settings.profiles.${name}";
-      p = checkAttrs where p0;
-      unknown = b.filter (n: !(b.elem n [ "extends" "capabilities" ])) (b.attrNames p);
-    in
-    if unknown != [ ] then unknownKey where [ "extends" "capabilities" ] (b.head unknown)
-    else
-      [ "" "[profile ${checkProfileName where 41 name}]" ]
-      ++ optional ((p.extends or null) != null)
-        (iniLine "${where}.extends" "extends" (checkProfileName "${where}.extends" 64 p.extends))
-      ++ capabilityLines "${where}.capabilities" (p.capabilities or null);
-
-  kliIni = settings0:
-    let
-      settings = checkAttrs "settings" settings0;
-      unknown = b.filter (n: !(b.elem n settingsKeys)) (b.attrNames settings);
-      caps = capabilityLines "settings.capabilities" (settings.capabilities or null);
-      profile = settings.profile or null;
-      kliLines = optional (profile != null) (iniLine "settings.profile" "profile" (checkProfileName "settings.profile" 64 profile)) ++ caps;
-      model = canonical "settings.model" modelAliases (checkAttrs "settings.model" (settings.model or { }));
-      modelUnknown = b.filter (n: !(b.elem n modelKeys)) (b.attrNames model);
-      modelLines = concatMap (k: modelLine k model.${k}) (pick modelKeys model);
-      bash = canonical "settings.bash" bashAliases (checkAttrs "settings.bash" (settings.bash or { }));
-      bashUnknown = b.filter (n: n != "env-allowlist") (b.attrNames bash);
-      allow = bash.env-allowlist or null;
-      allowLines =
-        if allow == null then [ ]
-        else if !(b.isList allow) then throw "kli: settings.bash.env-allowlist: expected a list of names, got ${show allow}"
-        else packedLines "settings.bash.env-allowlist" "env-allowlist"
-          (map (n: if isAllowName n then n else throw "kli: settings.bash.env-allowlist: ${show n} is not a variable name (or a NAME* prefix)") allow);
-      profiles = checkAttrs "settings.profiles" (settings.profiles or { });
-    in
-    if unknown != [ ] then unknownKey "settings" settingsKeys (b.head unknown)
-    else if modelUnknown != [ ] then unknownKey "settings.model" (modelKeys ++ b.attrNames modelAliases) (b.head modelUnknown)
-    else if bashUnknown != [ ] then unknownKey "settings.bash" [ "env-allowlist" "envAllowlist" ] (b.head bashUnknown)
-    else
-      unlines ([
-        "; kli system config, generated by kli's nix/lib.nix from `settings`."
-        "; Lowest precedence: the user's config.ini comes after it, and a project's"
-        "; .kli/config.ini may only narrow."
-      ]
-      ++ optionals (kliLines != [ ]) ([ "" "[kli]" ] ++ kliLines)
-      ++ concatMap (n: profileSection n profiles.${n}) (b.attrNames profiles)
-      ++ optionals (modelLines != [ ]) ([ "" "[model]" ] ++ modelLines)
-      ++ optionals (allowLines != [ ]) ([ "" "[bash]" ] ++ allowLines));
+  # kli's config.ini from `settings`: nix/settings.nix.
+  settingsLib = import ./settings.nix {
+    inherit show trim hasPrefix optional optionals concatMap unlines pick iniLine packedLines checkPath;
+  };
+  inherit (settingsLib) kliIni withApiKey capabilitiesOf;
 
   # ----------------------------------------------------------- wrapper
   checkSecret = s:
     if b.isString s && b.match "[a-z0-9_-]{1,32}=[^\n\r]+" s != null then s
     else throw "kli: wrapper: a secret must be NAME=PATH (NAME 1 to 32 of a-z, 0-9, '_' and '-'), got ${show s}";
-
-  # apiKeyFile: the model's key file. Under a sandbox, the wrapper passes
-  # it as `kjail --secret model=FILE` and kli's config reads it from the
-  # descriptor (api-key-secret = model): no tool in the jail can read it.
-  # Without one there is no jail to hand it over: api-key-file = FILE.
-  # Beside a key named in settings.model it would be a second source.
-  withApiKey = { settings, sandbox, apiKeyFile }:
-    let
-      file = checkPath "apiKeyFile" apiKeyFile;
-      model = canonical "settings.model" modelAliases (checkAttrs "settings.model" (settings.model or { }));
-      named = b.filter (k: (model.${k} or null) != null) keySources;
-    in
-    if apiKeyFile == null then settings
-    else if named != [ ] then
-      throw "kli: apiKeyFile: settings.model.${b.head named} names the key too; keep one"
-    else settings // {
-      model = model // (if sandbox == null then { api-key-file = file; } else { api-key-secret = "model"; });
-    };
 
   shellQuote = s: "'" + b.replaceStrings [ "'" ] [ "'\\''" ] s + "'";
 
@@ -435,6 +295,15 @@ let
         "exec ${shellQuote (checkAbsolute "kjail" kjail)} --config ${shellQuote (checkAbsolute "kjailConfig" kjailConfig)}${b.concatStringsSep "" (map (s: " --secret ${shellQuote (checkSecret s)}") secrets)} -- ${command}"
       ];
 
+  # Without a sandbox, with settings: kli with the settings' store file as
+  # its system config (home-manager has no /etc to write it to).
+  plainWrapperScript = { shell, kli, systemConfig }:
+    unlines [
+      "#!${checkAbsolute "shell" shell} -p"
+      "# kli with its settings from the store; generated by kli's nix/lib.nix."
+      "exec ${shellQuote (checkAbsolute "kli" kli)} --system-config ${shellQuote (checkAbsolute "systemConfig" systemConfig)} \"$@\""
+    ];
+
   # ------------------------------------------------------------ source
   # What of the checkout is source. Mirrors .gitignore, so a tree that was
   # built in place builds the same as a clean clone; nix/*.nix are left out
@@ -470,88 +339,101 @@ let
     in if m == null then throw "kli: no AC_INIT version in configure.ac" else b.head m;
 
   # ------------------------------------------------------ derivations
-  # The kli to install: when `sandbox` is not null, a `kli` wrapper that
-  # runs `package` (default: nix/package.nix through pkgs.callPackage),
-  # unmodified, under kjail with a store policy, and hands it `settings` as
-  # a store file (kli --system-config: the lowest layer); the unwrapped kli
-  # is passthru.unsandboxed. Without a sandbox, the package with `settings`
-  # baked in as its system config (.override).
+  # The kli to install. `package` (default: nix/package.nix through
+  # pkgs.callPackage) is always used as it is, unmodified and
+  # substitutable: `settings` become a store file of their own
+  # (kliConfigFile), so a settings change rebuilds that file and the
+  # wrapper, never kli.
+  #   sandbox set      a `kli` wrapper that runs kli under kjail with a
+  #                    store policy and passes the settings' file with
+  #                    kli --system-config; passthru.unsandboxed is kli
+  #   no sandbox       with settings (or apiKeyFile): a `kli` wrapper that
+  #                    passes the file with --system-config (home-manager);
+  #                    with etc = true the package itself, the caller
+  #                    writing the file to /etc/kli/config.ini (NixOS)
+  #   neither          the package itself
+  # lib: nixpkgs' lib, when the caller has it (lib.getExe, lib.getExe').
   #
   # With a sandbox the build runs containmentGate: kjail checks a copy of
   # the policy and prints it as declared (--check-config --json, nothing of
-  # the build machine resolved); with `settings.capabilities` too (and
+  # the build machine resolved); with `settings.kli.capabilities` too (and
   # sandbox.checkContainment, the default), kli checks the configured
   # grant against it, so a grant the sandbox cannot honour (file/write
   # under a path it keeps read-only, file/read of a path it masks) fails
   # the build with the gate's lines, and the wrapper runs the same check
   # against the real jail at every start. Without `capabilities` the grant
   # is kli's default, universal, which only the sandbox bounds: no gate.
-  mkConfiguredKli = { pkgs, package ? null, settings ? { }, sandbox ? null, apiKeyFile ? null }:
+  kliConfigFile = { pkgs, settings ? { }, sandbox ? null, apiKeyFile ? null }:
+    let s = withApiKey { inherit settings sandbox apiKeyFile; };
+    in if s == { } then null else pkgs.writeText "kli-config.ini" (kliIni s);
+
+  mkConfiguredKli = { pkgs, package ? null, settings ? { }, sandbox ? null, apiKeyFile ? null, etc ? false, lib ? null }:
     let
-      settings0 = settings;
-    in
-    let
-      settings = withApiKey { settings = settings0; inherit sandbox apiKeyFile; };
+      full = withApiKey { inherit settings sandbox apiKeyFile; };
       base = if package != null then package else pkgs.callPackage ./package.nix { };
+      exe = name:
+        if lib != null && lib ? getExe' then lib.getExe' base name
+        else "${base}/bin/${name}";
       # Validated eagerly (see the `seq`s below): a bad setting is an error
       # as soon as the result is looked at, not only when it is built.
-      kliText = kliIni settings;
+      kliText = kliIni full;
       kjailText = kjailIni sandbox;
-      kliConfig = pkgs.writeText "kli-config.ini" kliText;
-      # Under a sandbox the wrapper passes the settings by path, so kli is
-      # the package unmodified (substitutable; a settings change rebuilds
-      # only the config file). Without one, they are baked in.
-      configured =
-        if settings == { } || sandbox != null then base
-        else if base ? override then base.override { kliSystemConfig = kliConfig; }
-        else throw "kli: package: settings are baked into the package's system config, which needs a package built by nix/package.nix through callPackage (it has no .override)";
+      kliConfig = kliConfigFile { inherit pkgs settings sandbox apiKeyFile; };
+      systemConfig = if kliConfig == null then null else "${kliConfig}";
       kjailConfig = pkgs.writeText "kjail.ini" kjailText;
-      script = wrapperScript {
-        shell = pkgs.runtimeShell;
-        kjail = "${configured}/bin/kjail";
-        kli = "${configured}/bin/kli";
-        kjailConfig = "${kjailConfig}";
-        secrets = if apiKeyFile == null then [ ] else [ "model=${checkPath "apiKeyFile" apiKeyFile}" ];
-        systemConfig = if settings == { } then null else "${kliConfig}";
-        inherit gate;
-      };
+      version = base.version or "0";
       canRun = (pkgs.stdenv.buildPlatform.system or null) == (pkgs.stdenv.hostPlatform.system or "");
-      gate = (settings.capabilities or null) != null;
+      gate = capabilitiesOf full != null;
       checkAtBuild = gate && (sandbox.checkContainment or true);
-      version = configured.version or "0";
-      result = if sandbox == null then configured else wrapped;
-      wrapped = pkgs.runCommand "kli-sandboxed-${version}"
-        {
-          inherit script version;
-          passAsFile = [ "script" ];
-          preferLocalBuild = true;
-          allowSubstitutes = false;
-          passthru = {
-            unsandboxed = configured;
-            inherit kjailConfig;
-            kliConfig = if settings == { } then null else kliConfig;
-          };
-          meta = (configured.meta or { }) // { mainProgram = "kli"; };
-        }
-        (''
-          mkdir -p "$out/bin"
-          cp "$scriptPath" "$out/bin/kli"
-          chmod 0555 "$out/bin/kli"
-          ln -s ${configured}/bin/kjail "$out/bin/kjail"
-          # The manual pages, file by file (a profile merges directories).
-          for page in ${configured}/share/man/man*/*; do
-            [ -e "$page" ] || continue
-            section=$(basename "$(dirname "$page")")
-            mkdir -p "$out/share/man/$section"
-            ln -s "$page" "$out/share/man/$section/"
-          done
-        '' + (if canRun then containmentGate {
-          check = checkAtBuild;
-          kjail = "${configured}/bin/kjail";
-          kli = "${configured}/bin/kli";
+      links = ''
+        mkdir -p "$out/bin"
+        cp "$scriptPath" "$out/bin/kli"
+        chmod 0555 "$out/bin/kli"
+        ln -s ${shellQuote (exe "kjail")} "$out/bin/kjail"
+        # The manual pages, file by file (a profile merges directories).
+        for page in ${base}/share/man/man*/*; do
+          [ -e "$page" ] || continue
+          section=$(basename "$(dirname "$page")")
+          mkdir -p "$out/share/man/$section"
+          ln -s "$page" "$out/share/man/$section/"
+        done
+      '';
+      wrapperDrv = name: script: passthru: extra:
+        pkgs.runCommand "${name}-${version}"
+          {
+            inherit script version;
+            passAsFile = [ "script" ];
+            preferLocalBuild = true;
+            allowSubstitutes = false;
+            inherit passthru;
+            meta = (base.meta or { }) // { mainProgram = "kli"; };
+          }
+          (links + extra);
+      sandboxed = wrapperDrv "kli-sandboxed"
+        (wrapperScript {
+          shell = pkgs.runtimeShell;
+          kjail = exe "kjail";
+          kli = exe "kli";
           kjailConfig = "${kjailConfig}";
-          kliConfig = "${kliConfig}";
-        } else ""));
+          secrets = if apiKeyFile == null then [ ] else [ "model=${checkPath "apiKeyFile" apiKeyFile}" ];
+          inherit gate systemConfig;
+        })
+        { unsandboxed = base; inherit kjailConfig kliConfig; }
+        (if canRun then containmentGate {
+          check = checkAtBuild;
+          kjail = exe "kjail";
+          kli = exe "kli";
+          kjailConfig = "${kjailConfig}";
+          kliConfig = if kliConfig == null then "/dev/null" else "${kliConfig}";
+        } else "");
+      configured = wrapperDrv "kli"
+        (plainWrapperScript { shell = pkgs.runtimeShell; kli = exe "kli"; inherit systemConfig; })
+        { unwrapped = base; inherit kliConfig; }
+        "";
+      result =
+        if sandbox != null then sandboxed
+        else if kliConfig == null || etc then base
+        else configured;
     in
     b.seq kliText (b.seq kjailText result);
 
@@ -590,7 +472,8 @@ let
 in
 {
   inherit containmentGate;
-  inherit maxLine shellQuote kjailIni kliIni wrapperScript sourceFilter versionOf
-    mkConfiguredKli sandboxDefaults normalizeSandbox checkPath checkEnvPattern
+  inherit (settingsLib) fromLegacy isLegacy legacySpellings;
+  inherit maxLine shellQuote kjailIni kliIni wrapperScript plainWrapperScript sourceFilter versionOf
+    mkConfiguredKli kliConfigFile sandboxDefaults normalizeSandbox checkPath checkEnvPattern
     normPath;
 }

@@ -6,7 +6,7 @@
 #   programs.kli = {
 #     enable = true;
 #     apiKeyFile = "~/.config/kli/api-key";   # a kjail secret under `sandbox`
-#     settings.capabilities = [ "file/read" "file/write under src/" "process/exec" ];
+#     settings.kli.capabilities = [ "file/read" "file/write under src/" "process/exec" ];
 #     sandbox = {
 #       network = true;
 #       writablePaths = [ "${config.home.homeDirectory}/.cache/kli" ];
@@ -16,14 +16,26 @@
 #   };
 #
 # The options mirror the original kli's, so existing configurations keep
-# working. Every piece of logic is in lib.nix (mkConfiguredKli); this file
-# only declares the options and installs the result.
+# working (the older `settings` shape with a warning naming the new one).
+# Every piece of logic is in lib.nix (mkConfiguredKli); this file only
+# declares the options and installs the result. Without a sandbox, NixOS
+# gets kli's settings as /etc/kli/config.ini (the system config the
+# package reads) and home-manager a `kli` that passes them with
+# --system-config; kli itself is never rebuilt for a setting.
 { config, lib, pkgs, options, ... }:
 
 let
   kliLib = import ./lib.nix;
   cfg = config.programs.kli;
-  inherit (lib) mkOption mkEnableOption mkIf types literalExpression;
+  inherit (lib) mkOption mkEnableOption mkIf mkMerge optionalAttrs types literalExpression;
+  # home-manager's option set has `home`, NixOS's (and nix-darwin's) not
+  isHome = options ? home;
+  iniFormat = pkgs.formats.ini { listsAsDuplicateKeys = true; };
+  # the configuration's own definitions of settings, before the older
+  # shape is translated: for the warning
+  legacy = lib.concatMap kliLib.legacySpellings
+    (builtins.filter builtins.isAttrs options.programs.kli.settings.definitions);
+  kliConfig = kliLib.kliConfigFile { inherit pkgs; inherit (cfg) settings sandbox apiKeyFile; };
 
   pathList = what: example: mkOption {
     type = types.listOf types.str;
@@ -137,7 +149,7 @@ let
         type = types.bool;
         default = true;
         description = ''
-          With `settings.capabilities`: check at build time that the grant
+          With `settings.kli.capabilities`: check at build time that the grant
           fits the declared sandbox (`kjail --check-config --json`, then
           `kli --check-containment`), failing the build with the gate's
           lines. `false` turns this off and writes a WARNING comment into
@@ -152,48 +164,67 @@ in
   options.programs.kli = {
     enable = mkEnableOption "kli, a coding agent that holds only the authority it is granted";
 
-    # pkgs.kli where the overlay (or nixpkgs) has it: nixpkgs' own
-    # mkPackageOption; else this checkout's package.nix.
-    package = if pkgs ? kli && lib ? mkPackageOption then lib.mkPackageOption pkgs "kli" { } else mkOption {
-      type = types.package;
-      default = pkgs.callPackage ./package.nix { };
-      defaultText = literalExpression "pkgs.callPackage ./nix/package.nix { }";
-      description = ''
-        The kli (and kjail) package. Under `sandbox` it is used as it is
-        (the wrapper passes `settings` by path, `kli --system-config`).
-        Without one, `settings` are baked into it through
-        `.override { kliSystemConfig = ...; }`, so it must then come from
-        nix/package.nix through callPackage.
-      '';
-    };
+    # nixpkgs' mkPackageOption where lib has it (pkgs.kli from the flake's
+    # overlay); where pkgs has no kli, this checkout's package.nix.
+    package =
+      let
+        fallback = {
+          default = pkgs.kli or (pkgs.callPackage ./package.nix { });
+          defaultText = literalExpression "pkgs.kli or (pkgs.callPackage ./nix/package.nix { })";
+        };
+        what = ''
+          It is used unmodified: `settings` go to a file of their own, so a
+          settings change rebuilds no kli.
+        '';
+      in
+      if lib ? mkPackageOption then
+        lib.mkPackageOption pkgs "kli" { extraDescription = what; } // fallback
+      else mkOption ({
+        type = types.package;
+        description = "The kli (and kjail) package to use. ${what}";
+      } // fallback);
 
     settings = mkOption {
-      type = types.attrsOf types.anything;
+      # pkgs.formats.ini's freeform type (sections of keys, a list for a
+      # key that repeats); the older shape (capabilities, profile and
+      # profiles.NAME at the top) is translated, with a warning.
+      type = types.coercedTo
+        (types.addCheck (types.attrsOf types.anything) kliLib.isLegacy // {
+          description = "the older shape (capabilities, profile, profiles.NAME)";
+        })
+        kliLib.fromLegacy
+        iniFormat.type;
       default = { };
       example = literalExpression ''
         {
-          capabilities = [ "file/read" "file/write under src/" "process/exec" ];
-          profile = "print";
-          profiles.reviewer = { extends = "print"; capabilities = [ "file/read" ]; };
+          kli = {
+            capabilities = [ "file/read" "file/write under src/" "process/exec" ];
+            profile = "print";
+          };
+          "profile reviewer" = { extends = "print"; capabilities = [ "file/read" ]; };
           model = {
             base-url = "http://127.0.0.1:8080/v1";
             model = "qwen2.5-coder";
-            api-key-file = "~/.config/kli/api-key";
+            timeout = 300;
           };
           bash.env-allowlist = [ "PATH" "LANG" "LC_*" ];
         }
       '';
       description = ''
-        kli's configuration, a store file kli reads as its system config.ini
-        (passed by the sandbox wrapper with `--system-config`, so a change
-        rebuilds no kli; baked into the package without a sandbox):
-        the lowest layer, under ~/.config/kli/config.ini and a project's
-        .kli/config.ini (which may only narrow). Keys: `capabilities` (a
-        list; `[ ]` grants nothing), `profile`, `profiles.NAME` (`extends`,
-        `capabilities`), `model` (`base-url`, `model`, `api-key-file`,
-        `api-key-env`, `api-key-secret`, `timeout`, `retries`) and
-        `bash.env-allowlist`. Prefer `apiKeyFile` for the key.
-        No secrets: the store is readable by every local user.
+        kli's configuration (kli.ini(5)), the lowest layer, under
+        ~/.config/kli/config.ini and a project's .kli/config.ini (which may
+        only narrow): sections `kli` (`capabilities`, a list, `[ ]` grants
+        nothing; `profile`), `"profile NAME"` (`extends`, `capabilities`),
+        `model` (`base-url`, `model`, `api-key-file`, `api-key-env`,
+        `api-key-secret`, `timeout`, `idle-timeout`, `connect-timeout`,
+        `retries`, `stream`) and `bash` (`env-allowlist`, `timeout`). An
+        unknown section or key, a line over 198 bytes or a bad value is an
+        evaluation error. Written to a store file: NixOS without `sandbox`
+        links it as /etc/kli/config.ini; otherwise the `kli` on PATH passes
+        it with `--system-config`. kli itself is not rebuilt. The older
+        shape (`capabilities`, `profile`, `profiles.NAME` at the top) still
+        works, with a warning. Prefer `apiKeyFile` for the key. No
+        secrets: the store is readable by every local user.
       '';
     };
 
@@ -233,7 +264,7 @@ in
         credential masks and secret scrub apply. The unwrapped kli stays
         reachable as `finalPackage.passthru.unsandboxed`. The build checks
         the policy as declared (`kjail --check-config`, nothing of the
-        build machine looked at). With `settings.capabilities` set, it
+        build machine looked at). With `settings.kli.capabilities` set, it
         also runs `kli --check-containment` against that declared policy
         (unless `checkContainment = false`): a grant it cannot honour
         (file/write under a path it keeps read-only, file/read of a path
@@ -247,24 +278,38 @@ in
       type = types.package;
       readOnly = true;
       default = kliLib.mkConfiguredKli {
-        inherit pkgs;
+        inherit pkgs lib;
         inherit (cfg) package settings sandbox apiKeyFile;
+        # NixOS without a sandbox: the settings go to /etc/kli/config.ini
+        etc = !isHome;
       };
       defaultText = literalExpression "the wrapped (or configured) kli";
-      description = "The kli put on PATH: the kjail wrapper when `sandbox` is set, else the configured kli.";
+      description = ''
+        The kli put on PATH: the kjail wrapper when `sandbox` is set; else
+        the package itself (NixOS, settings in /etc/kli/config.ini) or,
+        with settings under home-manager, a wrapper passing them with
+        `kli --system-config`.
+      '';
     };
   };
 
-  config = mkIf cfg.enable (
+  config = mkIf cfg.enable (mkMerge [
     {
-      # an allowlist is its own network namespace: the generated kjail.ini
-      # says network = false beside it
       warnings =
-        if cfg.sandbox != null && cfg.sandbox.allowedHosts != [ ] && cfg.sandbox.network then
-          [ "programs.kli.sandbox.allowedHosts overrides network = true: the session reaches only the listed hosts, through kjail's proxy (set network = false to say so)" ]
-        else [ ];
+        # an allowlist is its own network namespace: the generated
+        # kjail.ini says network = false beside it
+        lib.optional (cfg.sandbox != null && cfg.sandbox.allowedHosts != [ ] && cfg.sandbox.network)
+          "programs.kli.sandbox.allowedHosts overrides network = true: the session reaches only the listed hosts, through kjail's proxy (set network = false to say so)"
+        ++ map (s: "programs.kli.${s}: the older spelling of kli's settings still works; write the new one") legacy;
     }
-    // (if options ? home then { home.packages = [ cfg.finalPackage ]; }
-        else { environment.systemPackages = [ cfg.finalPackage ]; })
-  );
+    (if isHome then { home.packages = [ cfg.finalPackage ]; }
+     else { environment.systemPackages = [ cfg.finalPackage ]; })
+    # the system config the package reads (package.nix:
+    # --with-kli-system-config=/etc/kli/config.ini)
+    (optionalAttrs (!isHome) {
+      environment.etc."kli/config.ini" = mkIf (cfg.sandbox == null && kliConfig != null) {
+        source = kliConfig;
+      };
+    })
+  ]);
 }

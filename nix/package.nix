@@ -6,8 +6,10 @@
 #
 # kliSystemConfig: the file kli reads as its system config (the lowest
 # layer, under ~/.config/kli/config.ini and a project's .kli/config.ini).
-# null keeps /etc/kli/config.ini. lib.mkConfiguredKli and programs.kli set
-# it to a store file generated from `settings`, through .override.
+# null keeps /etc/kli/config.ini, which programs.kli writes on NixOS.
+# Neither lib.mkConfiguredKli nor programs.kli sets it: they pass
+# `settings` as a store file (kli --system-config), so a settings change
+# rebuilds no kli; it is here for a kli with its config built in.
 { lib
 , stdenv
 , autoreconfHook
@@ -19,6 +21,9 @@
 , jansson
 , curl
 , cmocka
+, writeText
+, runCommand
+, runtimeShell
 , kliSystemConfig ? null
 , src ? null
 }:
@@ -27,7 +32,7 @@ let
   kliLib = import ./lib.nix;
   root = ../.;
 in
-stdenv.mkDerivation {
+stdenv.mkDerivation (finalAttrs: {
   pname = "kli";
   version = kliLib.versionOf (builtins.readFile (root + "/configure.ac"));
 
@@ -65,8 +70,8 @@ stdenv.mkDerivation {
     runHook postCheck
   '';
 
-  # The installed programs start, and kli accepts the config baked into it
-  # (a settings mistake fails here, not on the first run).
+  # The installed programs start, and kli accepts its system config (with
+  # kliSystemConfig, a mistake there fails here, not on the first run).
   doInstallCheck = stdenv.buildPlatform.canExecute stdenv.hostPlatform;
   installCheckPhase = ''
     runHook preInstallCheck
@@ -80,10 +85,18 @@ stdenv.mkDerivation {
 
   passthru = {
     inherit kliSystemConfig;
-    # nix-build.test builds the sandboxed wrapper for real; from Nix, the
-    # offline evaluation of the packaging:
-    tests.nix-eval = ./tests.nix;
     bwrap = "${bubblewrap}/bin/bwrap";
+    # Building it runs this package's kjail --check-config and kli
+    # --check-containment on a sandbox policy and a grant that fits it
+    # (nix-build.test builds such wrappers in a real Nix sandbox; the
+    # offline evaluation is nix-eval.test and nix-modules.test).
+    tests.sandboxed = kliLib.mkConfiguredKli {
+      pkgs = { inherit stdenv writeText runCommand runtimeShell; };
+      package = finalAttrs.finalPackage;
+      inherit lib;
+      settings.kli.capabilities = [ "file/read" "file/write under src/" "process/exec" ];
+      sandbox = { network = false; denyRead = [ "~/.ssh" ]; };
+    };
   };
 
   meta = {
@@ -93,5 +106,7 @@ stdenv.mkDerivation {
     # bubblewrap, seccomp and Landlock: Linux only (kjail's Seatbelt
     # backend for macOS is not ready).
     platforms = lib.platforms.linux;
+    # No homepage: the project has no public URL (configure.ac's AC_INIT
+    # names none), and meta.homepage takes none that is not real.
   };
-}
+})

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
 # Tests of lib.nix, package.nix, module.nix and flake.nix, with builtins
-# only: no nixpkgs, no store, no network. Run
+# only: no nixpkgs, no store, no network. module.nix runs under a stand-in
+# module system (tests/nix/standin-modules.nix, its cases shared with
+# tests/nix/modules.nix, which runs them under nixpkgs' real lib when
+# nix-modules.test finds one). Run
 #
 #   nix-instantiate --eval --strict --store dummy:// nix/tests.nix
 #
@@ -21,6 +24,8 @@ let
   kliLib = import ./lib.nix;
   flake = import ./flake.nix;
   flakeOut = flake.outputs { self = flakeOut; };
+  # module.nix under the stand-in module system: tests and error cases
+  standin = import ../tests/nix/standin-modules.nix;
 
   hasPrefix = p: s: b.substring 0 (b.stringLength p) s == p;
   hasInfix = x: s:
@@ -43,12 +48,17 @@ let
   stdenv = {
     buildPlatform = platform;
     hostPlatform = platform;
-    mkDerivation = a:
-      a // (a.passthru or { }) // {
-        type = "derivation";
-        name = "${a.pname}-${a.version}";
-        outPath = storePath "${a.pname}-${a.version}";
-      };
+    # an attribute set, or a function of finalAttrs (finalPackage too)
+    mkDerivation = f:
+      let
+        a = if b.isFunction f then f (a // { finalPackage = r; }) else f;
+        r = a // (a.passthru or { }) // {
+          type = "derivation";
+          name = "${a.pname}-${a.version}";
+          outPath = storePath "${a.pname}-${a.version}";
+        };
+      in
+      r;
   };
 
   # callPackage: the arguments the function names, from the set, and
@@ -78,76 +88,6 @@ let
     curl = fakeDrv "curl-8.9";
     cmocka = fakeDrv "cmocka-1.1.7";
   };
-
-  # What module.nix takes from nixpkgs' lib: options are their declarations,
-  # types carry a check and a `fill` (a submodule fills in its defaults).
-  modTypes = rec {
-    mk = name: check: { inherit name check; fill = x: x; };
-    bool = mk "bool" b.isBool;
-    str = mk "str" b.isString;
-    anything = mk "anything" (_: true);
-    enum = vs: mk "enum" (x: b.elem x vs) // { values = vs; };
-    package = mk "package" (x: b.isAttrs x && (x.type or null) == "derivation");
-    listOf = t: mk "listOf" (x: b.isList x && b.all t.check x) // { elemType = t; };
-    attrsOf = t: mk "attrsOf" (x: b.isAttrs x && b.all t.check (b.attrValues x)) // { elemType = t; };
-    nullOr = t: {
-      name = "nullOr";
-      elemType = t;
-      check = x: x == null || t.check x;
-      fill = x: if x == null then null else t.fill x;
-    };
-    submodule = m: {
-      name = "submodule";
-      module = m;
-      check = x: b.isAttrs x && b.all (n: m.options ? ${n} && m.options.${n}.type.check x.${n}) (b.attrNames x);
-      fill = x: b.mapAttrs (n: o: if x ? ${n} then x.${n} else o.default) m.options;
-    };
-  };
-  modLib = {
-    types = modTypes;
-    mkOption = a: a // { _type = "option"; };
-    mkEnableOption = what: {
-      _type = "option";
-      type = modTypes.bool;
-      default = false;
-      description = "Whether to enable ${what}.";
-    };
-    mkIf = condition: content: { _type = "if"; inherit condition content; };
-    literalExpression = text: { _type = "literalExpression"; inherit text; };
-    # nixpkgs' lib.mkPackageOption, for a name at the top of pkgs
-    mkPackageOption = pkgs: name: { }: {
-      _type = "option";
-      type = modTypes.package;
-      default = pkgs.${name};
-      defaultText = { _type = "literalExpression"; text = "pkgs.${name}"; };
-      description = "The ${name} package to use.";
-    };
-  };
-
-  # The module with a user's programs.kli values: each declared option gets
-  # the user's value (type-checked, defaults filled in) or its default.
-  evalKli = { user ? { }, hm ? false, pkgs ? fakePkgs }:
-    let
-      m = import ./module.nix {
-        config = cfgTree;
-        lib = modLib;
-        inherit pkgs;
-        options = if hm then { home = { }; } else { environment = { }; };
-      };
-      decl = m.options.programs.kli;
-      unknown = b.filter (n: !(decl ? ${n})) (b.attrNames user);
-      value = n: o:
-        if !(user ? ${n}) then o.default
-        else if o.readOnly or false then throw "programs.kli.${n} is read-only"
-        else if o.type.check user.${n} then o.type.fill user.${n}
-        else throw "programs.kli.${n}: not a ${o.type.name}";
-      cfgTree = {
-        programs.kli =
-          if unknown != [ ] then throw "programs.kli.${b.head unknown} does not exist"
-          else b.mapAttrs value decl;
-      };
-    in
-    { inherit m decl; cfg = cfgTree.programs.kli; config = m.config; };
 
   # ---------------------------------------------------------- fixtures
   storeConfig = storePath "kjail.ini";
@@ -301,23 +241,6 @@ let
       kliConfig = "${dir}/kli.ini";
     };
 
-  # The sandbox example of the original kli's documentation, as written there.
-  home = "/home/alice";
-  originalExample = {
-    enable = true;
-    sandbox = {
-      network = true;
-      writablePaths = [ "${home}/.cache/kli" ];
-      denyRead = [ "${home}/.aws" ];
-      denyEnv = [ "AWS_SECRET_ACCESS_KEY" ];
-    };
-  };
-  nixosOriginal = evalKli { user = originalExample; };
-  hmOriginal = evalKli { user = originalExample; hm = true; };
-  nixosOff = evalKli { };
-  nixosPlain = evalKli { user = { enable = true; }; };
-  nixosSettings = evalKli { user = { enable = true; settings = fullSettings; }; };
-
   overlaid =
     let final = fakePkgs // flakeOut.overlays.default final fakePkgs;
     in final;
@@ -325,15 +248,8 @@ let
   # ------------------------------------------------------ error cases
   # Each must be an evaluation error whose message holds `message`
   # (nix-eval.test checks the text, which tryEval cannot see).
-  errorCases = {
-    api-key-file-twice = {
-      expr = (evalKli { user = { enable = true; apiKeyFile = "~/k"; settings.model.api-key-env = "KEY"; sandbox = { }; }; }).cfg.finalPackage.env.script;
-      message = ''kli: apiKeyFile: settings.model.api-key-env names the key too; keep one'';
-    };
-    api-key-file-relative = {
-      expr = (evalKli { user = { enable = true; apiKeyFile = "k"; sandbox = { }; }; }).cfg.finalPackage.env.script;
-      message = ''kli: apiKeyFile: "k" is a relative path'';
-    };
+  errorCases = b.listToAttrs (map (n: { name = "module-${n}"; value = standin.errorCases.${n}; })
+    (b.attrNames standin.errorCases)) // {
     bad-api-key-secret = {
       expr = kliLib.kliIni { model.api-key-secret = "Model"; };
       message = ''kli: settings.model.api-key-secret: "Model" is not a kjail secret's name'';
@@ -349,14 +265,6 @@ let
     dot-relative-deny-read = {
       expr = kliLib.kjailIni { denyRead = [ "./.env" ]; };
       message = ''kli: sandbox.denyRead: "./.env" is a relative path'';
-    };
-    module-relative-writable = {
-      expr = (evalKli { user = { enable = true; sandbox = { writablePaths = [ "cache/kli" ]; }; }; }).cfg.finalPackage;
-      message = ''kli: sandbox.writablePaths: "cache/kli" is a relative path'';
-    };
-    module-relative-deny-read = {
-      expr = (evalKli { user = { enable = true; sandbox = { denyRead = [ ".aws" ]; }; }; }).cfg.finalPackage;
-      message = ''kli: sandbox.denyRead: ".aws" is a relative path'';
     };
     flake-lib-relative = {
       expr = flakeOut.lib.mkConfiguredKli { pkgs = fakePkgs; sandbox = { denyRead = [ "x/y" ]; }; };
@@ -440,7 +348,7 @@ let
     };
     settings-unknown = {
       expr = kliLib.kliIni { capabilites = [ ]; };
-      message = ''kli: settings: unknown key "capabilites"'';
+      message = ''kli: settings: unknown section "capabilites"'';
     };
     settings-alias-twice = {
       expr = kliLib.kliIni { model = { baseUrl = "http://a/"; base-url = "http://b/"; }; };
@@ -464,7 +372,7 @@ let
     };
     settings-profile-name = {
       expr = kliLib.kliIni { profiles."my profile" = { capabilities = [ ]; }; };
-      message = ''kli: settings.profiles.my profile: "my profile" is not a profile name'';
+      message = ''kli: settings."profile my profile": "my profile" is not a profile name'';
     };
     settings-allowlist = {
       expr = kliLib.kliIni { bash.env-allowlist = [ "A-B" ]; };
@@ -472,15 +380,11 @@ let
     };
     settings-long-capability = {
       expr = kliLib.kliIni { capabilities = [ ("file/read under /" + repeat 190 "d") ]; };
-      message = "kli: settings.capabilities: the line 'capabilities = file/read under /dddddddd...' would be 222 bytes";
+      message = "kli: settings.kli.capabilities: the line 'capabilities = file/read under /dddddddd...' would be 222 bytes";
     };
     wrapper-relative = {
       expr = kliLib.wrapperScript (wrapperArgs // { kjail = "bin/kjail"; });
       message = ''kli: wrapper: kjail must be an absolute path, got "bin/kjail"'';
-    };
-    settings-need-override = {
-      expr = kliLib.mkConfiguredKli { pkgs = fakePkgs; package = fakeDrv "kli"; settings = { capabilities = [ ]; }; };
-      message = "kli: package: settings are baked into the package's system config";
     };
     flake-packages-pure = {
       expr = flakeOut.legacyPackages.x86_64-linux.kli.name;
@@ -521,16 +425,16 @@ let
     (ok "kjailIni: allowedHosts take the place of network = true (kjail refuses both at once)"
       (let t = kliLib.kjailIni { allowedHosts = [ "@models" ]; };
        in hasInfix "network = false\n" t && hasInfix "allow-host = @models\n" t))
-    (ok "module: sandbox.allowedHosts reach the store ini as allow-host lines"
-      (let t = (evalKli { user = { enable = true; sandbox = { allowedHosts = [ "@models" "github.com" ]; }; }; }).cfg.finalPackage.kjailConfig.text;
+    (ok "mkConfiguredKli: sandbox.allowedHosts reach the store ini as allow-host lines"
+      (let t = (kliLib.mkConfiguredKli { pkgs = fakePkgs; sandbox = { allowedHosts = [ "@models" "github.com" ]; }; }).kjailConfig.text;
        in hasInfix "network = false\n" t && hasInfix "allow-host = @models\nallow-host = github.com\n" t))
     (ok "kjailIni: devices = [ \"gpu\" ] is a device = gpu line"
       (b.elem "device = gpu" (lines (kliLib.kjailIni { devices = [ "gpu" ]; }))))
-    (ok "module: sandbox.devices reach the store ini as device lines"
-      (let t = (evalKli { user = { enable = true; sandbox = { devices = [ "gpu" ]; }; }; }).cfg.finalPackage.kjailConfig.text;
+    (ok "mkConfiguredKli: sandbox.devices reach the store ini as device lines"
+      (let t = (kliLib.mkConfiguredKli { pkgs = fakePkgs; sandbox = { devices = [ "gpu" ]; }; }).kjailConfig.text;
        in hasInfix "device = gpu\n" t))
-    (ok "module: sandbox.allowSockets reach the store ini as allow-socket lines"
-      (let t = (evalKli { user = { enable = true; sandbox = { allowSockets = [ "ssh-agent" "/run/x.sock" ]; }; }; }).cfg.finalPackage.kjailConfig.text;
+    (ok "mkConfiguredKli: sandbox.allowSockets reach the store ini as allow-socket lines"
+      (let t = (kliLib.mkConfiguredKli { pkgs = fakePkgs; sandbox = { allowSockets = [ "ssh-agent" "/run/x.sock" ]; }; }).kjailConfig.text;
        in hasInfix "network = true\n" t && hasInfix "allow-socket = ssh-agent\nallow-socket = /run/x.sock\n" t))
     (ok "kjailIni: network = false" (b.elem "network = false" (lines (kliLib.kjailIni { network = false; }))))
     (ok "kjailIni: nestedUserns = true" (b.elem "nested-userns = true" (lines (kliLib.kjailIni { nestedUserns = true; }))))
@@ -627,13 +531,32 @@ let
       (basePkg.doInstallCheck && hasInfix "kli --print-authority" basePkg.installCheckPhase))
     (eq "package: Linux only" basePkg.meta.platforms nixpkgsLib.platforms.linux)
     (eq "package: meta.license is MIT" basePkg.meta.license nixpkgsLib.licenses.mit)
+    (eq "package: meta.mainProgram is kli; no homepage (the project has no public URL)"
+      [ basePkg.meta.mainProgram (basePkg.meta ? homepage) ] [ "kli" false ])
+    (ok "package: passthru.tests.sandboxed: a wrapper of this package whose build runs the containment gate"
+      (basePkg.tests.sandboxed.unsandboxed.outPath == basePkg.outPath
+       && hasInfix "--check-containment --jail-policy" basePkg.tests.sandboxed.buildCommand))
 
     # mkConfiguredKli
     (eq "mkConfiguredKli: no sandbox, no settings: the package itself"
       (kliLib.mkConfiguredKli { pkgs = fakePkgs; }).outPath basePkg.outPath)
-    (ok "mkConfiguredKli: settings are baked in as the system config"
-      (b.elem "--with-kli-system-config=${storePath "kli-config.ini"}" configuredOnly.configureFlags
-       && configuredOnly.kliSystemConfig.text == fullKliIni))
+    (ok "mkConfiguredKli: settings without a sandbox: a kli that passes them with --system-config"
+      (configuredOnly.kliConfig.text == fullKliIni
+       && b.elem "exec '${basePkg}/bin/kli' --system-config '${storePath "kli-config.ini"}' \"$@\"" (lines configuredOnly.env.script)
+       && configuredOnly.unwrapped.outPath == basePkg.outPath))
+    (ok "mkConfiguredKli: with etc = true, the package itself (the caller writes /etc/kli/config.ini)"
+      ((kliLib.mkConfiguredKli { pkgs = fakePkgs; settings = fullSettings; etc = true; }).outPath == basePkg.outPath))
+    (eq "kliIni: the freeform shape (pkgs.formats.ini's) gives the same file"
+      (kliLib.kliIni {
+        kli = { profile = "print"; capabilities = [ "file/read" "file/write under src/" "process/exec" ]; };
+        "profile reviewer" = { extends = "print"; capabilities = [ "file/read" ]; };
+        model = { base-url = "http://127.0.0.1:8080/v1"; model = "qwen2.5-coder"; apiKeyFile = "~/.config/kli/api-key"; timeout = 60; retries = 2; };
+        bash.env-allowlist = [ "PATH" "LANG" "LC_*" ];
+      })
+      fullKliIni)
+    (eq "fromLegacy: the older shape, as sections"
+      (kliLib.fromLegacy { capabilities = [ "a" ]; profile = "p"; profiles.r.extends = "p"; model.model = "m"; })
+      { kli = { capabilities = [ "a" ]; profile = "p"; }; "profile r" = { extends = "p"; }; model.model = "m"; })
     (eq "mkConfiguredKli: sandbox {}: a wrapper derivation" sandboxed.name "kli-sandboxed-${basePkg.version}")
     (eq "mkConfiguredKli: its policy file is kjailIni {}" sandboxed.kjailConfig.text emptyIni)
     (eq "mkConfiguredKli: the unwrapped kli is passthru.unsandboxed" sandboxed.unsandboxed.outPath basePkg.outPath)
@@ -646,19 +569,19 @@ let
         kli = "${basePkg}/bin/kli";
       }))
     # apiKeyFile: the key as a kjail secret under a sandbox
-    (ok "module: apiKeyFile under a sandbox: the wrapper passes --secret model=FILE"
-      (let p = (evalKli { user = { enable = true; apiKeyFile = "~/.config/kli/api-key"; sandbox = { }; }; }).cfg.finalPackage;
+    (ok "mkConfiguredKli: apiKeyFile under a sandbox: the wrapper passes --secret model=FILE"
+      (let p = (kliLib.mkConfiguredKli { pkgs = fakePkgs; apiKeyFile = "~/.config/kli/api-key"; sandbox = { }; });
        in hasInfix "--config '${storePath "kjail.ini"}' --secret 'model=~/.config/kli/api-key' -- '" p.env.script))
-    (ok "module: apiKeyFile under a sandbox: kli's config says api-key-secret = model, no key file"
-      (let p = (evalKli { user = { enable = true; apiKeyFile = "/home/u/.kli-key"; sandbox = { }; }; }).cfg.finalPackage;
+    (ok "mkConfiguredKli: apiKeyFile under a sandbox: kli's config says api-key-secret = model, no key file"
+      (let p = (kliLib.mkConfiguredKli { pkgs = fakePkgs; apiKeyFile = "/home/u/.kli-key"; sandbox = { }; });
        in b.elem "api-key-secret = model" (lines p.kliConfig.text)
           && !(hasInfix "api-key-file" p.kliConfig.text) && !(hasInfix "/home/u/.kli-key" p.kliConfig.text)))
-    (ok "module: apiKeyFile without a sandbox: api-key-file = FILE (no jail to hand it over)"
-      (let p = (evalKli { user = { enable = true; apiKeyFile = "/home/u/.kli-key"; }; }).cfg.finalPackage;
-       in b.elem "api-key-file = /home/u/.kli-key" (lines p.kliSystemConfig.text)
-          && !(hasInfix "api-key-secret" p.kliSystemConfig.text)))
-    (ok "module: no apiKeyFile: the wrapper passes no --secret"
-      (!(hasInfix "--secret" (evalKli { user = { enable = true; sandbox = { }; }; }).cfg.finalPackage.env.script)))
+    (ok "mkConfiguredKli: apiKeyFile without a sandbox: api-key-file = FILE (no jail to hand it over)"
+      (let p = (kliLib.mkConfiguredKli { pkgs = fakePkgs; apiKeyFile = "/home/u/.kli-key"; });
+       in b.elem "api-key-file = /home/u/.kli-key" (lines p.kliConfig.text)
+          && !(hasInfix "api-key-secret" p.kliConfig.text)))
+    (ok "mkConfiguredKli: no apiKeyFile: the wrapper passes no --secret"
+      (!(hasInfix "--secret" (kliLib.mkConfiguredKli { pkgs = fakePkgs; sandbox = { }; }).env.script)))
     (ok "kliIni: settings.model.api-key-secret is written as is"
       (b.elem "api-key-secret = my-key" (lines (kliLib.kliIni { model.apiKeySecret = "my-key"; }))))
     (throws "wrapperScript: a secret that is not NAME=PATH is refused"
@@ -680,55 +603,10 @@ let
        && hasInfix "--system-config '\\''${storePath "kli-config.ini"}'\\''" sandboxedWithSettings.env.script
        && hasInfix "network = false" sandboxedWithSettings.kjailConfig.text))
 
-    # module.nix
-    (eq "module: the options of programs.kli"
-      (b.attrNames nixosOff.decl) [ "apiKeyFile" "enable" "finalPackage" "package" "sandbox" "settings" ])
-    (eq "module: defaults: disabled, no settings, no sandbox"
-      [ nixosOff.cfg.enable nixosOff.cfg.settings nixosOff.cfg.sandbox ] [ false { } null ])
-    (eq "module: the default package is nix/package.nix" nixosOff.cfg.package.outPath basePkg.outPath)
-    (ok "module: with pkgs.kli (the overlay), package is mkPackageOption pkgs \"kli\""
-      (let
-        overlaid = fakePkgs // { kli = basePkg // { marker = "overlay"; }; };
-        e = evalKli { pkgs = overlaid; };
-      in e.cfg.package.marker or null == "overlay" && e.decl.package.defaultText.text == "pkgs.kli"))
-    (eq "module: sandbox defaults mirror the original (network on, nested userns off, empty lists)"
-      (nixosOff.decl.sandbox.type.fill { })
-      { network = true; nestedUserns = false; allowUserns = false; cache = true; writablePaths = [ ]; denyRead = [ ]; denyEnv = [ ]; keepEnv = [ ]; allowedHosts = [ ]; devices = [ ]; allowSockets = [ ]; checkContainment = true; })
-    (ok "module: devices is a list of the device classes (gpu), nothing else"
-      (nixosOff.decl.sandbox.type.elemType.module.options.devices.type.check [ "gpu" ]
-       && !(nixosOff.decl.sandbox.type.elemType.module.options.devices.type.check [ "tpu" ])))
-    (eq "module: allowedHosts beside network = true: a warning"
-      (evalKli { user = { enable = true; sandbox = { allowedHosts = [ "example.org" ]; }; }; }).config.content.warnings
-      [ "programs.kli.sandbox.allowedHosts overrides network = true: the session reaches only the listed hosts, through kjail's proxy (set network = false to say so)" ])
-    (eq "module: allowedHosts with network = false: no warning"
-      (evalKli { user = { enable = true; sandbox = { allowedHosts = [ "example.org" ]; network = false; }; }; }).config.content.warnings
-      [ ])
     (ok "kjailIni: checkContainment = false writes a WARNING comment"
       (b.elem "; WARNING: sandbox.checkContainment = false: the build did not check that kli's"
         (lines (kliLib.kjailIni { checkContainment = false; }))
        && !(hasInfix "WARNING" (kliLib.kjailIni { }))))
-    (eq "module: disabled: nothing is installed" nixosOff.config.condition false)
-    (ok "module: NixOS: the kli goes to environment.systemPackages"
-      (nixosPlain.config.condition && nixosPlain.config.content.environment.systemPackages == [ nixosPlain.cfg.finalPackage ]))
-    (eq "module: without sandbox, finalPackage is the package" nixosPlain.cfg.finalPackage.outPath basePkg.outPath)
-    (ok "module: home-manager: the kli goes to home.packages"
-      (hmOriginal.config.content ? home && hmOriginal.config.content.home.packages == [ hmOriginal.cfg.finalPackage ]))
-    (eq "module: the original documentation's sandbox example gives this policy"
-      (b.filter (l: !(hasPrefix ";" l)) (lines hmOriginal.cfg.finalPackage.kjailConfig.text))
-      [
-        "[sandbox]" "network = true" "nested-userns = false" "allow-userns = false" "cache = true" "defaults = true"
-        "writable = /home/alice/.cache/kli" "deny-read = /home/alice/.aws" "deny-env = AWS_SECRET_ACCESS_KEY"
-      ])
-    (eq "module: NixOS and home-manager build the same wrapper"
-      nixosOriginal.cfg.finalPackage.env.script hmOriginal.cfg.finalPackage.env.script)
-    (ok "module: the wrapper keeps the unwrapped kli as passthru.unsandboxed"
-      (nixosOriginal.cfg.finalPackage.unsandboxed.outPath == basePkg.outPath))
-    (ok "module: settings are baked into the package"
-      (nixosSettings.cfg.finalPackage.kliSystemConfig.text == fullKliIni))
-    (throws "module: an unknown sandbox option is refused"
-      (evalKli { user = { sandbox = { netwrok = false; }; }; }).cfg.sandbox)
-    (throws "module: finalPackage is read-only"
-      (evalKli { user = { finalPackage = basePkg; }; }).cfg.finalPackage)
 
     # flake.nix
     (ok "flake: no inputs" (!(flake ? inputs) || flake.inputs == { }))
@@ -754,6 +632,7 @@ let
       (throws "flake: without a nixpkgs, legacyPackages.<system>.kli is an error that says what to do"
         flakeOut.legacyPackages.x86_64-linux.kli.name))
   ]
+  ++ standin.tests
   ++ map (n: throws "error case ${n} is an evaluation error" errorCases.${n}.expr) (b.attrNames errorCases);
 
   # A skipped test is not evaluated at all.

@@ -26,23 +26,18 @@ let
       // (env.passthru or { }) // { meta = env.meta or { }; };
     callPackage = _: _: throw "nix-build-cases.nix: the stand-in has no callPackage";
   };
-  # like nix/package.nix, .override { kliSystemConfig } makes another
-  # package (the real one configures kli with it)
-  mkPackage = config: sh (''
+  # the package: links to this build's programs. No .override: nothing
+  # on lib.nix's paths rebuilds kli for a setting.
+  package = sh ''
     mkdir -p "$out/bin" "$out/share/man/man1"
     ln -s ${tree}/kjail "$out/bin/kjail"
     ln -s ${tree}/kli "$out/bin/kli"
-  '' + (if config == null then "" else "ln -s ${config} $out/system-config\n"))
-    { name = "kli-stand-in-0"; } // {
-      version = "0";
-      override = a: mkPackage (a.kliSystemConfig or null);
-    };
-  package = mkPackage null;
+  '' { name = "kli-stand-in-0"; } // { version = "0"; };
   caps = [ "file/read" "file/write under src/" "process/exec" ];
   cases = rec {
     # contrib/nix/README.md's NixOS example
     readme = {
-      settings.capabilities = caps;
+      settings.kli.capabilities = caps;
       sandbox = {
         network = true;
         denyRead = [ "/srv/secrets" "~/.config/rclone" ];
@@ -50,20 +45,26 @@ let
       };
     };
     empty = { sandbox = { }; };
-    hosts = { settings.capabilities = caps; sandbox.allowedHosts = [ "example.org" ]; };
-    sockets = { settings.capabilities = caps; sandbox.allowSockets = [ "ssh-agent" "~/kli-test.sock" ]; };
-    gpu = { settings.capabilities = caps; sandbox.devices = [ "gpu" ]; };
+    hosts = { settings.kli.capabilities = caps; sandbox.allowedHosts = [ "example.org" ]; };
+    sockets = { settings.kli.capabilities = caps; sandbox.allowSockets = [ "ssh-agent" "~/kli-test.sock" ]; };
+    gpu = { settings.kli.capabilities = caps; sandbox.devices = [ "gpu" ]; };
     homewrite = {
-      settings.capabilities = [ "file/read" "file/write under ~/notes" "process/exec" ];
+      settings.kli.capabilities = [ "file/read" "file/write under ~/notes" "process/exec" ];
       sandbox.writablePaths = [ "~/notes" ];
     };
     # the README example with other settings: only the config file changes
-    readme2 = cases.readme // { settings.capabilities = [ "file/read" "process/exec" ]; };
-    exceeds = { settings.capabilities = [ "file/write under /etc" ]; sandbox = { }; };
+    readme2 = cases.readme // { settings.kli.capabilities = [ "file/read" "process/exec" ]; };
+    # the older settings shape still builds
+    legacy = cases.readme // { settings.capabilities = caps; };
+    exceeds = { settings.kli.capabilities = [ "file/write under /etc" ]; sandbox = { }; };
     unchecked = {
-      settings.capabilities = [ "file/write under /etc" ];
+      settings.kli.capabilities = [ "file/write under /etc" ];
       sandbox.checkContainment = false;
     };
+    # no sandbox (home-manager's way): a kli that passes the settings'
+    # store file with --system-config; and with other settings
+    plain = { settings.kli.capabilities = caps; };
+    plain2 = { settings.kli.capabilities = [ "file/read" ]; };
   };
 in
 kliLib.mkConfiguredKli ({ inherit pkgs package; } // cases.${case})
