@@ -25,6 +25,7 @@ EXTRA_DIST += $(NIX_TESTS) \
 	nix/package.nix \
 	nix/settings.nix \
 	nix/tests.nix \
+	tests/nix/check.nix \
 	tests/nix/formats-ini.nix \
 	tests/nix/module-cases.nix \
 	tests/nix/modules.nix \

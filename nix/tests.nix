@@ -393,23 +393,10 @@ let
   };
 
   # ------------------------------------------------------------- tests
-  show = v:
-    let r = b.tryEval (b.toJSON v);
-    in if r.success then r.value else "<${b.typeOf v}>";
 
   # eq NAME GOT EXPECTED; ok NAME BOOL; throws NAME EXPR. An unexpected
   # throw in a test makes that test fail, not the whole file.
-  eq = name: got: expected: {
-    inherit name;
-    result = b.tryEval (b.deepSeq got (got == expected));
-    diag = "expected: ${show expected}\ngot:      ${show got}";
-  };
-  ok = name: cond: { inherit name; result = b.tryEval cond; diag = ""; };
-  throws = name: expr: {
-    inherit name;
-    result = { success = true; value = !(b.tryEval (b.deepSeq expr true)).success; };
-    diag = "evaluated without an error";
-  };
+  inherit (import ../tests/nix/check.nix) show eq ok throws;
   skipIf = c: reason: t: if c then t // { skip = reason; } else t;
 
   tests = [
@@ -635,19 +622,7 @@ let
   ++ standin.tests
   ++ map (n: throws "error case ${n} is an evaluation error" errorCases.${n}.expr) (b.attrNames errorCases);
 
-  # A skipped test is not evaluated at all.
-  tapLine = i: t:
-    let
-      passed = t.result.success && t.result.value == true;
-      why = if !t.result.success then "the test threw an error" else t.diag;
-      diag = b.concatStringsSep "" (map (l: "# ${l}\n") (lines why));
-    in
-    if t ? skip then "ok ${toString i} - ${t.name} # SKIP ${t.skip}\n"
-    else if passed then "ok ${toString i} - ${t.name}\n"
-    else "not ok ${toString i} - ${t.name}\n${diag}";
-
-  tap = b.concatStringsSep "" (b.genList (i: tapLine (i + 1) (b.elemAt tests i)) (b.length tests))
-    + "1..${toString (b.length tests)}\n";
+  tap = (import ../tests/nix/check.nix).tap tests;
 
   errorList = b.concatStringsSep "" (map (n: "${n}\t${errorCases.${n}.message}\n") (b.attrNames errorCases));
 in

@@ -145,13 +145,7 @@ let
   };
 
   # ------------------------------------------------------------- tests
-  show = v: let r = b.tryEval (b.toJSON v); in if r.success then r.value else "<${b.typeOf v}>";
-  eq = name: got: expected: {
-    inherit name;
-    result = b.tryEval (b.deepSeq got (got == expected));
-    diag = "expected: ${show expected}\ngot:      ${show got}";
-  };
-  ok = name: cond: { inherit name; result = b.tryEval cond; diag = ""; };
+  inherit (import ./check.nix) show eq ok;
 
   tests = [
     (ok "every option's value evaluates (NixOS and home-manager, with and without a sandbox)"

@@ -114,18 +114,7 @@ let
   };
 
   # ------------------------------------------------------------- tests
-  show = v: let r = b.tryEval (b.toJSON v); in if r.success then r.value else "<${b.typeOf v}>";
-  eq = name: got: expected: {
-    inherit name;
-    result = b.tryEval (b.deepSeq got (got == expected));
-    diag = "expected: ${show expected}\ngot:      ${show got}";
-  };
-  ok = name: cond: { inherit name; result = b.tryEval cond; diag = ""; };
-  throws = name: expr: {
-    inherit name;
-    result = { success = true; value = !(b.tryEval (b.deepSeq expr true)).success; };
-    diag = "evaluated without an error";
-  };
+  inherit (import ./check.nix) show eq ok throws;
 
   optionNames = [ "apiKeyFile" "enable" "finalPackage" "package" "sandbox" "settings" ]
     ++ map (n: "sandbox.${n}") [ "allowSockets" "allowUserns" "allowedHosts" "cache" "checkContainment"
@@ -173,15 +162,7 @@ let
   ++ cases.tests
   ++ map (n: throws "error case ${n} is an evaluation error" errorCases.${n}.expr) (b.attrNames errorCases);
 
-  tapLine = i: t:
-    let
-      passed = t.result.success && t.result.value == true;
-      why = if !t.result.success then "the test threw an error" else t.diag;
-      diag = b.concatStringsSep "" (map (l: "# ${l}\n") (lines why));
-    in
-    if passed then "ok ${toString i} - ${t.name}\n" else "not ok ${toString i} - ${t.name}\n${diag}";
-  tap = b.concatStringsSep "" (b.genList (i: tapLine (i + 1) (b.elemAt tests i)) (b.length tests))
-    + "1..${toString (b.length tests)}\n";
+  tap = (import ./check.nix).tap tests;
 in
 if case == "tap" then tap
 else if case == "errors" then b.concatStringsSep "" (map (n: "${n}\t${errorCases.${n}.message}\n") (b.attrNames errorCases))

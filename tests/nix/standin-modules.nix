@@ -124,18 +124,7 @@ let
   off = evalModule { home = false; inherit pkgs; kli = { }; };
   sandboxType = off.decl.sandbox.type.elemType;
 
-  show = v: let r = b.tryEval (b.toJSON v); in if r.success then r.value else "<${b.typeOf v}>";
-  eq = name: got: expected: {
-    inherit name;
-    result = b.tryEval (b.deepSeq got (got == expected));
-    diag = "expected: ${show expected}\ngot:      ${show got}";
-  };
-  ok = name: cond: { inherit name; result = b.tryEval cond; diag = ""; };
-  throws = name: expr: {
-    inherit name;
-    result = { success = true; value = !(b.tryEval (b.deepSeq expr true)).success; };
-    diag = "evaluated without an error";
-  };
+  inherit (import ./check.nix) show eq ok throws;
   force = kli: let e = evalModule { home = false; inherit pkgs; kli = { enable = true; } // kli; };
     in [ (cfgOf e).finalPackage.drvPath e.config.warnings e.config.environment.etc ];
 in
