@@ -90,8 +90,9 @@ static enum pp_status answer(int k, const unsigned char *buf, size_t len, size_t
 		break;
 	default:
 		st = upstream_socks_reply(buf, len, used, &c, &why);
+		/* the reply's code is its second byte (0xee is a code too) */
 		if (st == PP_OK)
-			CHECK(c != 0xee);
+			CHECK(len >= 2 && c == buf[1]);
 		break;
 	}
 	if (st == PP_ERROR)
