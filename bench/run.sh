@@ -589,7 +589,8 @@ if want load; then
 		fdexec-true-load "$(fdr true)" \
 		bwrap-raw+helper-load "$(fdr base+h)" \
 		bwrap-raw+helper-wait-load "$(fdw base+h)" \
-		kjail-load "$kjc -- /bin/true"
+		kjail-load "$kjc -- /bin/true" \
+		kjail-landlock-load "$kjc --backend=landlock -- /bin/true"
 	load_stop
 fi
 if want peers && [ -n "$firejail_bin" ]; then
@@ -958,7 +959,7 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	    if key in ("firejail", "srt") and med(key) is None:
 	        w("| %s | %s | | | | | |" % (label, "failed" if key in failed else "not installed" if peers_run else "not run"))
 	        continue
-	    loaded = cell(key + "-load") if key in ("true", "fdexec-true", "bwrap-raw+helper", "bwrap-raw+helper-wait", "kjail") else "| | "
+	    loaded = cell(key + "-load") if key in ("true", "fdexec-true", "bwrap-raw+helper", "bwrap-raw+helper-wait", "kjail", "kjail-landlock") else "| | "
 	    w("| %s | %s | %s |" % (label, cell(key), loaded))
 	w("")
 
@@ -982,7 +983,7 @@ python3 - "$S" "$out" "$strict" <<-'EOF'
 	w("| kjail / raw bwrap without the entry helper (net) | %s | |" % x3(ratio(k, raw)))
 	w("| the entry helper: raw with it − raw without (net), ms | %s | |" % ms(rawh - raw if None not in (rawh, raw) else None))
 	w("| kjail from the build tree / installed | %s | |" % x(ratio(med("kjail-built"), k)))
-	w("| kjail --backend=landlock / kjail (bwrap) | %s | |" % x3(ratio(med("kjail-landlock"), k)))
+	w("| kjail --backend=landlock / kjail (bwrap) | %s | %s |" % (x3(ratio(med("kjail-landlock"), k)), x3(ratio(med("kjail-landlock-load"), kl))))
 	w("| kjail --print − /bin/true, ms (config, plan, policy, seccomp, argv, printing) | %s | |" % ms(med("kjail-print") - med("true") if None not in (med("kjail-print"), med("true")) else None))
 	for p in ("firejail", "srt"):
 	    w("| %s / kjail | %s | |" % (p, x(ratio(med(p), k)) if med(p) is not None else "not installed" if peers_run else "not run"))
